@@ -1,0 +1,55 @@
+/**
+ * Domain errors: a stable machine code and never an HTTP status. The HTTP adapter owns the one
+ * `code → status` table; embedders map codes however suits them.
+ */
+export type DomainErrorCode =
+  | 'validation_failed'
+  | 'invalid_credentials'
+  | 'unauthorized'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'account_disabled'
+  | 'forbidden'
+  | 'not_found'
+  | 'unknown_product'
+  | 'product_unavailable'
+  | 'idempotency_key_reused'
+  | 'idempotency_key_in_use'
+  | 'rate_limited'
+  | 'conflict'
+  | 'store_unavailable';
+
+/** One problem with one input field; `path` is a JSON-pointer-like dotted path (`items.0.quantity`). */
+export interface FieldIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface DomainErrorOptions {
+  readonly cause?: unknown;
+  readonly details?: readonly FieldIssue[];
+  /** Seconds until a retry may succeed (rate limiting). */
+  readonly retryAfterSeconds?: number;
+}
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  readonly details: readonly FieldIssue[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: DomainErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export function isDomainError(value: unknown, code?: DomainErrorCode): value is DomainError {
+  return value instanceof DomainError && (code === undefined || value.code === code);
+}
+
+export function validationFailed(details: readonly FieldIssue[], message = 'The request is invalid.'): DomainError {
+  return new DomainError('validation_failed', message, { details });
+}

@@ -1,0 +1,70 @@
+/**
+ * Opaque, unguessable identifiers with a type prefix (`prd_`, `cus_`, `ord_`, `ses_`), from the
+ * Web Crypto API that Node >= 20, Deno, Bun, workers and browsers all provide.
+ */
+interface WebCrypto {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  subtle: { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> };
+}
+interface Encoder {
+  encode(text: string): Uint8Array;
+}
+const runtime = globalThis as unknown as { crypto: WebCrypto; TextEncoder: new () => Encoder };
+const webCrypto = runtime.crypto;
+const encoder = new runtime.TextEncoder();
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower-case
+
+export function randomToken(length: number): string {
+  const bytes = webCrypto.getRandomValues(new Uint8Array(length));
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte & 31];
+  return out;
+}
+
+export type IdPrefix = 'prd' | 'cus' | 'ord' | 'ses';
+
+/** 20 base32 characters: 100 bits of randomness. */
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomToken(20)}`;
+}
+
+function encodeTime(ms: number): string {
+  let out = '';
+  let rest = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[rest % 32]! + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+/**
+ * Order ids sort like their creation: a 10-character time part, then randomness. Within one
+ * process ids and timestamps never go backwards (clock steps included), so a client following
+ * `next_page` through orders listed by (created_at, order_id) never sees a row move.
+ */
+export class OrderStamper {
+  private lastMs = 0;
+  private sequence = 0;
+
+  next(now: Date): { orderId: string; createdAt: Date } {
+    let ms = now.getTime();
+    if (ms <= this.lastMs) {
+      ms = this.lastMs;
+      this.sequence += 1;
+    } else {
+      this.lastMs = ms;
+      this.sequence = 0;
+    }
+    const seq = this.sequence.toString(32).padStart(4, '0');
+    return { orderId: `ord_${encodeTime(ms)}${seq}${randomToken(12)}`, createdAt: new Date(ms) };
+  }
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await webCrypto.subtle.digest('SHA-256', encoder.encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -1,0 +1,31 @@
+/** Offset paging as the interface describes it: pages numbered from 1. */
+export interface PageRequest {
+  readonly page: number;
+  readonly limit: number;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly page: number;
+  readonly perPage: number;
+  /** `null` on the last page (and past it). */
+  readonly nextPage: number | null;
+}
+
+export const PAGING = { defaultLimit: 20, maxLimit: 100 } as const;
+
+export function pageOffset(request: PageRequest): number {
+  return (request.page - 1) * request.limit;
+}
+
+export function toPage<T>(items: readonly T[], total: number, request: PageRequest): Page<T> {
+  const end = pageOffset(request) + items.length;
+  return {
+    items,
+    total,
+    page: request.page,
+    perPage: request.limit,
+    nextPage: items.length > 0 && end < total ? request.page + 1 : null,
+  };
+}

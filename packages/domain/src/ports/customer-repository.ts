@@ -1,0 +1,11 @@
+import type { Customer } from '../model/customer.js';
+
+export interface CustomerRepository {
+  /** `email` is already normalised (trimmed, lower-case). */
+  findByEmail(email: string): Promise<Customer | null>;
+  findById(customerId: string): Promise<Customer | null>;
+  /** Fails with DomainError `conflict` when the email is taken. */
+  create(customer: Customer): Promise<void>;
+  /** Returns false when no customer has this email. */
+  setDisabled(email: string, disabled: boolean): Promise<boolean>;
+}

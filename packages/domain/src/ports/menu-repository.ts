@@ -1,0 +1,16 @@
+import type { Product, ProductDraft } from '../model/product.js';
+
+/** Where the menu lives. The menu is read-mostly: readers cache it by `revision()`. */
+export interface MenuRepository {
+  /** Every product, available or not, in the menu's stable order (category, then name). */
+  list(): Promise<readonly Product[]>;
+  /** The products with these ids; unknown ids are simply absent from the result. */
+  findByIds(productIds: readonly string[]): Promise<readonly Product[]>;
+  /**
+   * Inserts or updates products matched by name (names are unique on a menu). Returns the saved
+   * products with their ids. Either all are saved or none.
+   */
+  upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]>;
+  /** Changes whenever the menu changes; cheap to call on every request. */
+  revision(): Promise<string>;
+}

@@ -1,0 +1,94 @@
+/**
+ * The sliding-window algorithm every RateLimiter adapter implements (in-process here, in Lua for
+ * Redis), so that a fallback limiter decides exactly like the primary one.
+ *
+ * Why buckets: an exact sliding log keeps one entry per request, so memory grows with the limit
+ * (benchmarks run with limits in the millions). A two-counter "sliding window counter" is O(1) but
+ * only estimates, so the `reset` it reports can be wrong. Here the window is cut into a fixed number
+ * of buckets (60: one second for a 60 s window); a request is counted in the bucket of its arrival
+ * and stops counting one full window after that bucket ends. So:
+ *  - memory per caller is bounded by BUCKETS + 1 counters whatever the limit;
+ *  - a request counts for at least a full window, so no window of `windowSeconds` ever holds more
+ *    than `limit` allowed requests (at most one bucket, 1/60 of the window, of extra strictness);
+ *  - `reset` and `retryAfter` are computed from the same buckets the next decision will read, so a
+ *    caller told that its quota is back at `reset` is not refused after it.
+ */
+import type { RateLimitDecision, RateLimitPolicy } from '../ports/rate-limiter.js';
+
+export const SLIDING_WINDOW_BUCKETS = 60;
+
+/** Bucket state of one caller: `[bucketIndex, count]` pairs in ascending bucket order. */
+export type WindowBuckets = Array<[bucket: number, count: number]>;
+
+export function bucketWidthMs(policy: RateLimitPolicy): number {
+  return Math.max(1, Math.ceil((policy.windowSeconds * 1000) / SLIDING_WINDOW_BUCKETS));
+}
+
+/** When the requests of `bucket` stop counting. */
+function expiryOf(bucket: number, widthMs: number, windowMs: number): number {
+  return (bucket + 1) * widthMs + windowMs;
+}
+
+/**
+ * Decides one request against `buckets` at `nowMs`, pruning expired buckets and, when `consume` is
+ * true and the request is allowed, counting it. Mutates `buckets`.
+ */
+export function decideSlidingWindow(
+  buckets: WindowBuckets,
+  policy: RateLimitPolicy,
+  nowMs: number,
+  consume: boolean,
+): RateLimitDecision {
+  const widthMs = bucketWidthMs(policy);
+  const windowMs = policy.windowSeconds * 1000;
+
+  let firstLive = 0;
+  while (firstLive < buckets.length && expiryOf(buckets[firstLive]![0], widthMs, windowMs) <= nowMs) firstLive++;
+  if (firstLive > 0) buckets.splice(0, firstLive);
+
+  let used = 0;
+  for (const [, count] of buckets) used += count;
+
+  const allowed = used < policy.limit;
+  if (allowed && consume) {
+    const current = Math.floor(nowMs / widthMs);
+    const last = buckets[buckets.length - 1];
+    if (last !== undefined && last[0] === current) last[1] += 1;
+    else buckets.push([current, 1]);
+    used += 1;
+  }
+  return summarize(buckets, policy, nowMs, used, allowed, widthMs, windowMs);
+}
+
+function summarize(
+  buckets: WindowBuckets,
+  policy: RateLimitPolicy,
+  nowMs: number,
+  used: number,
+  allowed: boolean,
+  widthMs: number,
+  windowMs: number,
+): RateLimitDecision {
+  const remaining = Math.max(0, policy.limit - used);
+  const newest = buckets[buckets.length - 1];
+  const resetMs = newest === undefined ? 0 : Math.max(0, expiryOf(newest[0], widthMs, windowMs) - nowMs);
+
+  let retryAfterMs = 0;
+  if (remaining === 0) {
+    // Requests free up oldest bucket first; find the bucket whose expiry brings `used` below the limit.
+    let left = used;
+    for (const [bucket, count] of buckets) {
+      left -= count;
+      if (left < policy.limit) {
+        retryAfterMs = Math.max(0, expiryOf(bucket, widthMs, windowMs) - nowMs);
+        break;
+      }
+    }
+  }
+  return { allowed, limit: policy.limit, remaining, resetMs, retryAfterMs };
+}
+
+/** Seconds for headers and bodies: whole seconds, rounded up so a client never retries too early. */
+export function toWholeSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}

@@ -1,0 +1,46 @@
+/**
+ * Issuing a token pair for a session: a short-lived signed access token and an opaque refresh
+ * token `<session id>.<secret>` whose SHA-256 alone is stored.
+ */
+import { randomToken, sha256Hex } from './ids.js';
+import type { TokenService } from './ports/security.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface TokenPair {
+  readonly accessToken: string;
+  readonly tokenType: 'Bearer';
+  readonly expiresIn: number;
+  readonly refreshToken: string;
+  readonly refreshExpiresIn: number;
+}
+
+export interface IssuedPair {
+  readonly pair: TokenPair;
+  readonly refreshTokenHash: string;
+}
+
+export async function issuePair(tokens: TokenService, customerId: string, sessionId: string): Promise<IssuedPair> {
+  const refreshToken = `${sessionId}.${randomToken(43)}`;
+  const [accessToken, refreshTokenHash] = await Promise.all([
+    tokens.issue({ sub: customerId, sid: sessionId }, ACCESS_TOKEN_TTL_SECONDS),
+    sha256Hex(refreshToken),
+  ]);
+  return {
+    pair: {
+      accessToken,
+      tokenType: 'Bearer',
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      refreshToken,
+      refreshExpiresIn: REFRESH_TOKEN_TTL_SECONDS,
+    },
+    refreshTokenHash,
+  };
+}
+
+/** The session id of a refresh token, or null when it has not the expected shape. */
+export function sessionIdOf(refreshToken: string): string | null {
+  const match = /^(ses_[0-9a-z]{20})\.[0-9a-z]{43}$/.exec(refreshToken);
+  return match === null ? null : match[1]!;
+}

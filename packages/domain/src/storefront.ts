@@ -1,0 +1,95 @@
+/**
+ * One call that wires every use case from a set of ports: what an embedder or the composition root
+ * needs, without a DI container.
+ */
+import { MenuCatalog } from './menu-catalog.js';
+import type { CustomerRepository } from './ports/customer-repository.js';
+import type { HealthProbe } from './ports/health.js';
+import type { MenuRepository } from './ports/menu-repository.js';
+import type { OrderRepository } from './ports/order-repository.js';
+import type { RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
+import type { Clock, PasswordHasher, TokenService } from './ports/security.js';
+import { systemClock } from './ports/security.js';
+import type { SessionStore } from './ports/session-store.js';
+import { Authenticate } from './use-cases/authenticate.js';
+import { CheckStatus } from './use-cases/check-status.js';
+import { GetCurrentCustomer } from './use-cases/get-current-customer.js';
+import { ImportMenu } from './use-cases/import-menu.js';
+import { ListMenu } from './use-cases/list-menu.js';
+import { ListOrders } from './use-cases/list-orders.js';
+import { Login } from './use-cases/login.js';
+import { Logout } from './use-cases/logout.js';
+import type { PlaceOrderOptions } from './use-cases/place-order.js';
+import { PlaceOrder } from './use-cases/place-order.js';
+import { CheckRateLimit, GetRateLimitStatus } from './use-cases/rate-limits.js';
+import { RefreshSession } from './use-cases/refresh-session.js';
+import { RegisterCustomer } from './use-cases/register-customer.js';
+import { SearchMenu } from './use-cases/search-menu.js';
+import { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
+
+export interface StorefrontPorts {
+  readonly menu: MenuRepository;
+  readonly orders: OrderRepository;
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  readonly limiter: RateLimiter;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly clock?: Clock;
+  /** Dependencies reported by the status check, e.g. `store` and `rate_limiter`. */
+  readonly probes?: readonly HealthProbe[];
+}
+
+export interface StorefrontOptions {
+  /** Every request of a caller. Default 120 per 60 s. */
+  readonly requestPolicy?: RateLimitPolicy;
+  /** Login attempts, per client and per email. Default 10 per 60 s. */
+  readonly loginPolicy?: RateLimitPolicy;
+  readonly orders?: PlaceOrderOptions;
+}
+
+export const DEFAULT_REQUEST_POLICY: RateLimitPolicy = { name: 'default', limit: 120, windowSeconds: 60 };
+export const DEFAULT_LOGIN_POLICY: RateLimitPolicy = { name: 'login', limit: 10, windowSeconds: 60 };
+
+export interface Storefront {
+  readonly listMenu: ListMenu;
+  readonly searchMenu: SearchMenu;
+  readonly placeOrder: PlaceOrder;
+  readonly listOrders: ListOrders;
+  readonly login: Login;
+  readonly refreshSession: RefreshSession;
+  readonly logout: Logout;
+  readonly authenticate: Authenticate;
+  readonly getCurrentCustomer: GetCurrentCustomer;
+  readonly checkRateLimit: CheckRateLimit;
+  readonly getRateLimitStatus: GetRateLimitStatus;
+  readonly checkStatus: CheckStatus;
+  readonly registerCustomer: RegisterCustomer;
+  readonly setCustomerDisabled: SetCustomerDisabled;
+  readonly importMenu: ImportMenu;
+}
+
+export function createStorefront(ports: StorefrontPorts, options: StorefrontOptions = {}): Storefront {
+  const clock = ports.clock ?? systemClock;
+  const requestPolicy = options.requestPolicy ?? DEFAULT_REQUEST_POLICY;
+  const loginPolicy = options.loginPolicy ?? DEFAULT_LOGIN_POLICY;
+  const catalog = new MenuCatalog(ports.menu);
+  const { customers, sessions, tokens, hasher, limiter } = ports;
+  return {
+    listMenu: new ListMenu(catalog),
+    searchMenu: new SearchMenu(catalog),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, options.orders),
+    listOrders: new ListOrders(ports.orders),
+    login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy }),
+    refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
+    logout: new Logout(sessions, clock),
+    authenticate: new Authenticate({ customers, sessions, tokens }),
+    getCurrentCustomer: new GetCurrentCustomer(),
+    checkRateLimit: new CheckRateLimit(limiter, requestPolicy),
+    getRateLimitStatus: new GetRateLimitStatus(limiter, requestPolicy),
+    checkStatus: new CheckStatus(ports.probes ?? []),
+    registerCustomer: new RegisterCustomer(customers, hasher, clock),
+    setCustomerDisabled: new SetCustomerDisabled(customers),
+    importMenu: new ImportMenu(ports.menu),
+  };
+}

@@ -1,0 +1,47 @@
+import { DomainError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { CustomerProfile } from '../model/customer.js';
+import { normalizeEmail, toProfile } from '../model/customer.js';
+import { Issues } from '../model/validation.js';
+import type { CustomerRepository } from '../ports/customer-repository.js';
+import type { Clock, PasswordHasher } from '../ports/security.js';
+
+export interface RegisterCustomerInput {
+  readonly email: string;
+  readonly name: string;
+  readonly password: string;
+  readonly disabled?: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Adds a customer account (operators and demo seeding; the API has no public sign-up). */
+export class RegisterCustomer {
+  constructor(
+    private readonly customers: CustomerRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: RegisterCustomerInput): Promise<CustomerProfile> {
+    const issues = new Issues();
+    const email = normalizeEmail(input.email);
+    if (!EMAIL.test(email) || email.length > 254) issues.add('email', 'must be an email address');
+    if (input.name.trim() === '' || input.name.length > 100) issues.add('name', 'must be 1 to 100 characters');
+    if (input.password.length < 8 || input.password.length > 1024) issues.add('password', 'must be 8 to 1024 characters');
+    issues.throwIfAny();
+    if ((await this.customers.findByEmail(email)) !== null) {
+      throw new DomainError('conflict', `A customer with email ${email} already exists.`);
+    }
+    const customer = {
+      customerId: newId('cus'),
+      email,
+      name: input.name.trim(),
+      passwordHash: await this.hasher.hash(input.password),
+      disabled: input.disabled ?? false,
+      createdAt: this.clock.now(),
+    };
+    await this.customers.create(customer);
+    return toProfile(customer);
+  }
+}
