@@ -1,5 +1,22 @@
-import Koa from 'koa';
+/**
+ * Assembles the Koa app: request id → error handler (and access log) → caller identification →
+ * rate limit → bad-credential refusal → time-out → routes → 404/405. The order matters: the
+ * rate limit needs to know the caller, and a bad token still spends quota before it is refused.
+ */
+import Router from '@koa/router';
 import type { Storefront } from '@storefront/domain';
+import Koa from 'koa';
+import { identifyCaller, refuseBadCredentials } from './middleware/authenticate.js';
+import { errorHandler } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestId } from './middleware/request-id.js';
+import { timeout } from './middleware/timeout.js';
+import { unmatchedRoutes } from './middleware/unmatched.js';
+import { accountRoutes } from './routes/account.js';
+import { authRoutes } from './routes/auth.js';
+import { menuRoutes } from './routes/menu.js';
+import { orderRoutes } from './routes/orders.js';
 
 /** The subset of pino's API the adapter logs through. */
 export interface HttpLogger {
@@ -13,6 +30,8 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes?: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). Default false. */
   readonly trustProxy?: boolean;
+  /** A request still being handled after this is answered 503. Default 10 s. */
+  readonly requestTimeoutMs?: number;
 }
 
 export interface HttpAppDependencies {
@@ -22,6 +41,30 @@ export interface HttpAppDependencies {
 }
 
 export function createHttpApp(deps: HttpAppDependencies): Koa {
-  void deps;
-  return new Koa();
+  const { storefront, logger, options = {} } = deps;
+  const app = new Koa({ proxy: options.trustProxy ?? false });
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
+
+  const router = new Router();
+  const body = jsonBody(options.bodyLimitBytes ?? 16 * 1024);
+  menuRoutes(router, storefront);
+  orderRoutes(router, storefront, body);
+  authRoutes(router, storefront, body);
+  accountRoutes(router, storefront);
+
+  app.use(requestId());
+  app.use(errorHandler(logger));
+  app.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+  });
+  app.use(identifyCaller(storefront.authenticate));
+  app.use(rateLimit(storefront.checkRateLimit, storefront.getRateLimitStatus));
+  app.use(refuseBadCredentials());
+  app.use(timeout(options.requestTimeoutMs ?? 10_000));
+  app.use(unmatchedRoutes());
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
 }

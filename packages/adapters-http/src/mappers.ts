@@ -1,0 +1,52 @@
+/** Domain objects → the snake_case JSON of the interface. */
+import type { CustomerProfile, Order, Page, Product, RateLimitStatus, TokenPair } from '@storefront/domain';
+
+export function productJson(p: Product) {
+  return {
+    product_id: p.productId,
+    name: p.name,
+    description: p.description,
+    category: p.category,
+    price: p.price,
+    currency: p.currency,
+    tags: p.tags,
+    available: p.available,
+  };
+}
+
+export function orderJson(o: Order) {
+  return {
+    order_id: o.orderId,
+    amount: o.amount,
+    currency: o.currency,
+    items: o.items.map((line) => ({
+      product_id: line.productId,
+      name: line.name,
+      quantity: line.quantity,
+      unit_price: line.unitPrice,
+      line_total: line.lineTotal,
+    })),
+    created_at: o.createdAt.toISOString(),
+  };
+}
+
+export function pageMeta(page: Page<unknown>) {
+  return { total: page.total, page: page.page, per_page: page.perPage, next_page: page.nextPage };
+}
+
+export function customerJson(c: CustomerProfile) {
+  return { customer_id: c.customerId, email: c.email, name: c.name, created_at: c.createdAt.toISOString() };
+}
+
+export function tokenPairJson(pair: TokenPair) {
+  return {
+    access_token: pair.accessToken,
+    token_type: pair.tokenType,
+    expires_in: pair.expiresIn,
+    refresh_token: pair.refreshToken,
+  };
+}
+
+export function rateLimitJson(s: RateLimitStatus) {
+  return { limit: s.limit, remaining: s.remaining, window: s.window, reset: s.reset, retry_after: s.retryAfter, scope: s.scope };
+}

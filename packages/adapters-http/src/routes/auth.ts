@@ -1,0 +1,39 @@
+/** POST /api/auth/login, /api/auth/refresh and /api/auth/logout. */
+import type Router from '@koa/router';
+import type { Storefront, TokenPair } from '@storefront/domain';
+import type { Context, Middleware } from 'koa';
+import { isRecord } from '../json.js';
+import { tokenPairJson } from '../mappers.js';
+import { validationProblem } from '../problem.js';
+import { requireCaller } from '../state.js';
+
+export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
+  router.post('/api/auth/login', jsonBody, async (ctx) => {
+    const body = objectBody(ctx.request.body);
+    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: ctx.ip });
+    sendPair(ctx, pair);
+  });
+
+  router.post('/api/auth/refresh', jsonBody, async (ctx) => {
+    const body = objectBody(ctx.request.body);
+    sendPair(ctx, await storefront.refreshSession.execute({ refreshToken: body['refresh_token'] }));
+  });
+
+  router.post('/api/auth/logout', jsonBody, async (ctx) => {
+    await storefront.logout.execute(requireCaller(ctx));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 204;
+  });
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object' }]);
+  return body;
+}
+
+function sendPair(ctx: Context, pair: TokenPair): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Refresh-Token-Expires-In', String(pair.refreshExpiresIn));
+  ctx.body = tokenPairJson(pair);
+}

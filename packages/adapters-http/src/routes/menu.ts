@@ -1,0 +1,54 @@
+/** GET /api/products (whole menu, ETag/304) and GET /api/search. */
+import type Router from '@koa/router';
+import type { MenuSnapshot, Storefront } from '@storefront/domain';
+import { createHash } from 'node:crypto';
+import { productJson, pageMeta } from '../mappers.js';
+import { readPaging, readString } from '../query.js';
+import { validationProblem } from '../problem.js';
+import type { FieldIssue } from '@storefront/domain';
+
+interface RenderedMenu {
+  readonly body: string;
+  readonly etag: string;
+}
+
+export function menuRoutes(router: Router, storefront: Storefront): void {
+  // The menu body and its ETag are computed once per menu revision, not per request.
+  const rendered = new WeakMap<MenuSnapshot, RenderedMenu>();
+  const render = (snapshot: MenuSnapshot): RenderedMenu => {
+    let menu = rendered.get(snapshot);
+    if (menu === undefined) {
+      const body = JSON.stringify({ products: snapshot.products.map(productJson) });
+      menu = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+      rendered.set(snapshot, menu);
+    }
+    return menu;
+  };
+
+  router.get('/api/products', async (ctx) => {
+    const menu = render(await storefront.listMenu.execute());
+    ctx.set('ETag', menu.etag);
+    ctx.set('Cache-Control', 'no-cache');
+    if (ifNoneMatch(ctx.get('if-none-match'), menu.etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = menu.body;
+  });
+
+  router.get('/api/search', async (ctx) => {
+    const issues: FieldIssue[] = [];
+    const q = readString(ctx, 'q', issues);
+    if (issues.length > 0) throw validationProblem(issues);
+    const page = await storefront.searchMenu.execute({ q, ...readPaging(ctx) });
+    ctx.body = { meta: pageMeta(page), products: page.items.map(productJson) };
+  });
+}
+
+/** RFC 9110 §13.1.2: weak comparison, a list of tags, or `*`. */
+function ifNoneMatch(header: string, etag: string): boolean {
+  if (header === '') return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

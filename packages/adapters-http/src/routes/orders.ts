@@ -1,0 +1,62 @@
+/** POST /api/orders (idempotent with Idempotency-Key) and GET /api/orders (the caller's, paged). */
+import type Router from '@koa/router';
+import type { FieldIssue, OrderRequestLine, Storefront } from '@storefront/domain';
+import type { Middleware } from 'koa';
+import { isRecord } from '../json.js';
+import { orderJson, pageMeta } from '../mappers.js';
+import { validationProblem } from '../problem.js';
+import { readPaging } from '../query.js';
+import { requireCaller } from '../state.js';
+
+export function orderRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
+  router.post('/api/orders', jsonBody, async (ctx) => {
+    const caller = requireCaller(ctx);
+    const items = readOrderBody(ctx.request.body);
+    const key = ctx.headers['idempotency-key'];
+    const result = await storefront.placeOrder.execute({
+      customerId: caller.customer.customerId,
+      items,
+      idempotencyKey: Array.isArray(key) ? key.join(', ') : key,
+    });
+    ctx.status = 201;
+    ctx.set('Cache-Control', 'no-store');
+    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
+    ctx.body = orderJson(result.order);
+  });
+
+  router.get('/api/orders', async (ctx) => {
+    const caller = requireCaller(ctx);
+    const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(ctx) });
+    ctx.set('Cache-Control', 'no-store');
+    if (page.nextPage !== null) ctx.set('Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
+    ctx.body = { meta: pageMeta(page), orders: page.items.map(orderJson) };
+  });
+}
+
+/** Shape and types of `{"items": [{"product_id": "...", "quantity": 2}]}`; ranges are the domain's. */
+function readOrderBody(body: unknown): OrderRequestLine[] {
+  const issues: FieldIssue[] = [];
+  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object with "items"' }]);
+  for (const key of Object.keys(body)) if (key !== 'items') issues.push({ path: key, message: 'is not a known field' });
+  const items = body['items'];
+  if (!Array.isArray(items)) {
+    issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity}' });
+    throw validationProblem(issues);
+  }
+  const lines = items.map((item: unknown, i): OrderRequestLine => {
+    if (!isRecord(item)) {
+      issues.push({ path: `items.${i}`, message: 'must be an object with product_id and quantity' });
+      return { productId: '', quantity: 0 };
+    }
+    for (const key of Object.keys(item)) {
+      if (key !== 'product_id' && key !== 'quantity') issues.push({ path: `items.${i}.${key}`, message: 'is not a known field' });
+    }
+    const productId = item['product_id'];
+    const quantity = item['quantity'];
+    if (typeof productId !== 'string') issues.push({ path: `items.${i}.product_id`, message: 'is required: a string' });
+    if (typeof quantity !== 'number') issues.push({ path: `items.${i}.quantity`, message: 'is required: an integer from 1 to 99' });
+    return { productId: productId as string, quantity: quantity as number };
+  });
+  if (issues.length > 0) throw validationProblem(issues);
+  return lines;
+}

@@ -1,0 +1,26 @@
+/** What the middleware chain learns about a request, shared with the route handlers. */
+import type { Caller, RateLimitStatus } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+import type { Context } from 'koa';
+
+export interface RequestState {
+  requestId: string;
+  /** Set when a valid access token was presented. */
+  caller?: Caller;
+  /** Set when an Authorization header was presented but could not be accepted. */
+  authError?: unknown;
+  rateLimit?: RateLimitStatus;
+}
+
+export function stateOf(ctx: Context): RequestState {
+  return ctx.state as RequestState;
+}
+
+/** The logged-in caller, or `unauthorized` for an anonymous request. */
+export function requireCaller(ctx: Context): Caller {
+  const caller = stateOf(ctx).caller;
+  if (caller === undefined) {
+    throw new DomainError('unauthorized', 'Log in first and send the access token as "Authorization: Bearer <token>".');
+  }
+  return caller;
+}
