@@ -1,0 +1,104 @@
+/**
+ * PasswordHasher on scrypt (scrypt-kdf: OpenSSL's scrypt on libuv's thread pool, so hashing never
+ * blocks the event loop). Hashes are stored as base64 of scrypt-kdf's 96-byte self-describing key
+ * (parameters + salt + HMAC), so a change of cost applies to new hashes while old ones still verify.
+ */
+import * as scryptModule from 'scrypt-kdf';
+import type { PasswordHasher } from '@storefront/domain';
+import { Semaphore, type SemaphoreStats } from './semaphore.js';
+
+// scrypt-kdf's JavaScript has only a default export (the Scrypt class with static methods) while its
+// .d.ts declares the same functions as named exports; read them from the default export.
+type ScryptApi = Pick<typeof scryptModule, 'kdf' | 'verify'>;
+const Scrypt = (scryptModule as unknown as { default: ScryptApi }).default;
+
+export interface ScryptCost {
+  /** log2 of the CPU/memory cost N. Default 17 (OWASP): 128 MiB per operation with r = 8. */
+  readonly logN?: number;
+  /** Block size. Default 8. */
+  readonly r?: number;
+  /** Parallelisation. Default 1. */
+  readonly p?: number;
+}
+
+export interface ScryptPasswordHasherOptions extends ScryptCost {
+  /** Hash and verify operations allowed to run at once; more wait their turn. Default 4. */
+  readonly maxConcurrency?: number;
+}
+
+export const DEFAULT_SCRYPT_COST = { logN: 17, r: 8, p: 1 } as const;
+export const DEFAULT_SCRYPT_CONCURRENCY = 4;
+
+const KEY_BYTES = 96;
+const MAGIC = 'scrypt';
+/** A stored hash asking for more than this is refused rather than computed (a corrupt or hostile row). */
+const MAX_VERIFY_MEMORY_BYTES = 2 ** 30;
+const MAX_VERIFY_P = 16;
+
+export class ScryptPasswordHasher implements PasswordHasher {
+  readonly cost: Required<ScryptCost>;
+  private readonly semaphore: Semaphore;
+
+  constructor(options: ScryptPasswordHasherOptions = {}) {
+    this.cost = {
+      logN: options.logN ?? DEFAULT_SCRYPT_COST.logN,
+      r: options.r ?? DEFAULT_SCRYPT_COST.r,
+      p: options.p ?? DEFAULT_SCRYPT_COST.p,
+    };
+    const { logN, r, p } = this.cost;
+    if (!Number.isInteger(logN) || logN < 1 || logN > 30) throw new RangeError(`logN must be an integer from 1 to 30, got ${logN}`);
+    if (!Number.isInteger(r) || r < 1) throw new RangeError(`r must be a positive integer, got ${r}`);
+    if (!Number.isInteger(p) || p < 1) throw new RangeError(`p must be a positive integer, got ${p}`);
+    this.semaphore = new Semaphore(options.maxConcurrency ?? DEFAULT_SCRYPT_CONCURRENCY);
+  }
+
+  /** Running and queued operations, and the most ever run at once: the concurrency cap, observable. */
+  get stats(): SemaphoreStats {
+    return this.semaphore.stats;
+  }
+
+  get maxConcurrency(): number {
+    return this.semaphore.permits;
+  }
+
+  hash(password: string): Promise<string> {
+    const passphrase = normalize(password);
+    return this.semaphore.run(async () => Buffer.from(await Scrypt.kdf(passphrase, this.cost)).toString('base64'));
+  }
+
+  /** False for a wrong password and for a hash that is not one of ours; never throws. */
+  verify(hash: string, password: string): Promise<boolean> {
+    const key = decodeKey(hash);
+    if (key === null || typeof password !== 'string') return Promise.resolve(false);
+    const passphrase = normalize(password);
+    return this.semaphore.run(async () => {
+      try {
+        return await Scrypt.verify(key, passphrase);
+      } catch {
+        return false;
+      }
+    });
+  }
+}
+
+/**
+ * The same password typed on different keyboards can reach us composed or decomposed; NFKC makes
+ * them one (NIST SP 800-63B §5.1.1.2).
+ */
+function normalize(password: string): string {
+  return password.normalize('NFKC');
+}
+
+/** The 96-byte scrypt-kdf key of a stored hash, or null when it is malformed or asks too much. */
+function decodeKey(hash: unknown): Uint8Array | null {
+  if (typeof hash !== 'string' || !/^[A-Za-z0-9+/]{128}$/.test(hash)) return null;
+  const key = new Uint8Array(Buffer.from(hash, 'base64'));
+  if (key.length !== KEY_BYTES || Buffer.from(key.subarray(0, 6)).toString('latin1') !== MAGIC || key[6] !== 0) return null;
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  const logN = view.getUint8(7);
+  const r = view.getUint32(8, false);
+  const p = view.getUint32(12, false);
+  if (logN < 1 || logN > 30 || r < 1 || p < 1 || p > MAX_VERIFY_P) return null;
+  if (128 * r * 2 ** logN > MAX_VERIFY_MEMORY_BYTES) return null;
+  return key;
+}
