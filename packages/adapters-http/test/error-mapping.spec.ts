@@ -1,0 +1,101 @@
+import type { DomainErrorCode, MenuRepository, OrderRepository } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+import { expect } from 'chai';
+import { after, before, describe, it } from 'mocha';
+import { STATUS_BY_DOMAIN_CODE } from '../src/problem.js';
+import { loginAs, serve, type TestServer } from './support.js';
+
+describe('HTTP error mapping', () => {
+  describe('a domain error raised by a use case', () => {
+    for (const [code, status] of Object.entries(STATUS_BY_DOMAIN_CODE) as [DomainErrorCode, number][]) {
+      it(`answers ${status < 500 ? status : '500 internal_error'} for ${code}`, async () => {
+        const server = await serveWithFailingMenu(() => new DomainError(code, `secret-${code}`));
+        try {
+          const res = await fetch(`${server.url}/api/products`);
+          const body = (await res.json()) as Record<string, unknown>;
+          expect(res.status).to.equal(status);
+          expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+          expect(body['error']).to.equal(status < 500 ? code : 'internal_error');
+          if (status >= 500) expect(JSON.stringify(body)).not.to.contain('secret');
+          if (status === 401) expect(res.headers.get('www-authenticate')).to.match(/^Bearer realm="storefront"/);
+        } finally {
+          await server.close();
+        }
+      });
+    }
+  });
+
+  it('answers an unexpected failure with a generic 500, logs it once with its cause and request id, and leaks nothing', async () => {
+    const server = await serveWithFailingMenu(() => new Error('mongo://user:hunter2@db failed at /srv/app.js:12'));
+    try {
+      const res = await fetch(`${server.url}/api/products`, { headers: { 'x-request-id': 'trace-500' } });
+      const text = await res.text();
+      expect(res.status).to.equal(500);
+      expect(JSON.parse(text)).to.deep.equal({
+        error: 'internal_error',
+        message: 'The operation failed on our side. It is safe to retry.',
+      });
+      expect(text).not.to.match(/hunter2|\.js|at /);
+      const errors = server.logs.filter((entry) => entry.level === 'error');
+      expect(errors).to.have.length(1);
+      expect(errors[0]!.fields['req_id']).to.equal('trace-500');
+      expect((errors[0]!.fields['err'] as Error).message).to.contain('hunter2');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('Per-operation failure', () => {
+  let server: TestServer;
+  let token: string;
+  let failWrites = true;
+
+  before(async () => {
+    const healthy = (await import('@storefront/adapters-memory')).createMemoryAdapters().orders;
+    const flaky: OrderRepository = {
+      claimIdempotencyKey: (claim, now) => healthy.claimIdempotencyKey(claim, now),
+      releaseIdempotencyKey: (customerId, key) => healthy.releaseIdempotencyKey(customerId, key),
+      insert: (order, key) => (failWrites ? Promise.reject(new Error('write concern timeout')) : healthy.insert(order, key)),
+      listByCustomer: (customerId, page) => healthy.listByCustomer(customerId, page),
+    };
+    server = await serve({ orders: flaky });
+    token = await loginAs(server.url, 'alice@example.com', 'alice-password');
+  });
+  after(() => server.close());
+
+  it('answers POST /api/orders 500 while GET /api/orders keeps answering 200, and recovers without a restart', async () => {
+    const productId = ((await (await fetch(`${server.url}/api/products`)).json()) as { products: { product_id: string; available: boolean }[] })
+      .products.find((p) => p.available)!.product_id;
+    const place = () =>
+      fetch(`${server.url}/api/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'k-1' },
+        body: JSON.stringify({ items: [{ product_id: productId, quantity: 1 }] }),
+      });
+
+    const failed = await place();
+    expect(failed.status).to.equal(500);
+    expect(((await failed.json()) as { error: string }).error).to.equal('internal_error');
+    const list = await fetch(`${server.url}/api/orders`, { headers: { authorization: `Bearer ${token}` } });
+    expect(list.status).to.equal(200);
+    expect(((await list.json()) as { meta: { total: number } }).meta.total).to.equal(0);
+
+    failWrites = false;
+    const retried = await place();
+    expect(retried.status).to.equal(201);
+    expect(retried.headers.get('idempotent-replayed')).to.equal(null);
+  });
+});
+
+async function serveWithFailingMenu(failure: () => Error): Promise<TestServer> {
+  const { createMemoryAdapters } = await import('@storefront/adapters-memory');
+  const real = createMemoryAdapters().menu;
+  const failing: MenuRepository = {
+    list: () => Promise.reject(failure()),
+    findByIds: (ids) => real.findByIds(ids),
+    upsertByName: (drafts) => real.upsertByName(drafts),
+    revision: () => real.revision(),
+  };
+  return serve({ menu: failing });
+}

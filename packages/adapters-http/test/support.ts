@@ -1,0 +1,52 @@
+/** Serves createHttpApp on an ephemeral loopback port with memory and real crypto adapters. */
+import { createMemoryAdapters, seedDemoData } from '@storefront/adapters-memory';
+import { createCryptoAdapters } from '@storefront/adapters-crypto';
+import type { Storefront, StorefrontPorts } from '@storefront/domain';
+import { createStorefront } from '@storefront/domain';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpApp, type HttpLogger } from '../src/index.js';
+
+export interface LogEntry {
+  readonly level: 'info' | 'warn' | 'error';
+  readonly fields: Record<string, unknown>;
+  readonly message: string;
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly storefront: Storefront;
+  readonly logs: LogEntry[];
+  close(): Promise<void>;
+}
+
+export async function serve(overrides: Partial<StorefrontPorts> = {}): Promise<TestServer> {
+  const ports = { ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }), ...overrides };
+  const storefront = createStorefront(ports, { requestPolicy: { name: 'default', limit: 10_000, windowSeconds: 60 } });
+  await seedDemoData(storefront);
+  const logs: LogEntry[] = [];
+  const logger: HttpLogger = {
+    info: (fields, message) => logs.push({ level: 'info', fields, message }),
+    warn: (fields, message) => logs.push({ level: 'warn', fields, message }),
+    error: (fields, message) => logs.push({ level: 'error', fields, message }),
+  };
+  const server: Server = createServer(createHttpApp({ storefront, logger }).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    storefront,
+    logs,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function loginAs(url: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login failed with ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
