@@ -19,6 +19,7 @@ export type * from './ports/health.js';
 export type { AccessClaims, Clock, PasswordHasher, TokenService } from './ports/security.js';
 export { systemClock } from './ports/security.js';
 export * from './rate-limit/sliding-window.js';
+export * from './rate-limit/fallback-rate-limiter.js';
 export { MenuSearchIndex } from './search/menu-search-index.js';
 export { normalizeText, tokenize, SEARCH_LIMITS } from './search/normalize.js';
 export { topK } from './search/top-k.js';

@@ -1,0 +1,36 @@
+/**
+ * The one factory of this package: the Redis limiter, guarded by an in-process fallback of the
+ * same algorithm, and a health probe for /api/status. The client is the caller's: never closed here.
+ */
+import type { HealthProbe, RateLimiter } from '@storefront/domain';
+import { FallbackRateLimiter } from '@storefront/domain';
+import type { Redis } from 'ioredis';
+import { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';
+
+export interface RedisAdapterOptions extends RedisRateLimiterOptions {
+  readonly client: Redis;
+  /** Decides while Redis is unreachable: the in-process limiter in production. */
+  readonly fallback: RateLimiter;
+  readonly onDegraded?: (error: unknown) => void;
+  readonly onRestored?: () => void;
+}
+
+export interface RedisAdapters {
+  readonly limiter: FallbackRateLimiter;
+  readonly probes: readonly HealthProbe[];
+}
+
+export function createRedisAdapters(options: RedisAdapterOptions): RedisAdapters {
+  const { client, fallback, onDegraded, onRestored, ...limiterOptions } = options;
+  const limiter = new FallbackRateLimiter(new RedisRateLimiter(client, limiterOptions), fallback, {
+    ...(onDegraded && { onDegraded }),
+    ...(onRestored && { onRestored }),
+  });
+  const probe: HealthProbe = {
+    name: 'rate_limiter',
+    check: async () => {
+      await client.ping();
+    },
+  };
+  return { limiter, probes: [probe] };
+}

@@ -1,0 +1,67 @@
+/**
+ * A RateLimiter that prefers a shared primary (Redis) and, when it fails, decides with an
+ * in-process fallback of the same algorithm: degraded, never open, and no request fails because the
+ * limiter's store failed. While degraded the primary is tried again at most once per
+ * `retryIntervalMs`; the first success switches back.
+ */
+import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { Clock } from '../ports/security.js';
+import { systemClock } from '../ports/security.js';
+
+export interface FallbackRateLimiterOptions {
+  readonly retryIntervalMs?: number;
+  readonly clock?: Clock;
+  /** Called once when the primary starts failing. */
+  readonly onDegraded?: (error: unknown) => void;
+  /** Called once when the primary answers again. */
+  readonly onRestored?: () => void;
+}
+
+export class FallbackRateLimiter implements RateLimiter {
+  private degraded = false;
+  private nextAttemptAt = 0;
+  private readonly retryIntervalMs: number;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly primary: RateLimiter,
+    private readonly fallback: RateLimiter,
+    private readonly options: FallbackRateLimiterOptions = {},
+  ) {
+    this.retryIntervalMs = options.retryIntervalMs ?? 1000;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** True while decisions come from the fallback. */
+  get isDegraded(): boolean {
+    return this.degraded;
+  }
+
+  consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.decide((limiter) => limiter.consume(key, policy));
+  }
+
+  peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.decide((limiter) => limiter.peek(key, policy));
+  }
+
+  private async decide(run: (limiter: RateLimiter) => Promise<RateLimitDecision>): Promise<RateLimitDecision> {
+    const now = this.clock.now().getTime();
+    if (this.degraded && now < this.nextAttemptAt) return run(this.fallback);
+    try {
+      const decision = await run(this.primary);
+      if (this.degraded) {
+        this.degraded = false;
+        this.options.onRestored?.();
+      }
+      return decision;
+    } catch (error) {
+      if (!this.degraded) {
+        this.degraded = true;
+        this.options.onDegraded?.(error);
+      }
+      this.nextAttemptAt = now + this.retryIntervalMs;
+      return run(this.fallback);
+    }
+  }
+}
