@@ -3,6 +3,7 @@
  * service holds one signing key and any number of verification keys, so a key can be rotated by
  * signing with a new one while the old one still verifies until its tokens have expired.
  */
+import { randomBytes } from 'node:crypto';
 import { InspectFooter, PasetoError, PublicProtocol } from 'paseto';
 import { SignFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
 import { DomainError, systemClock, type AccessClaims, type Clock, type TokenService } from '@storefront/domain';
@@ -75,7 +76,9 @@ export class PasetoTokenService implements TokenService {
     const { signing } = await this.keyring;
     return v4.Sign(
       signing.secretKey,
-      { sub: claims.sub, sid: claims.sid },
+      // jti: Ed25519 signatures are deterministic and iat/exp have whole seconds, so without it two
+      // tokens issued in the same second for one session would be the same string.
+      { sub: claims.sub, sid: claims.sid, jti: randomBytes(16).toString('base64url') },
       { expiresIn: ttlSeconds, now: this.clock.now(), footer: encoder.encode(JSON.stringify({ kid: signing.kid })) },
     );
   }

@@ -51,7 +51,13 @@ describe('PasetoTokenService', () => {
     expect(await tokens.verify(token)).to.deep.equal({ ...CLAIMS, exp: clock.ms / 1000 + 900 });
   });
 
-  it('writes iat and exp, and names its key in the footer', async () => {
+  it('issues a different token every time, even in the same second for the same session', async () => {
+    const tokens = new PasetoTokenService(generateSigningKey(), { clock: new FakeClock() });
+    const [first, second] = await Promise.all([tokens.issue(CLAIMS, 900), tokens.issue(CLAIMS, 900)]);
+    expect(first).not.to.equal(second);
+  });
+
+  it('writes iat, exp and a random jti, and names its key in the footer', async () => {
     const key = generateSigningKey();
     const tokens = new PasetoTokenService(key);
     const token = await tokens.issue(CLAIMS, 60);
@@ -60,7 +66,7 @@ describe('PasetoTokenService', () => {
     expect(await tokens.currentKeyId()).to.equal(keyIdOf(await tokens.publicKey())).and.match(/^sf1\.[A-Za-z0-9_-]{22}$/);
     const body = Buffer.from(token.split('.')[2]!, 'base64url');
     const claims: unknown = JSON.parse(body.subarray(0, body.length - 64).toString('utf8'));
-    expect(claims).to.have.all.keys('sub', 'sid', 'iat', 'exp');
+    expect(claims).to.have.all.keys('sub', 'sid', 'iat', 'exp', 'jti');
   });
 
   it('says token_expired once exp has passed (beyond a few seconds of tolerance)', async () => {

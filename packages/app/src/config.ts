@@ -1,0 +1,176 @@
+/**
+ * Configuration from the environment: every variable parsed and validated in one place, so that a
+ * bad value stops the process at start with a message naming the variable, never later at runtime.
+ */
+import { isSecretPaserk } from '@storefront/adapters-crypto';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+export type StoreKind = 'memory' | 'mongo';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface RateLimitConfig {
+  readonly max: number;
+  readonly windowSeconds: number;
+}
+
+export interface ScryptConfig {
+  readonly logN: number;
+  readonly r: number;
+  readonly p: number;
+  readonly maxConcurrency: number;
+}
+
+export interface StorefrontConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly store: StoreKind;
+  readonly menuFile: string | undefined;
+  readonly demoData: boolean;
+  readonly rateLimit: RateLimitConfig;
+  readonly loginRateLimit: RateLimitConfig;
+  readonly scrypt: ScryptConfig;
+  /** PASERK k4.secret; undefined → an ephemeral key (memory store only). */
+  readonly tokenSecretKey: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly logPretty: boolean;
+  readonly trustProxy: boolean;
+  readonly shutdownTimeoutSeconds: number;
+}
+
+export interface ConfigIssue {
+  readonly variable: string;
+  readonly message: string;
+}
+
+/** A configuration that cannot run. Its message names every offending variable, one per line. */
+export class ConfigError extends Error {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[]) {
+    super(issues.map((issue) => issue.message).join('\n'));
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+
+  static of(variable: string, message: string): ConfigError {
+    return new ConfigError([{ variable, message }]);
+  }
+}
+
+const STORES: readonly StoreKind[] = ['memory', 'mongo'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const MAX_LIMIT = 1_000_000_000;
+const MAX_WINDOW_SECONDS = 86_400;
+/** The largest scrypt memory per operation the hasher will verify (128 · 2^logN · r bytes). */
+const MAX_SCRYPT_BYTES = 2 ** 30;
+
+export function loadConfig(env: Env): StorefrontConfig {
+  const read = new Reader(env);
+  const store = read.oneOf('STOREFRONT_STORE', STORES, 'memory');
+  const memory = store === 'memory';
+  const scrypt: ScryptConfig = {
+    logN: read.integer('SCRYPT_LOG_N', 17, 10, 20),
+    r: read.integer('SCRYPT_R', 8, 1, 32),
+    p: read.integer('SCRYPT_P', 1, 1, 16),
+    maxConcurrency: read.integer('SCRYPT_MAX_CONCURRENCY', 4, 1, 64),
+  };
+  if (128 * 2 ** scrypt.logN * scrypt.r > MAX_SCRYPT_BYTES) {
+    read.fail('SCRYPT_R', `SCRYPT_LOG_N=${scrypt.logN} with SCRYPT_R=${scrypt.r} needs more than 1 GiB per hash; lower one of them`);
+  }
+  const config: StorefrontConfig = {
+    port: read.integer('PORT', 3000, 0, 65_535),
+    host: read.string('HOST', '0.0.0.0'),
+    store,
+    menuFile: read.optionalString('STOREFRONT_MENU_FILE'),
+    demoData: read.boolean('STOREFRONT_DEMO_DATA', memory),
+    rateLimit: {
+      max: read.integer('RATE_LIMIT_MAX', 120, 1, MAX_LIMIT),
+      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
+    },
+    loginRateLimit: {
+      max: read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT),
+      windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
+    },
+    scrypt,
+    tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', memory),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logPretty: read.boolean('LOG_PRETTY', false),
+    trustProxy: read.boolean('TRUST_PROXY', false),
+    shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
+  };
+  read.throwIfAny();
+  return config;
+}
+
+/** Reads variables, collecting every problem so that one start-up reports them all. */
+class Reader {
+  private readonly issues: ConfigIssue[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  fail(variable: string, message: string): void {
+    this.issues.push({ variable, message });
+  }
+
+  throwIfAny(): void {
+    if (this.issues.length > 0) throw new ConfigError(this.issues);
+  }
+
+  /** The trimmed value; unset and blank both mean "use the default". */
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  optionalString(name: string): string | undefined {
+    return this.raw(name);
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed;
+    const expected = min === 1 && max >= MAX_LIMIT ? 'a positive integer' : `an integer from ${min} to ${max}`;
+    this.fail(name, `${name} must be ${expected}, got ${quote(value)}`);
+    return fallback;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (value === 'true' || value === '1') return true;
+    if (value === 'false' || value === '0') return false;
+    this.fail(name, `${name} must be true, false, 1 or 0, got ${quote(this.raw(name) ?? '')}`);
+    return fallback;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const match = allowed.find((candidate) => candidate === value.toLowerCase());
+    if (match !== undefined) return match;
+    this.fail(name, `${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
+    return fallback;
+  }
+
+  /** Never echoes the value: it is a secret, and error messages end up in logs. */
+  secretKey(name: string, optional: boolean): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) {
+      if (!optional) this.fail(name, `${name} is required with this store: a PASERK k4.secret key (generate one with generateSigningKey())`);
+      return undefined;
+    }
+    if (isSecretPaserk(value)) return value;
+    this.fail(name, `${name} must be a PASERK k4.secret key ("k4.secret." followed by 86 base64url characters); the value given is not`);
+    return undefined;
+  }
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}

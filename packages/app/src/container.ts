@@ -1,0 +1,34 @@
+/**
+ * The Inversify container of a Storefront process: settings, one adapter set per port family
+ * (chosen by STOREFRONT_STORE), crypto, the domain and the HTTP app. Only this package knows
+ * Inversify; every other package is wired through plain factories.
+ */
+import type { Clock } from '@storefront/domain';
+import { Container, type ContainerModule } from 'inversify';
+import { ConfigError, type StorefrontConfig } from './config.js';
+import type { Logger } from './logger.js';
+import { coreModule } from './modules/core-module.js';
+import { cryptoModule } from './modules/crypto-module.js';
+import { httpModule } from './modules/http-module.js';
+import { memoryModule } from './modules/memory-module.js';
+import { settingsModule } from './modules/settings-module.js';
+
+export interface ContainerOverrides {
+  /** Replaces the system clock everywhere (tests). */
+  readonly clock?: Clock;
+}
+
+export function storeModule(config: StorefrontConfig): ContainerModule {
+  switch (config.store) {
+    case 'memory':
+      return memoryModule();
+    case 'mongo':
+      throw ConfigError.of('STOREFRONT_STORE', 'STOREFRONT_STORE=mongo: the mongo store is not available in this build yet; use STOREFRONT_STORE=memory');
+  }
+}
+
+export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), cryptoModule(), coreModule(), httpModule());
+  return container;
+}

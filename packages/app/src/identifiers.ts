@@ -1,0 +1,80 @@
+/**
+ * Service identifiers of the container: one `unique symbol` per service, and the map from each
+ * identifier to the type bound to it, so that binding and resolving are checked by the compiler.
+ */
+import type { CryptoAdapters } from '@storefront/adapters-crypto';
+import type { MemoryAdapters } from '@storefront/adapters-memory';
+import type {
+  Clock,
+  CustomerRepository,
+  HealthProbe,
+  MenuRepository,
+  OrderRepository,
+  PasswordHasher,
+  RateLimiter,
+  SessionStore,
+  Storefront,
+  TokenService,
+} from '@storefront/domain';
+import type { createHttpApp } from '@storefront/adapters-http';
+import type { StorefrontConfig } from './config.js';
+import type { Logger } from './logger.js';
+
+const Config: unique symbol = Symbol.for('storefront.Config');
+const LoggerId: unique symbol = Symbol.for('storefront.Logger');
+const ClockId: unique symbol = Symbol.for('storefront.Clock');
+const Memory: unique symbol = Symbol.for('storefront.MemoryAdapters');
+const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
+const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
+const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
+const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
+const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
+const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
+const Crypto: unique symbol = Symbol.for('storefront.CryptoAdapters');
+const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
+const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
+const StorefrontId: unique symbol = Symbol.for('storefront.Storefront');
+const HttpApp: unique symbol = Symbol.for('storefront.HttpApp');
+
+export const TYPES = {
+  Config,
+  Logger: LoggerId,
+  Clock: ClockId,
+  /** The in-memory adapter set as one object (memory store only). */
+  MemoryAdapters: Memory,
+  MenuRepository: MenuRepositoryId,
+  OrderRepository: OrderRepositoryId,
+  CustomerRepository: CustomerRepositoryId,
+  SessionStore: SessionStoreId,
+  RateLimiter: RateLimiterId,
+  /** Every dependency the status check asks (`store`, `rate_limiter`, …). */
+  HealthProbes,
+  /** The hasher and token service as built, with their extra operations (`ready`, `stats`). */
+  CryptoAdapters: Crypto,
+  PasswordHasher: PasswordHasherId,
+  TokenService: TokenServiceId,
+  Storefront: StorefrontId,
+  HttpApp,
+} as const;
+
+/** What each identifier resolves to. */
+export interface Services {
+  [TYPES.Config]: StorefrontConfig;
+  [TYPES.Logger]: Logger;
+  [TYPES.Clock]: Clock;
+  [TYPES.MemoryAdapters]: MemoryAdapters;
+  [TYPES.MenuRepository]: MenuRepository;
+  [TYPES.OrderRepository]: OrderRepository;
+  [TYPES.CustomerRepository]: CustomerRepository;
+  [TYPES.SessionStore]: SessionStore;
+  [TYPES.RateLimiter]: RateLimiter;
+  [TYPES.HealthProbes]: readonly HealthProbe[];
+  [TYPES.CryptoAdapters]: CryptoAdapters;
+  [TYPES.PasswordHasher]: PasswordHasher;
+  [TYPES.TokenService]: TokenService;
+  [TYPES.Storefront]: Storefront;
+  /** The Koa app of @storefront/adapters-http (its type, without depending on koa here). */
+  [TYPES.HttpApp]: ReturnType<typeof createHttpApp>;
+}
+
+export type ServiceId = keyof Services;

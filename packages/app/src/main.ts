@@ -1,0 +1,42 @@
+/**
+ * `pnpm start`: runs one Storefront process until SIGTERM or SIGINT, then closes gracefully.
+ * A configuration error prints its message alone (no stack trace) and exits 1.
+ */
+import 'reflect-metadata';
+import { pino } from 'pino';
+import { ConfigError } from './config.js';
+import { startStorefront, type RunningStorefront } from './server.js';
+
+/** Fatal errors go to stderr as JSON, whatever LOG_LEVEL says. */
+const fatalLog = pino({ base: { service: 'storefront' } }, pino.destination({ fd: 2, sync: true }));
+
+function fail(error: unknown, message: string): never {
+  fatalLog.fatal({ err: error }, message);
+  process.exit(1);
+}
+
+process.on('uncaughtException', (error) => fail(error, 'uncaught exception'));
+process.on('unhandledRejection', (reason) => fail(reason, 'unhandled rejection'));
+
+let running: RunningStorefront;
+try {
+  running = await startStorefront(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`storefront: configuration error\n${error.message}\n`);
+    process.exit(1);
+  }
+  fail(error, 'storefront failed to start');
+}
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1); // a second signal: stop waiting
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(error, 'graceful shutdown failed'),
+    );
+  });
+}

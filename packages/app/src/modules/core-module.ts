@@ -1,0 +1,37 @@
+/**
+ * The domain: `createStorefront` wired from whatever adapters the other modules bound. A plain
+ * factory, so the domain classes need no decorators and never see the container.
+ */
+import { createStorefront } from '@storefront/domain';
+import { ContainerModule } from 'inversify';
+import { bindFactory } from '../binding.js';
+import { TYPES } from '../identifiers.js';
+
+export function coreModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bindFactory(
+      bind,
+      TYPES.Storefront,
+      [
+        TYPES.Config,
+        TYPES.Clock,
+        TYPES.MenuRepository,
+        TYPES.OrderRepository,
+        TYPES.CustomerRepository,
+        TYPES.SessionStore,
+        TYPES.RateLimiter,
+        TYPES.PasswordHasher,
+        TYPES.TokenService,
+        TYPES.HealthProbes,
+      ],
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes) =>
+        createStorefront(
+          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes },
+          {
+            requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
+            loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
+          },
+        ),
+    );
+  });
+}

@@ -1,0 +1,29 @@
+/**
+ * Password hashing and access tokens from @storefront/adapters-crypto. Without a configured
+ * TOKEN_SECRET_KEY (allowed with the memory store only) an ephemeral key is generated: tokens then
+ * die with the process, which is said in a warning.
+ */
+import { createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
+import { ContainerModule } from 'inversify';
+import { bindFactory } from '../binding.js';
+import { TYPES } from '../identifiers.js';
+
+export function cryptoModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bindFactory(bind, TYPES.CryptoAdapters, [TYPES.Config, TYPES.Logger, TYPES.Clock], (config, logger, clock) => {
+      let signingKey = config.tokenSecretKey;
+      if (signingKey === undefined) {
+        signingKey = generateSigningKey();
+        logger.warn({}, 'TOKEN_SECRET_KEY is not set: using an ephemeral token key; tokens will not survive a restart');
+      }
+      const { scrypt } = config;
+      return createCryptoAdapters({
+        signingKey,
+        clock,
+        scrypt: { logN: scrypt.logN, r: scrypt.r, p: scrypt.p, maxConcurrency: scrypt.maxConcurrency },
+      });
+    });
+    bindFactory(bind, TYPES.PasswordHasher, [TYPES.CryptoAdapters], (crypto) => crypto.hasher);
+    bindFactory(bind, TYPES.TokenService, [TYPES.CryptoAdapters], (crypto) => crypto.tokens);
+  });
+}

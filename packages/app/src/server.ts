@@ -1,0 +1,141 @@
+/**
+ * Starting and stopping one Storefront process: configuration → container → seed data → HTTP
+ * server with hardened time-outs, and a graceful close that lets in-flight requests finish.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Storefront } from '@storefront/domain';
+import type { Container } from 'inversify';
+import { resolve } from './binding.js';
+import { ConfigError, loadConfig, type Env, type StorefrontConfig } from './config.js';
+import { createContainer } from './container.js';
+import { TYPES } from './identifiers.js';
+import { createLogger, type Logger } from './logger.js';
+import { seedMemoryStore } from './seed.js';
+
+export interface RunningStorefront {
+  /** e.g. `http://127.0.0.1:41234`, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  readonly storefront: Storefront;
+  /** Stops accepting connections, lets in-flight requests finish, resolves when all are closed. */
+  close(): Promise<void>;
+}
+
+/** Node's HTTP server limits (DECISIONS: request time-out 10 s; headers are small). */
+export const SERVER_LIMITS = {
+  headersTimeout: 10_000,
+  requestTimeout: 10_000,
+  keepAliveTimeout: 5_000,
+  maxHeaderSize: 16 * 1024,
+} as const;
+
+export interface StartOptions {
+  /** Where log lines go; default stdout (or pino-pretty with LOG_PRETTY). */
+  readonly logger?: Logger;
+}
+
+export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
+  const config = loadConfig(env);
+  const logger = options.logger ?? createLogger(config);
+  const container = createContainer(config, logger);
+  const storefront = resolve(container, TYPES.Storefront);
+
+  await resolve(container, TYPES.CryptoAdapters).tokens.ready();
+  if (config.store === 'memory') await seedMemoryStore(storefront, config, logger);
+  await storefront.login.warmUp();
+
+  const server = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, resolve(container, TYPES.HttpApp).callback());
+  server.headersTimeout = SERVER_LIMITS.headersTimeout;
+  server.requestTimeout = SERVER_LIMITS.requestTimeout;
+  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
+  const shutdown = gracefulShutdown(server, config.shutdownTimeoutSeconds * 1000, logger);
+
+  await listen(server, config.port, config.host);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${urlHost(config.host)}:${port}`;
+  logger.info(describe(config, port, url), 'storefront started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    storefront,
+    close: () => (closing ??= shutdown().then(() => unload(container, logger))),
+  };
+}
+
+function describe(config: StorefrontConfig, port: number, url: string): Record<string, unknown> {
+  return {
+    mode: config.demoData ? 'demo' : 'standard',
+    port,
+    url,
+    store: config.store,
+    limiter: config.store === 'memory' ? 'memory' : 'redis',
+    rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
+    login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
+    scrypt_log_n: config.scrypt.logN,
+  };
+}
+
+/** An address that cannot be bound is a configuration problem: say which variable to change. */
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+        reject(ConfigError.of('PORT', `PORT ${port} cannot be used on HOST ${host}: ${error.code === 'EADDRINUSE' ? 'the address is already in use' : 'permission denied'}`));
+      } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+        reject(ConfigError.of('HOST', `HOST ${host} is not an address of this machine`));
+      } else {
+        reject(error);
+      }
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolvePromise();
+    });
+  });
+}
+
+/** An IPv6 literal needs brackets in a URL; a wildcard address is reached through loopback. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Graceful close: stop accepting connections, close idle keep-alive ones, answer the requests in
+ * flight with `Connection: close`, and after `timeoutMs` cut whatever is still open.
+ */
+function gracefulShutdown(server: http.Server, timeoutMs: number, logger: Logger): () => Promise<void> {
+  let closing = false;
+  server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (closing && !res.headersSent) res.setHeader('Connection', 'close');
+    res.on('close', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+  return () =>
+    new Promise<void>((resolvePromise) => {
+      closing = true;
+      logger.info({}, 'storefront stopping');
+      const deadline = setTimeout(() => {
+        logger.warn({ timeout_seconds: timeoutMs / 1000 }, 'shutdown time-out: closing the remaining connections');
+        server.closeAllConnections();
+      }, timeoutMs);
+      deadline.unref();
+      server.close(() => {
+        clearTimeout(deadline);
+        resolvePromise();
+      });
+      server.closeIdleConnections();
+    });
+}
+
+async function unload(container: Container, logger: Logger): Promise<void> {
+  await container.unbindAllAsync();
+  logger.info({}, 'storefront stopped');
+  logger.flush();
+}

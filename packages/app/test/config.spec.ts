@@ -1,0 +1,139 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import { generateSigningKey } from '@storefront/adapters-crypto';
+import { ConfigError, loadConfig, type Env } from '../src/config.js';
+
+function configError(env: Env): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('defaults to the memory store with demo data on port 3000', () => {
+    expect(loadConfig({})).to.deep.equal({
+      port: 3000,
+      host: '0.0.0.0',
+      store: 'memory',
+      menuFile: undefined,
+      demoData: true,
+      rateLimit: { max: 120, windowSeconds: 60 },
+      loginRateLimit: { max: 10, windowSeconds: 60 },
+      scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4 },
+      tokenSecretKey: undefined,
+      logLevel: 'info',
+      logPretty: false,
+      trustProxy: false,
+      shutdownTimeoutSeconds: 10,
+    });
+  });
+
+  it('reads every variable', () => {
+    const key = generateSigningKey();
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      STOREFRONT_STORE: 'memory',
+      STOREFRONT_MENU_FILE: '/srv/menu.json',
+      STOREFRONT_DEMO_DATA: '0',
+      RATE_LIMIT_MAX: '5000000',
+      RATE_LIMIT_WINDOW_SECONDS: '30',
+      LOGIN_RATE_LIMIT_MAX: '3',
+      LOGIN_RATE_LIMIT_WINDOW_SECONDS: '120',
+      SCRYPT_LOG_N: '10',
+      SCRYPT_R: '4',
+      SCRYPT_P: '2',
+      SCRYPT_MAX_CONCURRENCY: '2',
+      TOKEN_SECRET_KEY: key,
+      LOG_LEVEL: 'silent',
+      LOG_PRETTY: 'true',
+      TRUST_PROXY: '1',
+      SHUTDOWN_TIMEOUT_SECONDS: '0',
+    });
+    expect(config).to.deep.equal({
+      port: 0,
+      host: '127.0.0.1',
+      store: 'memory',
+      menuFile: '/srv/menu.json',
+      demoData: false,
+      rateLimit: { max: 5_000_000, windowSeconds: 30 },
+      loginRateLimit: { max: 3, windowSeconds: 120 },
+      scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2 },
+      tokenSecretKey: key,
+      logLevel: 'silent',
+      logPretty: true,
+      trustProxy: true,
+      shutdownTimeoutSeconds: 0,
+    });
+  });
+
+  it('accepts true/false/1/0 for booleans, in any case', () => {
+    expect(loadConfig({ TRUST_PROXY: 'TRUE' }).trustProxy).to.equal(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(false);
+    expect(loadConfig({ STOREFRONT_DEMO_DATA: 'False' }).demoData).to.equal(false);
+  });
+
+  it('treats a blank variable as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '  ', TOKEN_SECRET_KEY: '' })).to.include({ port: 3000, logLevel: 'info', tokenSecretKey: undefined });
+  });
+
+  it('names the variable and the value in the message of each bad value', () => {
+    const cases: Array<[string, string, string]> = [
+      ['PORT', 'http', 'PORT must be an integer from 0 to 65535, got "http"'],
+      ['PORT', '70000', 'PORT must be an integer from 0 to 65535, got "70000"'],
+      ['PORT', '-1', 'PORT must be an integer from 0 to 65535, got "-1"'],
+      ['STOREFRONT_STORE', 'postgres', 'STOREFRONT_STORE must be one of memory, mongo, got "postgres"'],
+      ['STOREFRONT_DEMO_DATA', 'yes', 'STOREFRONT_DEMO_DATA must be true, false, 1 or 0, got "yes"'],
+      ['RATE_LIMIT_MAX', 'abc', 'RATE_LIMIT_MAX must be a positive integer, got "abc"'],
+      ['RATE_LIMIT_MAX', '0', 'RATE_LIMIT_MAX must be a positive integer, got "0"'],
+      ['RATE_LIMIT_MAX', '1.5', 'RATE_LIMIT_MAX must be a positive integer, got "1.5"'],
+      ['RATE_LIMIT_WINDOW_SECONDS', '0', 'RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "0"'],
+      ['LOGIN_RATE_LIMIT_MAX', '1e3', 'LOGIN_RATE_LIMIT_MAX must be a positive integer, got "1e3"'],
+      ['LOGIN_RATE_LIMIT_WINDOW_SECONDS', 'x', 'LOGIN_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "x"'],
+      ['SCRYPT_LOG_N', '9', 'SCRYPT_LOG_N must be an integer from 10 to 20, got "9"'],
+      ['SCRYPT_LOG_N', '21', 'SCRYPT_LOG_N must be an integer from 10 to 20, got "21"'],
+      ['SCRYPT_R', '0', 'SCRYPT_R must be an integer from 1 to 32, got "0"'],
+      ['SCRYPT_P', '99', 'SCRYPT_P must be an integer from 1 to 16, got "99"'],
+      ['SCRYPT_MAX_CONCURRENCY', '0', 'SCRYPT_MAX_CONCURRENCY must be an integer from 1 to 64, got "0"'],
+      ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
+      ['LOG_PRETTY', 'maybe', 'LOG_PRETTY must be true, false, 1 or 0, got "maybe"'],
+      ['TRUST_PROXY', 'on', 'TRUST_PROXY must be true, false, 1 or 0, got "on"'],
+      ['SHUTDOWN_TIMEOUT_SECONDS', '-5', 'SHUTDOWN_TIMEOUT_SECONDS must be an integer from 0 to 3600, got "-5"'],
+    ];
+    for (const [variable, value, message] of cases) {
+      const error = configError({ [variable]: value });
+      expect(error.message).to.equal(message);
+      expect(error.issues).to.deep.equal([{ variable, message }]);
+    }
+  });
+
+  it('refuses a scrypt cost above 1 GiB per hash, naming SCRYPT_R', () => {
+    const error = configError({ SCRYPT_LOG_N: '20', SCRYPT_R: '16' });
+    expect(error.issues.map((issue) => issue.variable)).to.deep.equal(['SCRYPT_R']);
+    expect(loadConfig({ SCRYPT_LOG_N: '20', SCRYPT_R: '8' }).scrypt.logN).to.equal(20);
+  });
+
+  it('refuses a TOKEN_SECRET_KEY that is not a PASERK k4.secret, without echoing the secret', () => {
+    const secret = 'k4.local.c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA';
+    const error = configError({ TOKEN_SECRET_KEY: secret });
+    expect(error.message).to.match(/^TOKEN_SECRET_KEY must be a PASERK k4\.secret key/);
+    expect(error.message).not.to.include('c2VjcmV0');
+  });
+
+  it('reports every bad variable at once, one per line', () => {
+    const error = configError({ PORT: 'x', RATE_LIMIT_MAX: 'abc', LOG_LEVEL: 'loud' });
+    expect(error.issues.map((issue) => issue.variable)).to.have.members(['PORT', 'RATE_LIMIT_MAX', 'LOG_LEVEL']);
+    expect(error.message.split('\n')).to.have.length(3);
+  });
+
+  it('accepts the mongo store, without demo data and with a required TOKEN_SECRET_KEY', () => {
+    const key = generateSigningKey();
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key })).to.include({ store: 'mongo', demoData: false });
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, STOREFRONT_DEMO_DATA: 'true' }).demoData).to.equal(true);
+    expect(configError({ STOREFRONT_STORE: 'mongo' }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import { generateSigningKey, PasetoTokenService } from '@storefront/adapters-crypto';
+import { isDomainError } from '@storefront/domain';
+import { resolve } from '../src/binding.js';
+import { ConfigError, loadConfig, type Env } from '../src/config.js';
+import { createContainer } from '../src/container.js';
+import { TYPES } from '../src/identifiers.js';
+import { recordingLogger, TEST_ENV, WARN } from './helpers.js';
+
+function containerFor(env: Env = {}) {
+  const { logger, lines } = recordingLogger();
+  return { container: createContainer(loadConfig({ ...TEST_ENV, ...env }), logger), lines };
+}
+
+describe('createContainer', () => {
+  it('resolves a working Storefront in memory mode', async () => {
+    const { container } = containerFor();
+    const storefront = resolve(container, TYPES.Storefront);
+    expect(await storefront.checkStatus.execute()).to.deep.equal({ status: 'ok', checks: { store: 'ok', rate_limiter: 'ok' } });
+    await storefront.registerCustomer.execute({ email: 'dana@example.com', name: 'Dana', password: 'dana-password' });
+    const pair = await storefront.login.execute({ email: 'dana@example.com', password: 'dana-password', client: '127.0.0.1' });
+    const caller = await storefront.authenticate.execute(pair.accessToken);
+    expect(caller.customer.email).to.equal('dana@example.com');
+  });
+
+  it('builds every service once', () => {
+    const { container } = containerFor();
+    expect(resolve(container, TYPES.Storefront)).to.equal(resolve(container, TYPES.Storefront));
+    expect(resolve(container, TYPES.HttpApp)).to.equal(resolve(container, TYPES.HttpApp));
+    const memory = resolve(container, TYPES.MemoryAdapters);
+    expect(resolve(container, TYPES.MenuRepository)).to.equal(memory.menu);
+    expect(resolve(container, TYPES.RateLimiter)).to.equal(memory.limiter);
+    expect(resolve(container, TYPES.PasswordHasher)).to.equal(resolve(container, TYPES.CryptoAdapters).hasher);
+  });
+
+  it('gives every container its own store', async () => {
+    const first = resolve(containerFor().container, TYPES.Storefront);
+    const second = resolve(containerFor().container, TYPES.Storefront);
+    await first.registerCustomer.execute({ email: 'erin@example.com', name: 'Erin', password: 'erin-password' });
+    const error = await second.login
+      .execute({ email: 'erin@example.com', password: 'erin-password', client: '127.0.0.1' })
+      .then(() => null, (e: unknown) => e);
+    expect(isDomainError(error, 'invalid_credentials')).to.equal(true);
+  });
+
+  it('applies the scrypt settings and the rate limit of the configuration', () => {
+    const { container } = containerFor({ SCRYPT_LOG_N: '11', SCRYPT_MAX_CONCURRENCY: '3', RATE_LIMIT_MAX: '7', RATE_LIMIT_WINDOW_SECONDS: '9' });
+    const { hasher } = resolve(container, TYPES.CryptoAdapters);
+    expect(hasher.cost).to.deep.equal({ logN: 11, r: 8, p: 1 });
+    expect(hasher.maxConcurrency).to.equal(3);
+    expect(resolve(container, TYPES.Storefront).getRateLimitStatus.policy).to.deep.equal({ name: 'default', limit: 7, windowSeconds: 9 });
+  });
+
+  it('signs with TOKEN_SECRET_KEY when it is set', async () => {
+    const key = generateSigningKey();
+    const { container, lines } = containerFor({ TOKEN_SECRET_KEY: key });
+    const { tokens } = resolve(container, TYPES.CryptoAdapters);
+    expect(await tokens.currentKeyId()).to.equal(await new PasetoTokenService(key).currentKeyId());
+    expect(lines.filter((line) => line.level === WARN)).to.deep.equal([]);
+  });
+
+  it('generates an ephemeral token key, with a warning, when TOKEN_SECRET_KEY is not set', async () => {
+    const { container, lines } = containerFor();
+    await resolve(container, TYPES.CryptoAdapters).tokens.ready();
+    expect(lines.filter((line) => line.level === WARN).map((line) => line.msg)).to.deep.equal([
+      'TOKEN_SECRET_KEY is not set: using an ephemeral token key; tokens will not survive a restart',
+    ]);
+  });
+
+  it('stops with a ConfigError for the mongo store, not available in this build yet', () => {
+    const { logger } = recordingLogger();
+    const config = loadConfig({ ...TEST_ENV, STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: generateSigningKey() });
+    expect(() => createContainer(config, logger))
+      .to.throw(ConfigError, 'the mongo store is not available in this build yet')
+      .with.property('issues')
+      .that.deep.equals([{ variable: 'STOREFRONT_STORE', message: 'STOREFRONT_STORE=mongo: the mongo store is not available in this build yet; use STOREFRONT_STORE=memory' }]);
+  });
+});
