@@ -1,0 +1,47 @@
+/**
+ * The one factory of this package: every port backed by process memory, typed by the ports so that
+ * the composition root can swap in another adapter set without noticing.
+ */
+import type {
+  Clock,
+  CustomerRepository,
+  HealthProbe,
+  MenuRepository,
+  OrderRepository,
+  RateLimiter,
+  SessionStore,
+} from '@storefront/domain';
+import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
+import { InMemoryOrderRepository } from './in-memory-order-repository.js';
+import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
+import { InMemorySessionStore } from './in-memory-session-store.js';
+
+export interface MemoryAdapterOptions {
+  /** Drives the limiter and the session sweep; tests pass a fake one. Default: the system clock. */
+  readonly clock?: Clock | undefined;
+}
+
+export interface MemoryAdapters {
+  readonly menu: MenuRepository;
+  readonly orders: OrderRepository;
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  readonly limiter: RateLimiter;
+  /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
+  readonly probes: readonly HealthProbe[];
+}
+
+const alwaysHealthy = (name: string): HealthProbe => ({ name, check: () => Promise.resolve() });
+
+export function createMemoryAdapters(options: MemoryAdapterOptions = {}): MemoryAdapters {
+  const { clock } = options;
+  return {
+    menu: new InMemoryMenuRepository(),
+    orders: new InMemoryOrderRepository(),
+    customers: new InMemoryCustomerRepository(),
+    sessions: new InMemorySessionStore({ clock }),
+    limiter: new InMemoryRateLimiter({ clock }),
+    probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
+  };
+}

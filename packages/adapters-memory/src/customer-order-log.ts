@@ -1,0 +1,88 @@
+/**
+ * One customer's orders, kept sorted oldest first (created_at, then order_id) in a plain array so
+ * that page N is an index range: O(limit) whatever N is. Rows are compact and frozen: the date is a
+ * number (a Date could be changed in place with setTime) and the customer id lives on the log.
+ */
+import type { Order, OrderLine } from '@storefront/domain';
+
+export interface OrderRow {
+  readonly orderId: string;
+  readonly createdAtMs: number;
+  readonly items: readonly OrderLine[];
+  readonly amount: number;
+  readonly currency: string;
+}
+
+export function toRow(order: Order): OrderRow {
+  return Object.freeze({
+    orderId: order.orderId,
+    createdAtMs: order.createdAt.getTime(),
+    items: Object.freeze(
+      order.items.map((line) =>
+        Object.freeze({
+          productId: line.productId,
+          name: line.name,
+          quantity: line.quantity,
+          unitPrice: line.unitPrice,
+          lineTotal: line.lineTotal,
+        }),
+      ),
+    ),
+    amount: order.amount,
+    currency: order.currency,
+  });
+}
+
+export function toOrder(row: OrderRow, customerId: string): Order {
+  return {
+    orderId: row.orderId,
+    customerId,
+    items: row.items,
+    amount: row.amount,
+    currency: row.currency,
+    createdAt: new Date(row.createdAtMs),
+  };
+}
+
+function compareRows(a: OrderRow, b: OrderRow): number {
+  if (a.createdAtMs !== b.createdAtMs) return a.createdAtMs - b.createdAtMs;
+  return a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0;
+}
+
+export class CustomerOrderLog {
+  private readonly rows: OrderRow[] = [];
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  /** Adds the row in order and returns the stored row: the existing one when it is already there. */
+  add(row: OrderRow): OrderRow {
+    const last = this.rows[this.rows.length - 1];
+    // Orders are stamped in increasing order, so appending is the common case.
+    if (last === undefined || compareRows(last, row) < 0) {
+      this.rows.push(row);
+      return row;
+    }
+    const at = this.lowerBound(row);
+    const there = this.rows[at];
+    if (there !== undefined && compareRows(there, row) === 0) return there;
+    this.rows.splice(at, 0, row);
+    return row;
+  }
+
+  slice(offset: number, limit: number): readonly OrderRow[] {
+    return this.rows.slice(offset, offset + limit);
+  }
+
+  private lowerBound(row: OrderRow): number {
+    let lo = 0;
+    let hi = this.rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareRows(this.rows[mid]!, row) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The demo menu of the default (in-memory) mode, in the STOREFRONT_MENU_FILE format. Some names
+ * carry accents ("Crème brûlée", "Jalapeño poppers") so that accent-insensitive search can be
+ * shown with a plain `q=creme`; two dishes are unavailable so that the 422 can be shown too.
+ */
+import type { ProductDraft } from '@storefront/domain';
+
+/** A menu document as read from a menu file: `{"products": [...]}`. */
+export interface MenuDocument {
+  readonly products: readonly ProductDraft[];
+}
+
+type Dish = [name: string, price: number, tags: string[], description: string, available?: boolean];
+
+const dishes: Record<string, Dish[]> = {
+  Starters: [
+    ['Jalapeño poppers', 790, ['spicy', 'vegetarian', 'cheese'], 'Jalapeños stuffed with cream cheese and cheddar, breaded and fried, with a lime crema.'],
+    ['Crispy calamari', 1150, ['seafood', 'fried'], 'Lightly dusted squid rings, fried golden, with lemon aioli and a pinch of smoked paprika.'],
+    ['Bruschetta al pomodoro', 850, ['vegan', 'tomato'], 'Grilled sourdough rubbed with garlic, topped with ripe tomatoes, basil and olive oil.'],
+    ['Chicken satay skewers', 990, ['chicken', 'gluten-free', 'peanut'], 'Turmeric-marinated chicken grilled on skewers, served with a warm peanut sauce.'],
+  ],
+  Mains: [
+    ['Grilled salmon fillet', 2450, ['fish', 'gluten-free', 'healthy'], 'Atlantic salmon with charred lemon, herbed new potatoes and green beans.'],
+    ['Steak frites', 2890, ['beef', 'classic'], 'Flat iron steak, cooked to order, with hand-cut fries and béarnaise sauce.'],
+    ['Chicken tikka masala', 1890, ['chicken', 'spicy', 'curry'], 'Tandoori chicken in a creamy tomato and fenugreek sauce, with basmati rice and naan.'],
+    ['Mushroom risotto', 1790, ['vegetarian', 'gluten-free'], 'Carnaroli rice slowly cooked with porcini and chestnut mushrooms, finished with parmesan.'],
+    ['Bœuf bourguignon', 2650, ['beef', 'french', 'slow-cooked'], 'Beef braised for hours in red Burgundy wine with pearl onions, carrots and bacon.', false],
+  ],
+  Pizza: [
+    ['Pizza Margherita', 1290, ['vegetarian', 'classic', 'tomato'], 'San Marzano tomato, fior di latte mozzarella and fresh basil on a wood-fired crust.'],
+    ['Pizza Pepperoni', 1490, ['pork', 'classic'], 'Tomato, mozzarella and a generous layer of crisp, curling pepperoni.'],
+    ['Pizza Diavola', 1550, ['spicy', 'pork'], 'Spicy salami, Calabrian chilli, tomato and mozzarella, with a drizzle of hot honey.'],
+    ['Quattro formaggi', 1590, ['vegetarian', 'cheese'], 'White pizza with mozzarella, gorgonzola, fontina and parmesan.'],
+  ],
+  Bowls: [
+    ['Salmon poke bowl', 1690, ['fish', 'raw', 'healthy'], 'Marinated raw salmon, sushi rice, edamame, avocado, cucumber and sesame.'],
+    ['Teriyaki chicken bowl', 1490, ['chicken', 'rice'], 'Glazed chicken thigh over steamed rice with pickled ginger, broccoli and spring onion.'],
+    ['Falafel & hummus bowl', 1390, ['vegan', 'healthy'], 'Crisp falafel, hummus, tabbouleh, pickled red onion and tahini dressing.'],
+    ['Açaí bowl', 1190, ['vegan', 'fruit', 'breakfast'], 'Frozen açaí blended with banana, topped with granola, berries and coconut flakes.'],
+  ],
+  Desserts: [
+    ['Crème brûlée', 890, ['vegetarian', 'french', 'classic'], 'Vanilla bean custard under a crackling caramelised sugar crust.'],
+    ['Tiramisù', 920, ['vegetarian', 'coffee', 'italian'], 'Espresso-soaked savoiardi layered with mascarpone cream and cocoa.'],
+    ['Chocolate lava cake', 950, ['vegetarian', 'chocolate'], 'Warm dark chocolate cake with a molten centre and vanilla ice cream.'],
+    ['New York cheesecake', 870, ['vegetarian', 'classic'], 'Baked cream cheese cake on a graham cracker base, with a berry compote.', false],
+  ],
+  Drinks: [
+    ['Fresh lemonade', 450, ['cold', 'vegan'], 'Squeezed to order with lemons, cane sugar and a sprig of mint.'],
+    ['Iced matcha latte', 550, ['cold', 'tea'], 'Ceremonial-grade matcha over ice with oat milk.'],
+    ['Café con leche', 420, ['hot', 'coffee'], 'Double espresso with steamed whole milk, Spanish style.'],
+    ['Sparkling water', 300, ['cold', 'vegan'], 'A 500 ml bottle of naturally sparkling mineral water.'],
+  ],
+};
+
+function freezeDish(category: string, [name, price, tags, description, available = true]: Dish): ProductDraft {
+  return Object.freeze({ name, description, category, price, currency: 'USD', tags: Object.freeze(tags), available });
+}
+
+export const demoMenu: MenuDocument = Object.freeze({
+  products: Object.freeze(
+    Object.entries(dishes).flatMap(([category, list]) => list.map((dish) => freezeDish(category, dish))),
+  ),
+});

@@ -1,0 +1,55 @@
+/**
+ * Customer accounts in process memory. Records are copied in and out: a Date is mutable even when
+ * frozen, and a caller must not be able to change an account by editing an object it was handed.
+ */
+import type { Customer, CustomerRepository } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+
+function copy(customer: Customer): Customer {
+  return {
+    customerId: customer.customerId,
+    email: customer.email,
+    name: customer.name,
+    passwordHash: customer.passwordHash,
+    disabled: customer.disabled,
+    createdAt: new Date(customer.createdAt.getTime()),
+  };
+}
+
+export class InMemoryCustomerRepository implements CustomerRepository {
+  private readonly byId = new Map<string, Customer>();
+  private readonly idByEmail = new Map<string, string>();
+
+  async findByEmail(email: string): Promise<Customer | null> {
+    const id = this.idByEmail.get(email);
+    return id === undefined ? null : this.findSync(id);
+  }
+
+  async findById(customerId: string): Promise<Customer | null> {
+    return this.findSync(customerId);
+  }
+
+  async create(customer: Customer): Promise<void> {
+    if (this.idByEmail.has(customer.email)) {
+      throw new DomainError('conflict', `A customer with email ${customer.email} already exists.`);
+    }
+    if (this.byId.has(customer.customerId)) {
+      throw new DomainError('conflict', `A customer with id ${customer.customerId} already exists.`);
+    }
+    this.byId.set(customer.customerId, copy(customer));
+    this.idByEmail.set(customer.email, customer.customerId);
+  }
+
+  async setDisabled(email: string, disabled: boolean): Promise<boolean> {
+    const id = this.idByEmail.get(email);
+    const customer = id === undefined ? undefined : this.byId.get(id);
+    if (customer === undefined) return false;
+    this.byId.set(customer.customerId, { ...customer, disabled });
+    return true;
+  }
+
+  private findSync(customerId: string): Customer | null {
+    const customer = this.byId.get(customerId);
+    return customer === undefined ? null : copy(customer);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The menu held in process memory: the embedded default and the store behind tests. Products are
+ * frozen, so a reader can never change the menu it was handed, and a write swaps in a whole new
+ * list at once, so a reader never sees half an import.
+ */
+import { randomUUID } from 'node:crypto';
+import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
+import { compareProducts, newId, validationFailed } from '@storefront/domain';
+
+export class InMemoryMenuRepository implements MenuRepository {
+  private products: readonly Product[] = Object.freeze([]);
+  private byId: ReadonlyMap<string, Product> = new Map();
+  private version = 0;
+  // Revisions end up in ETags: a restarted process assigns new product ids, so its revision "1"
+  // must not match the "1" a client cached from the previous process.
+  private readonly instance = randomUUID().slice(0, 8);
+
+  async list(): Promise<readonly Product[]> {
+    return this.products;
+  }
+
+  async findByIds(productIds: readonly string[]): Promise<readonly Product[]> {
+    const found = new Map<string, Product>();
+    for (const id of productIds) {
+      const product = this.byId.get(id);
+      if (product !== undefined) found.set(id, product);
+    }
+    return [...found.values()];
+  }
+
+  async upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
+    const byName = new Map(this.products.map((p) => [nameKey(p.name), p]));
+    const seen = new Set<string>();
+    const saved: Product[] = [];
+    let changed = false;
+    drafts.forEach((draft, i) => {
+      const key = nameKey(draft.name);
+      // Checked before anything is written: all or nothing.
+      if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
+      seen.add(key);
+      const existing = byName.get(key);
+      const next = freezeProduct(existing?.productId ?? newId('prd'), draft);
+      const product = existing !== undefined && sameProduct(existing, next) ? existing : next;
+      if (product !== existing) changed = true;
+      byName.set(key, product);
+      saved.push(product);
+    });
+    if (changed) this.commit([...byName.values()]);
+    return saved;
+  }
+
+  async revision(): Promise<string> {
+    return `${this.instance}.${this.version}`;
+  }
+
+  private commit(products: Product[]): void {
+    this.products = Object.freeze(products.sort(compareProducts));
+    this.byId = new Map(products.map((p) => [p.productId, p]));
+    this.version += 1;
+  }
+}
+
+/** Names are unique on a menu regardless of case. */
+function nameKey(name: string): string {
+  return name.toLowerCase();
+}
+
+function freezeProduct(productId: string, draft: ProductDraft): Product {
+  // Only the known fields are copied: a draft object may carry anything else.
+  return Object.freeze({
+    productId,
+    name: draft.name,
+    description: draft.description,
+    category: draft.category,
+    price: draft.price,
+    currency: draft.currency,
+    tags: Object.freeze([...draft.tags]),
+    available: draft.available,
+  });
+}
+
+function sameProduct(a: Product, b: Product): boolean {
+  return (
+    a.productId === b.productId &&
+    a.name === b.name &&
+    a.description === b.description &&
+    a.category === b.category &&
+    a.price === b.price &&
+    a.currency === b.currency &&
+    a.available === b.available &&
+    a.tags.length === b.tags.length &&
+    a.tags.every((tag, i) => tag === b.tags[i])
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The in-process sliding-window limiter: the embedded default and the fallback when Redis is
+ * down. It runs the domain's `decideSlidingWindow`, so it decides exactly like the Redis script.
+ *
+ * Memory stays bounded with many callers: a caller whose buckets have all expired is dropped (when
+ * met, and by a sweep spread over decisions), and past `maxKeys` the least recently seen caller is
+ * evicted. Evicting a live caller forgets its count (it may get a fresh quota), which is why the
+ * cap is large and only a flood of distinct keys ever reaches it.
+ */
+import type { Clock, RateLimitDecision, RateLimiter, RateLimitPolicy, WindowBuckets } from '@storefront/domain';
+import { decideSlidingWindow, systemClock } from '@storefront/domain';
+
+export interface InMemoryRateLimiterOptions {
+  readonly clock?: Clock | undefined;
+  /** Most callers tracked at once. Default 100,000 (a few MB at most). */
+  readonly maxKeys?: number | undefined;
+  /** Fewest decisions between two sweeps of expired callers. Default 1,000. */
+  readonly sweepEvery?: number | undefined;
+}
+
+interface CallerState {
+  readonly buckets: WindowBuckets;
+  /** When every bucket has expired, so the caller can be forgotten. */
+  expiresAtMs: number;
+}
+
+export class InMemoryRateLimiter implements RateLimiter {
+  // Map order is insertion order; re-inserting on every use makes the first entry the least recent.
+  private readonly callers = new Map<string, CallerState>();
+  private readonly clock: Clock;
+  private readonly maxKeys: number;
+  private readonly sweepEvery: number;
+  private decisionsSinceSweep = 0;
+  private sizeAfterSweep = 0;
+
+  constructor(options: InMemoryRateLimiterOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.maxKeys = Math.max(1, options.maxKeys ?? 100_000);
+    this.sweepEvery = Math.max(1, options.sweepEvery ?? 1_000);
+  }
+
+  /** Callers currently tracked. */
+  get size(): number {
+    return this.callers.size;
+  }
+
+  async consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.decide(key, policy, true);
+  }
+
+  async peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.decide(key, policy, false);
+  }
+
+  private decide(key: string, policy: RateLimitPolicy, consume: boolean): RateLimitDecision {
+    const nowMs = this.clock.now().getTime();
+    // Two policies never share counters, even if someone reuses a key across them.
+    const id = `${policy.name.length}:${policy.name}:${key}`;
+    const state = this.callers.get(id);
+    // A peek at an unknown caller must not start tracking it.
+    if (state === undefined && !consume) return decideSlidingWindow([], policy, nowMs, false);
+
+    const caller = state ?? { buckets: [], expiresAtMs: 0 };
+    const decision = decideSlidingWindow(caller.buckets, policy, nowMs, consume);
+    caller.expiresAtMs = nowMs + decision.resetMs;
+    this.callers.delete(id);
+    if (caller.buckets.length > 0) this.callers.set(id, caller);
+    this.housekeep(nowMs);
+    return decision;
+  }
+
+  private housekeep(nowMs: number): void {
+    this.decisionsSinceSweep += 1;
+    // A sweep visits at most `sizeAfterSweep + decisionsSinceSweep` callers; waiting for as many
+    // decisions as callers were left by the last one keeps it O(1) per decision.
+    if (this.decisionsSinceSweep >= Math.max(this.sweepEvery, this.sizeAfterSweep)) {
+      for (const [id, caller] of this.callers) if (caller.expiresAtMs <= nowMs) this.callers.delete(id);
+      this.decisionsSinceSweep = 0;
+      this.sizeAfterSweep = this.callers.size;
+    }
+    while (this.callers.size > this.maxKeys) {
+      const oldest = this.callers.keys().next();
+      if (oldest.done === true) break;
+      this.callers.delete(oldest.value);
+    }
+  }
+}

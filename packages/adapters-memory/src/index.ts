@@ -1,0 +1,14 @@
+/**
+ * @storefront/adapters-memory: every Storefront port in process memory (the embedded default, and
+ * what tests run against), the in-process sliding-window limiter, and the demo data.
+ */
+export { InMemoryMenuRepository } from './in-memory-menu-repository.js';
+export { InMemoryOrderRepository } from './in-memory-order-repository.js';
+export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
+export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memory-rate-limiter.js';
+export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
+export { loadMenuFile, MenuFileError } from './load-menu-file.js';
+export { demoMenu, type MenuDocument } from './demo/demo-menu.js';
+export { demoCustomers, type DemoCustomer } from './demo/demo-customers.js';
+export { seedDemoData, type DemoSeedResult } from './demo/seed-demo-data.js';

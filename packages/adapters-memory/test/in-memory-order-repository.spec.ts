@@ -1,0 +1,82 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { Order, OrderLine } from '@storefront/domain';
+import { newId, OrderStamper } from '@storefront/domain';
+import { anIdempotencyClaim, anOrderLine } from '@storefront/testing';
+import { InMemoryOrderRepository } from '../src/index.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+describe('InMemoryOrderRepository', () => {
+  it('reads only the rows of the requested page, however deep the page is', async function () {
+    this.timeout(20_000);
+    const orders = new InMemoryOrderRepository();
+    const customerId = newId('cus');
+    const stamper = new OrderStamper();
+    const line: OrderLine = anOrderLine();
+    const start = Date.UTC(2025, 0, 1);
+    const count = 200_000;
+    for (let i = 0; i < count; i++) {
+      const { orderId, createdAt } = stamper.next(new Date(start + i));
+      const order: Order = { orderId, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt };
+      await orders.insert(order);
+    }
+
+    const first = await orders.listByCustomer(customerId, { page: 1, limit: 20 });
+    const readForFirst = orders.rowsReadByListings;
+    const deep = await orders.listByCustomer(customerId, { page: 9_000, limit: 20 });
+    const readForDeep = orders.rowsReadByListings - readForFirst;
+
+    expect(readForFirst).to.equal(20);
+    expect(readForDeep).to.equal(20);
+    expect(first.items[0]!.createdAt.getTime()).to.equal(start);
+    expect(deep.items[0]!.createdAt.getTime()).to.equal(start + 8_999 * 20);
+    expect(deep).to.include({ total: count, page: 9_000, nextPage: 9_001 });
+  });
+
+  it('keeps orders sorted when they arrive out of order', async () => {
+    const orders = new InMemoryOrderRepository();
+    const customerId = newId('cus');
+    const line = anOrderLine();
+    const at = (ms: number, id: string): Order =>
+      ({ orderId: id, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: new Date(ms) });
+    for (const order of [at(30, 'ord_c'), at(10, 'ord_a'), at(20, 'ord_b'), at(20, 'ord_a'), at(40, 'ord_d')]) {
+      await orders.insert(order);
+    }
+    const page = await orders.listByCustomer(customerId, { page: 1, limit: 10 });
+    expect(page.items.map((o) => `${o.createdAt.getTime()}:${o.orderId}`)).to.deep.equal([
+      '10:ord_a', '20:ord_a', '20:ord_b', '30:ord_c', '40:ord_d',
+    ]);
+  });
+
+  it('hands out orders whose lines cannot be changed', async () => {
+    const orders = new InMemoryOrderRepository();
+    const customerId = newId('cus');
+    const line = anOrderLine();
+    await orders.insert({ orderId: newId('ord'), customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: new Date() });
+    const [listed] = (await orders.listByCustomer(customerId, { page: 1, limit: 1 })).items;
+    expect(Object.isFrozen(listed!.items)).to.equal(true);
+    expect(Object.isFrozen(listed!.items[0])).to.equal(true);
+  });
+
+  it('lets a key be claimed afresh once its record has expired', async () => {
+    const orders = new InMemoryOrderRepository();
+    const now = new Date();
+    const claim = anIdempotencyClaim({ expiresAt: new Date(now.getTime() + DAY_MS) }, now);
+    await orders.claimIdempotencyKey(claim, now);
+    const line = anOrderLine();
+    await orders.insert({ orderId: newId('ord'), customerId: claim.customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: now }, claim.key);
+    const later = new Date(now.getTime() + DAY_MS);
+    expect(await orders.claimIdempotencyKey({ ...claim, expiresAt: new Date(later.getTime() + DAY_MS) }, later)).to.deep.equal({ kind: 'claimed' });
+  });
+
+  it('drops expired idempotency records as new keys are claimed', async () => {
+    const orders = new InMemoryOrderRepository();
+    const now = new Date();
+    for (let i = 0; i < 2000; i++) await orders.claimIdempotencyKey(anIdempotencyClaim({}, now), now);
+    expect(orders.idempotencyRecordCount).to.equal(2000);
+    const later = new Date(now.getTime() + DAY_MS + 1);
+    for (let i = 0; i < 2000; i++) await orders.claimIdempotencyKey(anIdempotencyClaim({}, later), later);
+    expect(orders.idempotencyRecordCount).to.be.at.most(2000);
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { RateLimitPolicy } from '@storefront/domain';
+import { InMemoryRateLimiter } from '../src/index.js';
+import { FakeClock } from './fake-clock.js';
+
+const policy: RateLimitPolicy = { name: 'default', limit: 3, windowSeconds: 60 };
+
+describe('InMemoryRateLimiter', () => {
+  it('decides with the injected clock', async () => {
+    const clock = new FakeClock();
+    const limiter = new InMemoryRateLimiter({ clock });
+    for (let i = 0; i < 3; i++) await limiter.consume('k', policy);
+    const refused = await limiter.consume('k', policy);
+    expect(refused.allowed).to.equal(false);
+    clock.advance(refused.retryAfterMs);
+    expect((await limiter.consume('k', policy)).allowed).to.equal(true);
+  });
+
+  it('does not start tracking a caller on peek', async () => {
+    const limiter = new InMemoryRateLimiter({ clock: new FakeClock() });
+    await limiter.peek('nobody', policy);
+    expect(limiter.size).to.equal(0);
+  });
+
+  it('keeps counters of two policies apart even for the same key', async () => {
+    const limiter = new InMemoryRateLimiter({ clock: new FakeClock() });
+    for (let i = 0; i < 3; i++) await limiter.consume('k', policy);
+    expect((await limiter.consume('k', { ...policy, name: 'login' })).remaining).to.equal(2);
+  });
+
+  it('forgets callers whose requests have all left the window', async () => {
+    const clock = new FakeClock();
+    const limiter = new InMemoryRateLimiter({ clock, sweepEvery: 100 });
+    for (let i = 0; i < 500; i++) await limiter.consume(`old-${i}`, policy);
+    expect(limiter.size).to.equal(500);
+    clock.advance(61_000);
+    for (let i = 0; i < 500; i++) await limiter.consume(`new-${i}`, policy);
+    // A sweep runs once as many decisions as callers have passed: the 500 old ones are gone.
+    expect(limiter.size).to.be.at.most(500);
+  });
+
+  it('never tracks more than maxKeys callers, evicting the least recently seen', async () => {
+    const limiter = new InMemoryRateLimiter({ clock: new FakeClock(), maxKeys: 1000 });
+    await limiter.consume('busy', policy);
+    for (let i = 0; i < 5000; i++) {
+      await limiter.consume(`flood-${i}`, policy);
+      if (i % 500 === 0) await limiter.consume('busy', policy);
+      expect(limiter.size).to.be.at.most(1000);
+    }
+    expect((await limiter.peek('busy', policy)).remaining).to.equal(0);
+    expect((await limiter.peek('flood-0', policy)).remaining).to.equal(3);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Test-data builders: a valid object with unique ids, names and emails, so tests against a shared
+ * store (a Mongo database reused across tests) never collide; override only what the test is about.
+ */
+import type { Customer, IdempotencyClaim, Order, OrderLine, Product, ProductDraft, Session } from '@storefront/domain';
+import { newId } from '@storefront/domain';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A short random lower-case suffix. */
+export function uniqueSuffix(): string {
+  return newId('prd').slice(4, 14);
+}
+
+export function randomHex(bytes = 32): string {
+  const values = globalThis.crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function aProductDraft(overrides: Partial<ProductDraft> = {}): ProductDraft {
+  return {
+    name: `Test dish ${uniqueSuffix()}`,
+    description: 'A dish made for tests.',
+    category: 'Mains',
+    price: 1250,
+    currency: 'USD',
+    tags: ['test'],
+    available: true,
+    ...overrides,
+  };
+}
+
+export function aProduct(overrides: Partial<Product> = {}): Product {
+  return { productId: newId('prd'), ...aProductDraft(), ...overrides };
+}
+
+export function anOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
+  const quantity = overrides.quantity ?? 2;
+  const unitPrice = overrides.unitPrice ?? 1250;
+  return {
+    productId: newId('prd'),
+    name: 'Test dish',
+    quantity,
+    unitPrice,
+    lineTotal: quantity * unitPrice,
+    ...overrides,
+  };
+}
+
+/** `amount` follows the items unless given. */
+export function anOrder(overrides: Partial<Order> = {}): Order {
+  const items = overrides.items ?? [anOrderLine()];
+  return {
+    orderId: newId('ord'),
+    customerId: newId('cus'),
+    items,
+    amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
+    currency: 'USD',
+    createdAt: new Date(),
+    ...overrides,
+  };
+}
+
+export function aCustomer(overrides: Partial<Customer> = {}): Customer {
+  return {
+    customerId: newId('cus'),
+    email: `customer-${uniqueSuffix()}@example.com`,
+    name: 'Test Customer',
+    passwordHash: `hash-${randomHex(8)}`,
+    disabled: false,
+    createdAt: new Date(),
+    ...overrides,
+  };
+}
+
+export function aSession(overrides: Partial<Session> = {}): Session {
+  const now = Date.now();
+  return {
+    sessionId: newId('ses'),
+    customerId: newId('cus'),
+    refreshTokenHash: randomHex(),
+    previousTokenHashes: [],
+    createdAt: new Date(now),
+    expiresAt: new Date(now + 30 * DAY_MS),
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** A claim on a fresh key, locked for 60 s and kept for 24 h from `now`. */
+export function anIdempotencyClaim(overrides: Partial<IdempotencyClaim> = {}, now = new Date()): IdempotencyClaim {
+  return {
+    customerId: newId('cus'),
+    key: `key-${uniqueSuffix()}`,
+    fingerprint: randomHex(),
+    lockExpiresAt: new Date(now.getTime() + 60_000),
+    expiresAt: new Date(now.getTime() + DAY_MS),
+    ...overrides,
+  };
+}

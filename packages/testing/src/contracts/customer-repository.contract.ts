@@ -1,0 +1,62 @@
+/** What every CustomerRepository must do. Each test uses its own fresh emails and ids. */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { CustomerRepository } from '@storefront/domain';
+import { expectDomainError } from '../assertions.js';
+import { aCustomer } from '../builders.js';
+
+export function describeCustomerRepositoryContract(name: string, factory: () => Promise<CustomerRepository>): void {
+  describe(`${name} (CustomerRepository contract)`, () => {
+    it('finds a created customer by email and by id', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      await customers.create(customer);
+      expect(await customers.findByEmail(customer.email)).to.deep.equal(customer);
+      expect(await customers.findById(customer.customerId)).to.deep.equal(customer);
+    });
+
+    it('returns null for an unknown email or id', async () => {
+      const customers = await factory();
+      expect(await customers.findByEmail(aCustomer().email)).to.equal(null);
+      expect(await customers.findById(aCustomer().customerId)).to.equal(null);
+    });
+
+    it('rejects a second customer with a taken email with a conflict and keeps the first', async () => {
+      const customers = await factory();
+      const first = aCustomer();
+      await customers.create(first);
+      const second = aCustomer({ email: first.email, name: 'Someone Else' });
+      await expectDomainError(customers.create(second), 'conflict');
+      expect(await customers.findByEmail(first.email)).to.deep.equal(first);
+      expect(await customers.findById(second.customerId)).to.equal(null);
+    });
+
+    it('disables and re-enables a customer by email', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      await customers.create(customer);
+      expect(await customers.setDisabled(customer.email, true)).to.equal(true);
+      expect((await customers.findById(customer.customerId))!.disabled).to.equal(true);
+      expect((await customers.findByEmail(customer.email))!.disabled).to.equal(true);
+      expect(await customers.setDisabled(customer.email, false)).to.equal(true);
+      expect(await customers.findById(customer.customerId)).to.deep.equal(customer);
+    });
+
+    it('returns false when disabling an unknown email', async () => {
+      const customers = await factory();
+      expect(await customers.setDisabled(aCustomer().email, true)).to.equal(false);
+    });
+
+    it('is not changed by edits to the object it was given', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      await customers.create(customer);
+      const original = customer.createdAt.getTime();
+      customer.createdAt.setTime(0);
+      (customer as { name: string }).name = 'Tampered';
+      const found = await customers.findById(customer.customerId);
+      expect(found!.createdAt.getTime()).to.equal(original);
+      expect(found!.name).to.equal('Test Customer');
+    });
+  });
+}

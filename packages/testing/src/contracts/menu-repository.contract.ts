@@ -1,0 +1,103 @@
+/**
+ * What every MenuRepository must do. The factory may hand back a store that already holds other
+ * tests' products (a shared database): tests only look at the products they created.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { MenuRepository, Product } from '@storefront/domain';
+import { compareProducts } from '@storefront/domain';
+import { rejectionOf } from '../assertions.js';
+import { aProductDraft, uniqueSuffix } from '../builders.js';
+
+export function describeMenuRepositoryContract(name: string, factory: () => Promise<MenuRepository>): void {
+  describe(`${name} (MenuRepository contract)`, () => {
+    const only = (products: readonly Product[], mine: readonly Product[]): Product[] => {
+      const ids = new Set(mine.map((p) => p.productId));
+      return products.filter((p) => ids.has(p.productId));
+    };
+
+    it('saves new products with prd_ ids and returns them with every field of their draft', async () => {
+      const menu = await factory();
+      const drafts = [aProductDraft(), aProductDraft({ tags: ['a', 'b'], available: false })];
+      const saved = await menu.upsertByName(drafts);
+      expect(saved).to.have.length(2);
+      saved.forEach((product, i) => {
+        expect(product.productId).to.match(/^prd_/);
+        const { productId: _id, ...rest } = product;
+        expect(rest).to.deep.equal(drafts[i]);
+      });
+      expect(new Set(saved.map((p) => p.productId)).size).to.equal(2);
+    });
+
+    it('lists every product, available or not, by category and then name', async () => {
+      const menu = await factory();
+      const tag = uniqueSuffix();
+      const saved = await menu.upsertByName([
+        aProductDraft({ category: `Pizza ${tag}`, name: `Margherita ${tag}` }),
+        aProductDraft({ category: `Desserts ${tag}`, name: `Tiramisu ${tag}`, available: false }),
+        aProductDraft({ category: `Pizza ${tag}`, name: `Diavola ${tag}` }),
+      ]);
+      const listed = only(await menu.list(), saved);
+      expect(listed.map((p) => p.name)).to.deep.equal([`Tiramisu ${tag}`, `Diavola ${tag}`, `Margherita ${tag}`]);
+      expect(listed).to.deep.equal([...saved].sort(compareProducts));
+    });
+
+    it('updates a product matched by name regardless of case and keeps its id', async () => {
+      const menu = await factory();
+      const [first] = await menu.upsertByName([aProductDraft({ name: `Soup ${uniqueSuffix()}`, price: 500 })]);
+      const [second] = await menu.upsertByName([aProductDraft({ name: first!.name.toUpperCase(), price: 650 })]);
+      expect(second!.productId).to.equal(first!.productId);
+      expect(second!.price).to.equal(650);
+      const listed = only(await menu.list(), [first!]);
+      expect(listed).to.have.length(1);
+      expect(listed[0]!.price).to.equal(650);
+    });
+
+    it('saves nothing when a batch names the same product twice', async () => {
+      const menu = await factory();
+      const name = `Twice ${uniqueSuffix()}`;
+      const other = aProductDraft();
+      await rejectionOf(menu.upsertByName([other, aProductDraft({ name }), aProductDraft({ name: name.toLowerCase() })]));
+      const names = (await menu.list()).map((p) => p.name);
+      expect(names).to.not.include(other.name);
+      expect(names).to.not.include(name);
+    });
+
+    it('finds products by id and leaves unknown ids out', async () => {
+      const menu = await factory();
+      const [a, b] = await menu.upsertByName([aProductDraft(), aProductDraft()]);
+      const found = await menu.findByIds([b!.productId, 'prd_unknown', a!.productId]);
+      expect(found.map((p) => p.productId)).to.have.members([a!.productId, b!.productId]);
+      expect(found.find((p) => p.productId === a!.productId)).to.deep.equal(a);
+      expect(await menu.findByIds([])).to.deep.equal([]);
+    });
+
+    it('changes its revision on every write and keeps it while nothing is written', async () => {
+      const menu = await factory();
+      const before = await menu.revision();
+      expect(before).to.be.a('string');
+      expect(await menu.revision()).to.equal(before);
+      const [product] = await menu.upsertByName([aProductDraft()]);
+      const afterInsert = await menu.revision();
+      expect(afterInsert).to.not.equal(before);
+      await menu.upsertByName([{ ...aProductDraft(), name: product!.name, price: product!.price + 1 }]);
+      const afterUpdate = await menu.revision();
+      expect(afterUpdate).to.not.equal(afterInsert);
+      expect(afterUpdate).to.not.equal(before);
+    });
+
+    it('does not let a caller change the stored menu through a returned product', async () => {
+      const menu = await factory();
+      const [saved] = await menu.upsertByName([aProductDraft({ tags: ['original'] })]);
+      try {
+        (saved!.tags as string[]).push('tampered');
+        (saved as { price: number }).price = 1;
+      } catch {
+        // A frozen product refuses the change, which is just as good.
+      }
+      const [found] = await menu.findByIds([saved!.productId]);
+      expect(found!.tags).to.deep.equal(['original']);
+      expect(found!.price).to.equal(1250);
+    });
+  });
+}

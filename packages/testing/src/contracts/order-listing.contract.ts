@@ -1,0 +1,98 @@
+/** The insert/list half of the OrderRepository contract. Each test uses fresh customer ids. */
+import { it } from 'mocha';
+import { expect } from 'chai';
+import type { Order, OrderRepository } from '@storefront/domain';
+import { newId } from '@storefront/domain';
+import { anOrder, anOrderLine } from '../builders.js';
+
+/** Five orders of one customer, given out of order, with two sharing a timestamp. */
+function fiveOrders(customerId: string): { sorted: Order[]; shuffled: Order[] } {
+  const base = Date.UTC(2025, 0, 15, 12, 0, 0);
+  const prefix = newId('ord');
+  const at = (ms: number, suffix: string): Order =>
+    anOrder({ customerId, orderId: `${prefix}${suffix}`, createdAt: new Date(base + ms) });
+  const sorted = [at(0, 'a'), at(1000, 'b'), at(1000, 'c'), at(2000, 'a'), at(3000, 'a')];
+  const [o1, o2, o3, o4, o5] = sorted as [Order, Order, Order, Order, Order];
+  return { sorted, shuffled: [o4, o3, o1, o5, o2] };
+}
+
+export function orderListingContract(factory: () => Promise<OrderRepository>): void {
+  it("lists only the customer's own orders, oldest first by created_at and then order_id", async () => {
+    const orders = await factory();
+    const customerId = newId('cus');
+    const { sorted, shuffled } = fiveOrders(customerId);
+    const other = anOrder({ createdAt: sorted[2]!.createdAt });
+    for (const order of [...shuffled.slice(0, 2), other, ...shuffled.slice(2)]) await orders.insert(order);
+    const page = await orders.listByCustomer(customerId, { page: 1, limit: 20 });
+    expect(page.items).to.deep.equal(sorted);
+    expect(page.total).to.equal(5);
+    const theirs = await orders.listByCustomer(other.customerId, { page: 1, limit: 20 });
+    expect(theirs.items).to.deep.equal([other]);
+  });
+
+  it('pages with total, page, perPage and nextPage, and nextPage is null on the last page', async () => {
+    const orders = await factory();
+    const customerId = newId('cus');
+    const { sorted, shuffled } = fiveOrders(customerId);
+    for (const order of shuffled) await orders.insert(order);
+    expect(await orders.listByCustomer(customerId, { page: 1, limit: 2 })).to.deep.equal({
+      items: sorted.slice(0, 2), total: 5, page: 1, perPage: 2, nextPage: 2,
+    });
+    expect(await orders.listByCustomer(customerId, { page: 2, limit: 2 })).to.deep.equal({
+      items: sorted.slice(2, 4), total: 5, page: 2, perPage: 2, nextPage: 3,
+    });
+    expect(await orders.listByCustomer(customerId, { page: 3, limit: 2 })).to.deep.equal({
+      items: sorted.slice(4), total: 5, page: 3, perPage: 2, nextPage: null,
+    });
+  });
+
+  it('answers a page past the end with no items and the total', async () => {
+    const orders = await factory();
+    const customerId = newId('cus');
+    for (const order of fiveOrders(customerId).shuffled) await orders.insert(order);
+    expect(await orders.listByCustomer(customerId, { page: 4, limit: 2 })).to.deep.equal({
+      items: [], total: 5, page: 4, perPage: 2, nextPage: null,
+    });
+  });
+
+  it('answers a customer without orders with an empty first page', async () => {
+    const orders = await factory();
+    expect(await orders.listByCustomer(newId('cus'), { page: 1, limit: 20 })).to.deep.equal({
+      items: [], total: 0, page: 1, perPage: 20, nextPage: null,
+    });
+  });
+
+  it('keeps an order with all its lines exactly as inserted', async () => {
+    const orders = await factory();
+    const order = anOrder({
+      items: [anOrderLine({ name: 'Crème brûlée', quantity: 3, unitPrice: 890 }), anOrderLine({ quantity: 1 })],
+      currency: 'EUR',
+    });
+    await orders.insert(order);
+    const [stored] = (await orders.listByCustomer(order.customerId, { page: 1, limit: 20 })).items;
+    expect(stored).to.deep.equal(order);
+    expect(stored!.amount).to.equal(3 * 890 + 1250);
+  });
+
+  it('stores the same order only once when it is inserted twice', async () => {
+    const orders = await factory();
+    const order = anOrder();
+    await orders.insert(order);
+    await orders.insert(order).catch(() => undefined);
+    const page = await orders.listByCustomer(order.customerId, { page: 1, limit: 20 });
+    expect(page.items).to.deep.equal([order]);
+    expect(page.total).to.equal(1);
+  });
+
+  it('is not changed by edits to the order it was given', async () => {
+    const orders = await factory();
+    const order = anOrder();
+    const expected = structuredClone(order);
+    await orders.insert(order);
+    order.createdAt.setTime(0);
+    (order.items as unknown[]).push(anOrderLine());
+    (order.items[0] as { quantity: number }).quantity = 99;
+    const page = await orders.listByCustomer(order.customerId, { page: 1, limit: 20 });
+    expect(page.items).to.deep.equal([expected]);
+  });
+}
