@@ -1,0 +1,176 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { RequestOptions, Res, ServerHandle } from './support.js';
+import { BOB, call, expectError, expectJson, newCustomer, registerCustomer, sleep, useServer } from './support.js';
+
+/** Requests from one loopback address: each test is its own client IP. */
+function client(h: ServerHandle, ip: string) {
+  return (path: string, opts: RequestOptions = {}): Promise<Res> => call(h.url, path, { ...opts, localAddress: ip });
+}
+
+function expectRateLimitHeaders(res: Res, limit: number, window: number): number {
+  expect(res.headers.get('ratelimit-policy'), 'RateLimit-Policy').to.equal(`"default";q=${limit};w=${window}`);
+  const header = res.headers.get('ratelimit') ?? '';
+  const m = /^"default";r=(\d+);t=(\d+)$/.exec(header);
+  expect(m, `RateLimit: ${header}`).not.to.equal(null);
+  const remaining = Number(m![1]);
+  const t = Number(m![2]);
+  expect(t, 'whole seconds, rounded up; buckets may add up to one second').to.be.within(0, window + 1);
+  expect(res.headers.get('x-ratelimit-limit')).to.equal(String(limit));
+  expect(res.headers.get('x-ratelimit-remaining')).to.equal(String(remaining));
+  const reset = res.headers.get('x-ratelimit-reset') ?? '';
+  expect(reset, 'X-RateLimit-Reset').to.match(/^\d+$/);
+  const now = Math.floor(Date.now() / 1000);
+  expect(Number(reset)).to.be.within(now, now + window + 2);
+  return remaining;
+}
+
+function expectRateLimited(res: Res): number {
+  expectError(res, 429, 'rate_limited');
+  const retryAfter = res.body.retry_after as number;
+  expect(Number.isInteger(retryAfter), `retry_after ${retryAfter}`).to.equal(true);
+  expect(retryAfter).to.be.at.least(1);
+  expect(res.headers.get('retry-after')).to.equal(String(retryAfter));
+  return retryAfter;
+}
+
+describe('e2e: rate limiting (5 requests per 60 s)', function () {
+  const h = useServer({ RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
+
+  it('sends the rate-limit headers on every response: a 200, a 404 and an error', async function () {
+    const get = client(h, '127.0.0.11');
+    const ok = await get('/api/products');
+    expect(ok.status).to.equal(200);
+    expect(expectRateLimitHeaders(ok, 5, 60)).to.equal(4);
+    const missing = await get('/api/no-such-thing');
+    expect(missing.status).to.equal(404);
+    expect(expectRateLimitHeaders(missing, 5, 60)).to.equal(3);
+    const bad = await get('/api/auth/login', { method: 'POST', body: '{"email":', headers: { 'Content-Type': 'application/json' } });
+    expect(bad.status).to.equal(400);
+    expect(expectRateLimitHeaders(bad, 5, 60)).to.equal(2);
+  });
+
+  it('lets 5 requests through and answers the 6th 429 rate_limited with Retry-After', async function () {
+    const get = client(h, '127.0.0.12');
+    for (let i = 0; i < 5; i++) {
+      const res = await get('/api/products');
+      expect(res.status, `request ${i + 1}`).to.equal(200);
+      expect(res.headers.get('x-ratelimit-remaining')).to.equal(String(4 - i));
+    }
+    const refused = await get('/api/products');
+    const retryAfter = expectRateLimited(refused);
+    expect(retryAfter).to.be.at.most(61);
+    expect(Object.keys(refused.body).sort()).to.deep.equal(['error', 'message', 'retry_after']);
+    expect(expectRateLimitHeaders(refused, 5, 60)).to.equal(0);
+    expectRateLimited(await get('/api/status'));
+  });
+
+  it('reports the quota on GET /api/rate-limit without consuming it', async function () {
+    const get = client(h, '127.0.0.13');
+    for (let i = 0; i < 6; i++) {
+      const res = await get('/api/rate-limit');
+      expect(res.status).to.equal(200);
+      expectJson(res);
+      expect(Object.keys(res.body).sort()).to.deep.equal(['limit', 'remaining', 'reset', 'retry_after', 'scope', 'window']);
+      expect(res.body).to.include({ limit: 5, remaining: 5, window: 60, retry_after: 0, scope: 'ip' });
+    }
+    expect((await get('/api/products')).status).to.equal(200);
+    const after = await get('/api/rate-limit');
+    expect(after.body).to.include({ remaining: 4, retry_after: 0 });
+    expect(after.body.reset).to.be.within(1, 61);
+  });
+
+  it('still answers GET /api/rate-limit once the quota is spent, with retry_after', async function () {
+    const get = client(h, '127.0.0.14');
+    for (let i = 0; i < 5; i++) expect((await get('/api/products')).status).to.equal(200);
+    expectRateLimited(await get('/api/products'));
+    const res = await get('/api/rate-limit');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ limit: 5, remaining: 0, scope: 'ip' });
+    expect(res.body.retry_after).to.be.within(1, 61);
+    expect(res.body.reset).to.be.within(res.body.retry_after as number, 61);
+  });
+
+  it('counts a customer\'s requests against the customer, apart from its IP', async function () {
+    const get = client(h, '127.0.0.15');
+    const c = await newCustomer(h, 'quota');
+    const status = await get('/api/rate-limit', { token: c.token });
+    expect(status.body).to.include({ limit: 5, remaining: 5, scope: 'customer' });
+    for (let i = 0; i < 5; i++) expect((await get('/api/me', { token: c.token })).status, `request ${i + 1}`).to.equal(200);
+    expectRateLimited(await get('/api/me', { token: c.token }));
+    const anonymous = await get('/api/rate-limit');
+    expect(anonymous.body).to.include({ remaining: 5, scope: 'ip' });
+    expect((await get('/api/products')).status).to.equal(200);
+  });
+
+  it('serves a customer\'s token from an IP whose anonymous quota is spent', async function () {
+    const get = client(h, '127.0.0.16');
+    const c = await newCustomer(h, 'quota-ip');
+    for (let i = 0; i < 5; i++) expect((await get('/api/products')).status).to.equal(200);
+    expectRateLimited(await get('/api/products'));
+    const res = await get('/api/me', { token: c.token });
+    expect(res.status).to.equal(200);
+    expect(expectRateLimitHeaders(res, 5, 60)).to.equal(4);
+  });
+});
+
+describe('e2e: rate limiting over a short window (3 requests per 2 s)', function () {
+  const h = useServer({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '2' });
+
+  it('does not count refused requests, and gives the full quota back at reset', async function () {
+    this.timeout(10_000);
+    const get = client(h, '127.0.0.21');
+    for (let i = 0; i < 3; i++) expect((await get('/api/products')).status).to.equal(200);
+    for (let i = 0; i < 5; i++) {
+      expectRateLimited(await get('/api/products'));
+      await sleep(100);
+    }
+    const status = await get('/api/rate-limit');
+    expect(status.body.remaining).to.equal(0);
+    const reset = status.body.reset as number;
+    expect(reset).to.be.within(1, 3);
+    await sleep(reset * 1000 + 150);
+    for (let i = 0; i < 3; i++) expect((await get('/api/products')).status, `request ${i + 1} after reset`).to.equal(200);
+  });
+
+  it('lets the next request through after Retry-After seconds', async function () {
+    this.timeout(10_000);
+    const get = client(h, '127.0.0.22');
+    for (let i = 0; i < 3; i++) expect((await get('/api/products')).status).to.equal(200);
+    const retryAfter = expectRateLimited(await get('/api/products'));
+    expect(retryAfter).to.be.within(1, 3);
+    await sleep(retryAfter * 1000 + 150);
+    expect((await get('/api/products')).status).to.equal(200);
+  });
+});
+
+describe('e2e: login rate limiting (3 attempts per 60 s)', function () {
+  const h = useServer({ LOGIN_RATE_LIMIT_MAX: '3' });
+
+  it('refuses the 4th login attempt from one client with 429 rate_limited and Retry-After', async function () {
+    const post = client(h, '127.0.0.31');
+    for (let i = 0; i < 3; i++) {
+      const res = await post('/api/auth/login', { json: { email: `stranger-${i}@example.com`, password: 'wrong-password' } });
+      expect(res.status, `attempt ${i + 1}`).to.equal(401);
+    }
+    const refused = await post('/api/auth/login', { json: { email: 'stranger-4@example.com', password: 'wrong-password' } });
+    const retryAfter = expectRateLimited(refused);
+    expect(retryAfter).to.be.within(1, 61);
+    expectRateLimited(await post('/api/auth/login', { json: BOB }));
+  });
+
+  it('refuses a 4th attempt on one email from any client', async function () {
+    const c = await registerCustomer(h, 'login-limit');
+    for (let i = 0; i < 3; i++) {
+      const res = await call(h.url, '/api/auth/login', { json: { email: c.email, password: 'wrong-password' }, localAddress: `127.0.0.${40 + i}` });
+      expect(res.status, `attempt ${i + 1}`).to.equal(401);
+    }
+    const refused = await call(h.url, '/api/auth/login', { json: { email: c.email, password: c.password }, localAddress: '127.0.0.45' });
+    expectRateLimited(refused);
+  });
+
+  it('does not limit other endpoints at the login rate', async function () {
+    const get = client(h, '127.0.0.50');
+    for (let i = 0; i < 6; i++) expect((await get('/api/products')).status).to.equal(200);
+  });
+});

@@ -1,0 +1,241 @@
+import { describe, it, before, after } from 'mocha';
+import { expect } from 'chai';
+import type { RunningServer } from './support.js';
+import {
+  ALICE,
+  BOB,
+  RFC3339_UTC,
+  baseOf,
+  call,
+  expectError,
+  expectJson,
+  expectUnauthorized,
+  expectValidation,
+  login,
+  newCustomer,
+  startServer,
+  useServer,
+} from './support.js';
+
+function refresh(base: string, refreshToken: unknown) {
+  return call(base, '/api/auth/refresh', { json: { refresh_token: refreshToken } });
+}
+
+function logout(base: string, token: string) {
+  return call(base, '/api/auth/logout', { method: 'POST', token });
+}
+
+/** Flips one character in the middle of the signed part of a token. */
+function tamper(token: string, at: number): string {
+  const i = Math.min(token.length - 2, Math.max(10, at));
+  const c = token[i] === 'A' ? 'B' : 'A';
+  return token.slice(0, i) + c + token.slice(i + 1);
+}
+
+describe('e2e: GET /api/me', function () {
+  const h = useServer();
+
+  it('returns exactly {customer_id, email, name, created_at} of the caller', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const res = await call(h.url, '/api/me', { token: tokens.access_token });
+    expect(res.status).to.equal(200);
+    expectJson(res);
+    expect(Object.keys(res.body).sort()).to.deep.equal(['created_at', 'customer_id', 'email', 'name']);
+    expect(res.body.customer_id).to.match(/^cus_[A-Za-z0-9]{16,}$/);
+    expect(res.body.email).to.equal(ALICE.email);
+    expect(res.body.name).to.be.a('string').and.not.equal('');
+    expect(res.body.created_at).to.match(RFC3339_UTC);
+    expect(res.text.toLowerCase()).not.to.match(/hash|password|scrypt/);
+  });
+
+  it('sends Cache-Control: no-store', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const res = await call(h.url, '/api/me', { token: tokens.access_token });
+    expect(res.headers.get('cache-control') ?? '').to.include('no-store');
+  });
+
+  it('tells two customers apart', async function () {
+    const [a, b] = await Promise.all([login(h.url, ALICE.email, ALICE.password), login(h.url, BOB.email, BOB.password)]);
+    const [meA, meB] = await Promise.all([call(h.url, '/api/me', { token: a.access_token }), call(h.url, '/api/me', { token: b.access_token })]);
+    expect(meA.body.email).to.equal(ALICE.email);
+    expect(meB.body.email).to.equal(BOB.email);
+    expect(meA.body.customer_id).not.to.equal(meB.body.customer_id);
+  });
+
+  it('answers 401 unauthorized with a Bearer challenge when no Authorization header is sent', async function () {
+    expectUnauthorized(await call(h.url, '/api/me'), 'unauthorized');
+  });
+});
+
+describe('e2e: access tokens', function () {
+  const h = useServer();
+  let other: RunningServer | undefined;
+  before(async function () {
+    this.timeout(30_000);
+    other = await startServer();
+  });
+  after(async function () {
+    await other?.close();
+  });
+
+  const PUBLIC = ['/api/products', '/api/status', '/api/search?q=pizza', '/api/rate-limit'];
+  const PRIVATE = ['/api/me', '/api/orders'];
+
+  it('answers 401 invalid_token to a garbage token on every endpoint, public ones included', async function () {
+    for (const path of [...PUBLIC, ...PRIVATE]) {
+      const res = await call(h.url, path, { token: 'garbage' });
+      expectUnauthorized(res, 'invalid_token');
+    }
+  });
+
+  it('answers 401 invalid_token to a tampered token', async function () {
+    const { access_token: token } = await login(h.url, ALICE.email, ALICE.password);
+    for (const at of [token.length - 5, Math.floor(token.length / 2), 12]) {
+      const res = await call(h.url, '/api/me', { token: tamper(token, at) });
+      expectUnauthorized(res, 'invalid_token');
+    }
+    const truncated = await call(h.url, '/api/me', { token: token.slice(0, -4) });
+    expectUnauthorized(truncated, 'invalid_token');
+  });
+
+  it('answers 401 invalid_token to a token signed by another server\'s key', async function () {
+    const foreign = await login(baseOf(other!), ALICE.email, ALICE.password);
+    expectUnauthorized(await call(h.url, '/api/me', { token: foreign.access_token }), 'invalid_token');
+    expectUnauthorized(await call(h.url, '/api/products', { token: foreign.access_token }), 'invalid_token');
+  });
+
+  it('answers 401 invalid_token to another authorization scheme, even on a public endpoint', async function () {
+    for (const value of ['Basic YWxpY2VAZXhhbXBsZS5jb206YWxpY2UtcGFzc3dvcmQ=', 'Token abc', 'Bearer', 'Bearer ', 'bearer-ish xyz']) {
+      const res = await call(h.url, '/api/products', { headers: { Authorization: value } });
+      expectUnauthorized(res, 'invalid_token');
+    }
+  });
+
+  it('answers 401 invalid_token to the refresh token presented as an access token', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    expectUnauthorized(await call(h.url, '/api/me', { token: tokens.refresh_token }), 'invalid_token');
+  });
+
+  it('accepts the Bearer scheme case-insensitively', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const res = await call(h.url, '/api/me', { headers: { Authorization: `bearer ${tokens.access_token}` } });
+    expect(res.status).to.equal(200);
+  });
+
+  it('answers 403 account_disabled to the tokens of a customer disabled after login', async function () {
+    const c = await newCustomer(h, 'disabled');
+    expect((await call(h.url, '/api/me', { token: c.token })).status).to.equal(200);
+    await h.server.storefront.setCustomerDisabled.execute({ email: c.email, disabled: true });
+    expectError(await call(h.url, '/api/me', { token: c.token }), 403, 'account_disabled');
+    expectError(await call(h.url, '/api/orders', { token: c.token }), 403, 'account_disabled');
+    expectError(await refresh(h.url, c.tokens.refresh_token), 403, 'account_disabled');
+  });
+});
+
+describe('e2e: POST /api/auth/refresh', function () {
+  const h = useServer();
+
+  it('trades a refresh token for a new pair with different tokens', async function () {
+    const first = await login(h.url, ALICE.email, ALICE.password);
+    const res = await refresh(h.url, first.refresh_token);
+    expect(res.status).to.equal(200);
+    expectJson(res);
+    expect(Object.keys(res.body).sort()).to.deep.equal(['access_token', 'expires_in', 'refresh_token', 'token_type']);
+    expect(res.body.token_type).to.equal('Bearer');
+    expect(res.body.expires_in).to.equal(900);
+    expect(res.body.access_token).not.to.equal(first.access_token);
+    expect(res.body.refresh_token).not.to.equal(first.refresh_token);
+    expect(res.headers.get('cache-control') ?? '').to.include('no-store');
+    const me = await call(h.url, '/api/me', { token: res.body.access_token });
+    expect(me.status).to.equal(200);
+    expect(me.body.email).to.equal(ALICE.email);
+  });
+
+  it('rotates again with the new refresh token', async function () {
+    const first = await login(h.url, BOB.email, BOB.password);
+    const second = await refresh(h.url, first.refresh_token);
+    expect(second.status).to.equal(200);
+    const third = await refresh(h.url, second.body.refresh_token);
+    expect(third.status).to.equal(200);
+    expect(third.body.refresh_token).not.to.equal(second.body.refresh_token);
+  });
+
+  it('revokes the whole session when a rotated refresh token is used again', async function () {
+    const first = await login(h.url, ALICE.email, ALICE.password);
+    const second = await refresh(h.url, first.refresh_token);
+    expect(second.status).to.equal(200);
+    expectUnauthorized(await refresh(h.url, first.refresh_token), 'invalid_token');
+    expectUnauthorized(await refresh(h.url, second.body.refresh_token), 'invalid_token');
+    expectUnauthorized(await call(h.url, '/api/me', { token: second.body.access_token }), 'invalid_token');
+    expectUnauthorized(await call(h.url, '/api/me', { token: first.access_token }), 'invalid_token');
+  });
+
+  it('leaves the customer\'s other sessions alone when one is revoked for reuse', async function () {
+    const other = await login(h.url, ALICE.email, ALICE.password);
+    const victim = await login(h.url, ALICE.email, ALICE.password);
+    expect((await refresh(h.url, victim.refresh_token)).status).to.equal(200);
+    expect((await refresh(h.url, victim.refresh_token)).status).to.equal(401);
+    expect((await call(h.url, '/api/me', { token: other.access_token })).status).to.equal(200);
+    expect((await refresh(h.url, other.refresh_token)).status).to.equal(200);
+  });
+
+  it('lets at most one of several concurrent refreshes with the same token succeed', async function () {
+    const tokens = await login(h.url, BOB.email, BOB.password);
+    const results = await Promise.all(Array.from({ length: 5 }, () => refresh(h.url, tokens.refresh_token)));
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok.length).to.be.at.most(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectUnauthorized(r, 'invalid_token');
+  });
+
+  it('answers 401 invalid_token to an unknown or malformed refresh token', async function () {
+    expectUnauthorized(await refresh(h.url, 'garbage'), 'invalid_token');
+    expectUnauthorized(await refresh(h.url, `ses_${'a'.repeat(20)}.${'b'.repeat(43)}`), 'invalid_token');
+  });
+
+  it('answers 400 validation_failed to a missing or non-string refresh_token', async function () {
+    expectValidation(await call(h.url, '/api/auth/refresh', { json: {} }), 'refresh_token');
+    expectValidation(await refresh(h.url, 12345), 'refresh_token');
+    expectValidation(await refresh(h.url, null), 'refresh_token');
+  });
+});
+
+describe('e2e: POST /api/auth/logout', function () {
+  const h = useServer();
+
+  it('answers 204 with an empty body', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const res = await logout(h.url, tokens.access_token);
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal('');
+  });
+
+  it('makes the access token 401 on every endpoint and the refresh token 401', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    expect((await logout(h.url, tokens.access_token)).status).to.equal(204);
+    for (const path of ['/api/me', '/api/orders', '/api/products', '/api/status']) {
+      expectUnauthorized(await call(h.url, path, { token: tokens.access_token }), 'invalid_token');
+    }
+    expectUnauthorized(await logout(h.url, tokens.access_token), 'invalid_token');
+    expectUnauthorized(await refresh(h.url, tokens.refresh_token), 'invalid_token');
+  });
+
+  it('revokes only the session it is called with', async function () {
+    const keep = await login(h.url, BOB.email, BOB.password);
+    const drop = await login(h.url, BOB.email, BOB.password);
+    expect((await logout(h.url, drop.access_token)).status).to.equal(204);
+    expect((await call(h.url, '/api/me', { token: keep.access_token })).status).to.equal(200);
+    expect((await refresh(h.url, keep.refresh_token)).status).to.equal(200);
+  });
+
+  it('revokes a session whose tokens were refreshed', async function () {
+    const first = await login(h.url, BOB.email, BOB.password);
+    const second = await refresh(h.url, first.refresh_token);
+    expect(second.status).to.equal(200);
+    expect((await logout(h.url, second.body.access_token)).status).to.equal(204);
+    expectUnauthorized(await refresh(h.url, second.body.refresh_token), 'invalid_token');
+  });
+
+  it('answers 401 unauthorized with a Bearer challenge when no Authorization header is sent', async function () {
+    expectUnauthorized(await call(h.url, '/api/auth/logout', { method: 'POST' }), 'unauthorized');
+  });
+});
