@@ -6,10 +6,12 @@ import type { ClaimResult, IdempotencyClaim, Order, OrderRepository, Page, PageR
 import { pageOffset, toPage } from '@storefront/domain';
 import { CustomerOrderLog, toOrder, toRow } from './customer-order-log.js';
 import { IdempotencyRecords } from './idempotency-records.js';
+import { OrderLinePool } from './order-line-pool.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
   private readonly logs = new Map<string, CustomerOrderLog>();
   private readonly idempotency = new IdempotencyRecords();
+  private readonly lines = new OrderLinePool();
   private rowsRead = 0;
 
   /** Stored rows read by listings so far: lets a test check that page N costs what page 1 does. */
@@ -46,7 +48,7 @@ export class InMemoryOrderRepository implements OrderRepository {
       log = new CustomerOrderLog();
       this.logs.set(order.customerId, log);
     }
-    const stored = log.add(toRow(order));
+    const stored = log.add(toRow(order, this.lines));
     if (idempotencyKey !== undefined) this.idempotency.complete(order.customerId, idempotencyKey, stored);
   }
 

@@ -39,6 +39,9 @@ function encodeTime(ms: number): string {
   return out;
 }
 
+/** Four base-32 digits of per-millisecond sequence. */
+const SEQUENCES_PER_MS = 32 ** 4;
+
 /**
  * Order ids sort like their creation: a 10-character time part, then randomness. Within one
  * process ids and timestamps never go backwards (clock steps included), so a client following
@@ -53,6 +56,13 @@ export class OrderStamper {
     if (ms <= this.lastMs) {
       ms = this.lastMs;
       this.sequence += 1;
+      if (this.sequence >= SEQUENCES_PER_MS) {
+        // The sequence has four base-32 digits; a fifth would break the ids' sort order, so borrow
+        // the next millisecond instead (only a stuck or stepped-back clock ever gets here).
+        ms += 1;
+        this.lastMs = ms;
+        this.sequence = 0;
+      }
     } else {
       this.lastMs = ms;
       this.sequence = 0;
