@@ -81,6 +81,14 @@ describe('e2e: POST /api/auth/login', function () {
     }
   });
 
+  it('challenges a failed login with WWW-Authenticate: Bearer realm="storefront"', async function () {
+    for (const body of [{ email: ALICE.email, password: 'wrong-password' }, { email: 'nobody@example.com', password: 'wrong-password' }]) {
+      const res = await loginRaw(h.url, body);
+      expect(res.status).to.equal(401);
+      expect(res.headers.get('www-authenticate') ?? '').to.match(/^Bearer realm="storefront"/);
+    }
+  });
+
   it('answers the disabled customer with the right password 403 account_disabled', async function () {
     expectError(await loginRaw(h.url, CAROL), 403, 'account_disabled');
   });

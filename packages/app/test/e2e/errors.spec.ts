@@ -63,6 +63,23 @@ describe('e2e: unknown paths and methods', function () {
   });
 });
 
+describe('e2e: OPTIONS', function () {
+  const h = useServer();
+
+  it('answers OPTIONS on a known path with 204 and Allow', async function () {
+    for (const [path, allowed] of [['/api/orders', ['GET', 'POST']], ['/api/auth/login', ['POST']], ['/api/products', ['GET']]] as const) {
+      const res = await call(h.url, path, { method: 'OPTIONS' });
+      expect(res.status, path).to.equal(204);
+      expect(res.text).to.equal('');
+      for (const m of allowed) expect(allowOf(res), path).to.include(m);
+    }
+  });
+
+  it('answers OPTIONS on an unknown path with 404', async function () {
+    expectError(await call(h.url, '/api/menu', { method: 'OPTIONS' }), 404, 'not_found');
+  });
+});
+
 describe('e2e: request bodies', function () {
   const h = useServer();
   let token = '';
@@ -221,6 +238,12 @@ describe('e2e: malformed requests', function () {
     }
   });
 
+  it('answers 400 validation_failed to a query parameter given twice', async function () {
+    const token = (await login(h.url, ALICE.email, ALICE.password)).access_token;
+    expectError(await call(h.url, '/api/search?q=pizza&q=pasta'), 400, 'validation_failed');
+    expectError(await call(h.url, '/api/orders?page=1&page=2', { token }), 400, 'validation_failed');
+  });
+
   it('answers 4xx to a very long URL', async function () {
     const res = await call(h.url, `/api/search?q=${'a'.repeat(20_000)}`);
     expect(res.status).to.be.within(400, 499);
@@ -325,6 +348,24 @@ describe('e2e: server-side failures', function () {
     }
     const after = await call(h.url, '/api/orders', { json: { items: [{ product_id: products[0]!.product_id, quantity: 1 }] }, token });
     expect(after.status).to.equal(201);
+  });
+
+  it('answers a request whose handler is still running after 10 s with 503 service_unavailable', async function () {
+    this.timeout(20_000);
+    const useCase = h.server.storefront.listOrders as unknown as { execute: (...args: unknown[]) => Promise<unknown> };
+    const original = useCase.execute;
+    useCase.execute = () => new Promise(() => undefined);
+    const start = Date.now();
+    try {
+      const res = await call(h.url, '/api/orders', { token });
+      const elapsed = Date.now() - start;
+      expectError(res, 503, 'service_unavailable');
+      expect(res.headers.get('retry-after'), 'Retry-After').to.match(/^\d+$/);
+      expect(elapsed).to.be.within(9_000, 12_500);
+    } finally {
+      useCase.execute = original;
+    }
+    expect((await call(h.url, '/api/orders', { token })).status).to.equal(200);
   });
 
   it('answers 500 internal_error to a non-Error thrown value', async function () {

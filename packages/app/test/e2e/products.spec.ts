@@ -78,6 +78,11 @@ describe('e2e: GET /api/products (demo menu)', function () {
     expect(again.headers.get('etag')).to.equal(etag);
   });
 
+  it('asks caches to revalidate the menu with Cache-Control: no-cache', async function () {
+    const res = await call(h.url, '/api/products');
+    expect(res.headers.get('cache-control') ?? '').to.include('no-cache');
+  });
+
   it('answers 304 when the ETag is one of several in If-None-Match', async function () {
     const etag = (await call(h.url, '/api/products')).headers.get('etag');
     expect(etag).to.be.a('string');

@@ -21,8 +21,13 @@ function expectRateLimitHeaders(res: Res, limit: number, window: number): number
   const reset = res.headers.get('x-ratelimit-reset') ?? '';
   expect(reset, 'X-RateLimit-Reset').to.match(/^\d+$/);
   const now = Math.floor(Date.now() / 1000);
-  expect(Number(reset)).to.be.within(now, now + window + 2);
+  expect(Number(reset), 'X-RateLimit-Reset is in the future').to.be.above(now);
+  expect(Number(reset)).to.be.at.most(now + window + 2);
   return remaining;
+}
+
+function cacheControl(res: Res): string {
+  return res.headers.get('cache-control') ?? '';
 }
 
 function expectRateLimited(res: Res): number {
@@ -74,6 +79,7 @@ describe('e2e: rate limiting (5 requests per 60 s)', function () {
       expect(Object.keys(res.body).sort()).to.deep.equal(['limit', 'remaining', 'reset', 'retry_after', 'scope', 'window']);
       expect(res.body).to.include({ limit: 5, remaining: 5, window: 60, retry_after: 0, scope: 'ip' });
     }
+    expect(cacheControl(await get('/api/rate-limit'))).to.include('no-store');
     expect((await get('/api/products')).status).to.equal(200);
     const after = await get('/api/rate-limit');
     expect(after.body).to.include({ remaining: 4, retry_after: 0 });
@@ -103,6 +109,14 @@ describe('e2e: rate limiting (5 requests per 60 s)', function () {
     expect((await get('/api/products')).status).to.equal(200);
   });
 
+  it('counts a request with a bad token against its client IP', async function () {
+    const get = client(h, '127.0.0.17');
+    expect((await get('/api/products', { token: 'garbage' })).status).to.equal(401);
+    expect((await get('/api/me', { token: 'garbage' })).status).to.equal(401);
+    const status = await get('/api/rate-limit');
+    expect(status.body).to.include({ remaining: 3, scope: 'ip' });
+  });
+
   it('serves a customer\'s token from an IP whose anonymous quota is spent', async function () {
     const get = client(h, '127.0.0.16');
     const c = await newCustomer(h, 'quota-ip');
@@ -121,16 +135,38 @@ describe('e2e: rate limiting over a short window (3 requests per 2 s)', function
     this.timeout(10_000);
     const get = client(h, '127.0.0.21');
     for (let i = 0; i < 3; i++) expect((await get('/api/products')).status).to.equal(200);
-    for (let i = 0; i < 5; i++) {
-      expectRateLimited(await get('/api/products'));
-      await sleep(100);
-    }
+    const spentAt = Date.now();
     const status = await get('/api/rate-limit');
     expect(status.body.remaining).to.equal(0);
     const reset = status.body.reset as number;
     expect(reset).to.be.within(1, 3);
-    await sleep(reset * 1000 + 150);
+    // Keep retrying while refused: if refusals counted, they would still fill the window at reset.
+    let refusals = 0;
+    while (Date.now() - spentAt < 1_800) {
+      expectRateLimited(await get('/api/products'));
+      refusals += 1;
+      await sleep(100);
+    }
+    expect(refusals).to.be.at.least(5);
+    await sleep(Math.max(0, spentAt + reset * 1000 + 150 - Date.now()));
     for (let i = 0; i < 3; i++) expect((await get('/api/products')).status, `request ${i + 1} after reset`).to.equal(200);
+  });
+
+  it('slides: refuses every request until a full window has passed since the quota was spent', async function () {
+    this.timeout(10_000);
+    const get = client(h, '127.0.0.23');
+    const spentFrom = Date.now();
+    for (let i = 0; i < 3; i++) expect((await get('/api/products')).status).to.equal(200);
+    let firstAllowedAt: number | undefined;
+    while (firstAllowedAt === undefined && Date.now() - spentFrom < 4_000) {
+      const sentAt = Date.now();
+      const res = await get('/api/products');
+      if (res.status === 200) firstAllowedAt = sentAt;
+      else expectRateLimited(res);
+      await sleep(40);
+    }
+    expect(firstAllowedAt, 'a request is allowed again').not.to.equal(undefined);
+    expect(firstAllowedAt! - spentFrom, 'ms until the next allowed request').to.be.at.least(1_980);
   });
 
   it('lets the next request through after Retry-After seconds', async function () {

@@ -1,6 +1,7 @@
 import { describe, it, before, after } from 'mocha';
 import { expect } from 'chai';
 import type { RunningServer } from './support.js';
+import { decodeToken, newSigningKey, resign } from './tokens.js';
 import {
   ALICE,
   BOB,
@@ -79,6 +80,12 @@ describe('e2e: access tokens', function () {
   });
 
   const PUBLIC = ['/api/products', '/api/status', '/api/search?q=pizza', '/api/rate-limit'];
+
+  it('answers 401 invalid_token to a garbage token on login and refresh too', async function () {
+    expectUnauthorized(await call(h.url, '/api/auth/login', { json: ALICE, token: 'garbage' }), 'invalid_token');
+    const tokens = await login(h.url, BOB.email, BOB.password);
+    expectUnauthorized(await call(h.url, '/api/auth/refresh', { json: { refresh_token: tokens.refresh_token }, token: 'garbage' }), 'invalid_token');
+  });
   const PRIVATE = ['/api/me', '/api/orders'];
 
   it('answers 401 invalid_token to a garbage token on every endpoint, public ones included', async function () {
@@ -237,5 +244,56 @@ describe('e2e: POST /api/auth/logout', function () {
 
   it('answers 401 unauthorized with a Bearer challenge when no Authorization header is sent', async function () {
     expectUnauthorized(await call(h.url, '/api/auth/logout', { method: 'POST' }), 'unauthorized');
+  });
+});
+
+describe('e2e: tokens signed with the configured TOKEN_SECRET_KEY', function () {
+  const key = newSigningKey();
+  const h = useServer({ TOKEN_SECRET_KEY: key.paserk });
+  const iso = (offsetSeconds: number): string => new Date(Date.now() + offsetSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+  it('signs with TOKEN_SECRET_KEY: a token re-signed with that key for a live session is accepted', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const claims = decodeToken(tokens.access_token).claims;
+    expect(claims).to.include.keys('sub', 'sid', 'exp');
+    expect(claims['sub']).to.match(/^cus_/);
+    const copy = resign(key, tokens.access_token, (c) => ({ ...c, jti: 'e2e-resigned' }));
+    const res = await call(h.url, '/api/me', { token: copy });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.customer_id).to.equal(claims['sub']);
+  });
+
+  it('answers 401 token_expired, with an invalid_token challenge, to an expired token on every endpoint', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const expired = resign(key, tokens.access_token, (c) => ({ ...c, iat: iso(-1000), exp: iso(-60) }));
+    for (const path of ['/api/me', '/api/orders', '/api/products', '/api/status']) {
+      expectUnauthorized(await call(h.url, path, { token: expired }), 'token_expired');
+    }
+  });
+
+  it('answers 401 invalid_token to a token whose signature is right but which has no exp', async function () {
+    const tokens = await login(h.url, ALICE.email, ALICE.password);
+    const eternal = resign(key, tokens.access_token, (c) => {
+      const { exp: _exp, ...rest } = c;
+      return rest;
+    });
+    expectUnauthorized(await call(h.url, '/api/me', { token: eternal }), 'invalid_token');
+  });
+
+  it('answers 401 invalid_token to a signed token naming another customer or an unknown session', async function () {
+    const alice = await login(h.url, ALICE.email, ALICE.password);
+    const bob = await login(h.url, BOB.email, BOB.password);
+    const bobId = decodeToken(bob.access_token).claims['sub'];
+    const crossed = resign(key, alice.access_token, (c) => ({ ...c, sub: bobId }));
+    expectUnauthorized(await call(h.url, '/api/me', { token: crossed }), 'invalid_token');
+    const orphan = resign(key, alice.access_token, (c) => ({ ...c, sid: `ses_${'x'.repeat(20)}` }));
+    expectUnauthorized(await call(h.url, '/api/me', { token: orphan }), 'invalid_token');
+  });
+
+  it('answers 401 invalid_token to a token signed after its session was logged out', async function () {
+    const tokens = await login(h.url, BOB.email, BOB.password);
+    expect((await logout(h.url, tokens.access_token)).status).to.equal(204);
+    const fresh = resign(key, tokens.access_token, (c) => ({ ...c, jti: 'after-logout', exp: iso(600) }));
+    expectUnauthorized(await call(h.url, '/api/me', { token: fresh }), 'invalid_token');
   });
 });
