@@ -232,6 +232,19 @@ describe('e2e: POST /api/orders with Idempotency-Key', function () {
     expect(await orderCount(h.url, c.token)).to.equal(1);
   });
 
+  it('replays for the same customer logged in from another session', async function () {
+    const c = await newCustomer(h, 'idem-session');
+    const key = freshKey();
+    const first = await placeOrder(h.url, c.token, [line(1, 2)], { 'Idempotency-Key': key });
+    expect(first.status).to.equal(201);
+    const other = await login(h.url, c.email, c.password);
+    const again = await placeOrder(h.url, other.access_token, [line(1, 2)], { 'Idempotency-Key': key });
+    expect(again.status).to.equal(201);
+    expect(again.body.order_id).to.equal(first.body.order_id);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    expect(await orderCount(h.url, c.token)).to.equal(1);
+  });
+
   it('places a new order for a new key with the same body', async function () {
     const c = await newCustomer(h, 'idem-new');
     const a = await placeOrder(h.url, c.token, [line(0)], { 'Idempotency-Key': freshKey() });

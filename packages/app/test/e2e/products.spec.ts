@@ -90,6 +90,13 @@ describe('e2e: GET /api/products (demo menu)', function () {
     expect(res.status).to.equal(304);
   });
 
+  it('answers 304 to the weak form of the ETag (If-None-Match compares weakly)', async function () {
+    const etag = (await call(h.url, '/api/products')).headers.get('etag');
+    expect(etag).to.be.a('string');
+    const weak = etag!.startsWith('W/') ? etag! : `W/${etag!}`;
+    expect((await call(h.url, '/api/products', { headers: { 'If-None-Match': weak } })).status).to.equal(304);
+  });
+
   it('answers 200 with the menu to an If-None-Match that does not match', async function () {
     const res = await call(h.url, '/api/products', { headers: { 'If-None-Match': '"not-the-menu-etag"' } });
     expect(res.status).to.equal(200);

@@ -117,6 +117,13 @@ describe('e2e: rate limiting (5 requests per 60 s)', function () {
     expect(status.body).to.include({ remaining: 3, scope: 'ip' });
   });
 
+  it('ignores X-Forwarded-For by default: a spoofed address does not get a fresh quota', async function () {
+    const get = client(h, '127.0.0.18');
+    for (let i = 0; i < 5; i++) expect((await get('/api/products', { headers: { 'X-Forwarded-For': `203.0.113.${i}` } })).status).to.equal(200);
+    expectRateLimited(await get('/api/products', { headers: { 'X-Forwarded-For': '198.51.100.7' } }));
+    expectRateLimited(await get('/api/products'));
+  });
+
   it('serves a customer\'s token from an IP whose anonymous quota is spent', async function () {
     const get = client(h, '127.0.0.16');
     const c = await newCustomer(h, 'quota-ip');
@@ -203,6 +210,16 @@ describe('e2e: login rate limiting (3 attempts per 60 s)', function () {
     }
     const refused = await call(h.url, '/api/auth/login', { json: { email: c.email, password: c.password }, localAddress: '127.0.0.45' });
     expectRateLimited(refused);
+  });
+
+  it('counts an email\'s attempts however its case and spaces are written', async function () {
+    const c = await registerCustomer(h, 'login-case');
+    const variants = [c.email.toUpperCase(), ` ${c.email} `, c.email.replace(/^./, (ch) => ch.toUpperCase())];
+    for (let i = 0; i < 3; i++) {
+      const res = await call(h.url, '/api/auth/login', { json: { email: variants[i], password: 'wrong-password' }, localAddress: `127.0.0.${60 + i}` });
+      expect(res.status, `attempt ${i + 1}`).to.equal(401);
+    }
+    expectRateLimited(await call(h.url, '/api/auth/login', { json: { email: c.email, password: c.password }, localAddress: '127.0.0.65' }));
   });
 
   it('does not limit other endpoints at the login rate', async function () {

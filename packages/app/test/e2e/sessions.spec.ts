@@ -194,8 +194,16 @@ describe('e2e: POST /api/auth/refresh', function () {
     for (const r of results.filter((x) => x.status !== 200)) expectUnauthorized(r, 'invalid_token');
   });
 
+  it('answers 401 invalid_token to an access token presented as a refresh token', async function () {
+    const tokens = await login(h.url, BOB.email, BOB.password);
+    expectUnauthorized(await refresh(h.url, tokens.access_token), 'invalid_token');
+  });
+
   it('answers 401 invalid_token to an unknown or malformed refresh token', async function () {
     expectUnauthorized(await refresh(h.url, 'garbage'), 'invalid_token');
+    const tokens = await login(h.url, BOB.email, BOB.password);
+    expectUnauthorized(await refresh(h.url, `${tokens.refresh_token}x`), 'invalid_token');
+    expectUnauthorized(await refresh(h.url, 'r'.repeat(500)), 'invalid_token');
     expectUnauthorized(await refresh(h.url, `ses_${'a'.repeat(20)}.${'b'.repeat(43)}`), 'invalid_token');
   });
 
