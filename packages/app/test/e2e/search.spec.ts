@@ -163,3 +163,22 @@ describe('e2e: GET /api/search', function () {
     expectUnauthorized(res, 'invalid_token');
   });
 });
+
+describe('e2e: GET /api/search (demo menu)', function () {
+  const h = useServer();
+
+  it('finds accented demo dishes with plain letters: creme, jalapeno, acai, cafe', async function () {
+    for (const [q, name] of [['creme', 'Crème brûlée'], ['jalapeno', 'Jalapeño poppers'], ['acai', 'Açaí bowl'], ['cafe', 'Café con leche']] as const) {
+      const res = await search(h.url, q);
+      expect(res.status).to.equal(200);
+      expect(names(res), q).to.include(name);
+      expect(names(res)[0], `${q}: a name hit comes first`).to.equal(name);
+    }
+  });
+
+  it('measures q in characters: 100 accented letters or 100 emoji are not too long', async function () {
+    expect((await search(h.url, 'é'.repeat(100))).status).to.equal(200);
+    expect((await search(h.url, '\u{1F355}'.repeat(100))).status, '100 pizza emoji').to.equal(200);
+    expectValidation(await search(h.url, '\u{1F355}'.repeat(101)), 'q');
+  });
+});
