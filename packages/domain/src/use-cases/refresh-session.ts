@@ -24,7 +24,7 @@ export class RefreshSession {
 
   async execute(input: { readonly refreshToken: unknown }): Promise<TokenPair> {
     const issues = new Issues();
-    if (typeof input.refreshToken !== 'string' || input.refreshToken.length === 0 || input.refreshToken.length > 200) {
+    if (typeof input.refreshToken !== 'string' || input.refreshToken.length === 0 || input.refreshToken.length > 4096) {
       issues.add('refresh_token', 'is required: a string');
     }
     issues.throwIfAny();

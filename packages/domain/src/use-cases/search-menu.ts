@@ -18,10 +18,17 @@ export class SearchMenu {
     const issues = new Issues();
     const q = input.q;
     if (q === undefined || q.trim() === '') issues.add('q', 'is required and must not be blank');
-    else if (q.length > SEARCH_LIMITS.maxQueryLength) issues.add('q', `must be at most ${SEARCH_LIMITS.maxQueryLength} characters`);
+    else if (characterCount(q) > SEARCH_LIMITS.maxQueryLength) issues.add('q', `must be at most ${SEARCH_LIMITS.maxQueryLength} characters`);
     const page = resolvePage(input, issues);
     issues.throwIfAny();
     const snapshot = await this.catalog.snapshot();
     return snapshot.index.search(q!, page);
   }
+}
+
+/** Characters as a person counts them (code points), so an emoji is one, not two UTF-16 units. */
+function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
 }
