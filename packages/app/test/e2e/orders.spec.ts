@@ -100,6 +100,19 @@ describe('e2e: POST /api/orders', function () {
     expect(list.body.orders).to.deep.equal([a.body, b.body]);
   });
 
+  it('keeps two lines of the same product as two lines, priced separately', async function () {
+    const res = await placeOrder(h.url, alice, [
+      { product_id: p(0).product_id, quantity: 2 },
+      { product_id: p(0).product_id, quantity: 3 },
+    ]);
+    expect(res.status, res.text).to.equal(201);
+    expect((res.body.items as LineJson[]).map((l) => [l.product_id, l.quantity, l.line_total])).to.deep.equal([
+      [p(0).product_id, 2, p(0).price * 2],
+      [p(0).product_id, 3, p(0).price * 3],
+    ]);
+    expect(res.body.amount).to.equal(p(0).price * 5);
+  });
+
   it('accepts the bounds: 50 lines, quantity 1 and quantity 99', async function () {
     const lines = Array.from({ length: 50 }, (_, i) => ({ product_id: p(i).product_id, quantity: i === 0 ? 99 : 1 }));
     const res = await placeOrder(h.url, alice, lines);
@@ -311,6 +324,20 @@ describe('e2e: POST /api/orders with Idempotency-Key', function () {
     expect(ok.status, ok.text).to.equal(201);
     expect(ok.headers.get('idempotent-replayed')).not.to.equal('true');
     expect(await orderCount(h.url, c.token)).to.equal(1);
+  });
+
+  it('creates exactly one order from concurrent requests with the same key and different bodies', async function () {
+    const c = await newCustomer(h, 'idem-race-bodies');
+    const key = freshKey();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => placeOrder(h.url, c.token, [line(i, 1 + i)], { 'Idempotency-Key': key })));
+    const created = results.filter((r) => r.status === 201);
+    expect(created).to.have.length(1);
+    for (const r of results) {
+      if (r.status === 409) expectError(r, 409, 'idempotency_key_in_use');
+      else if (r.status === 422) expectError(r, 422, 'idempotency_key_reused');
+      else expect(r.status, r.text).to.equal(201);
+    }
+    expect((await allOrders(h.url, c.token)).map((o) => o.order_id)).to.deep.equal([created[0]!.body.order_id]);
   });
 
   it('creates exactly one order from 20 concurrent requests with the same key and body', async function () {

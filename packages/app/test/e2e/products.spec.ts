@@ -76,6 +76,8 @@ describe('e2e: GET /api/products (demo menu)', function () {
     expect(again.status).to.equal(304);
     expect(again.text).to.equal('');
     expect(again.headers.get('etag')).to.equal(etag);
+    expect(again.headers.get('x-request-id')).to.be.a('string').and.not.equal('');
+    expect(again.headers.get('ratelimit')).to.be.a('string');
   });
 
   it('asks caches to revalidate the menu with Cache-Control: no-cache', async function () {

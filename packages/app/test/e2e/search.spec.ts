@@ -105,6 +105,15 @@ describe('e2e: GET /api/search', function () {
     expect(names(res)).to.deep.equal(NOODLES.map((n) => n.name));
   });
 
+  it('treats regular-expression and query metacharacters as plain text', async function () {
+    for (const q of ['pizza(', '.*', '\\', '[a-z]+', '$where', 'tomato\u0000', "'; DROP TABLE products; --", '%']) {
+      const res = await search(h.url, q);
+      expect(res.status, `${JSON.stringify(q)}: ${res.text.slice(0, 200)}`).to.equal(200);
+      expectJson(res);
+    }
+    expect(names(await search(h.url, 'pizza('))).to.have.members(['Margherita Pizza', 'Pepperoni Pizza']);
+  });
+
   it('answers 200 with an empty page when nothing matches', async function () {
     const res = await search(h.url, 'sushi');
     expect(res.status).to.equal(200);

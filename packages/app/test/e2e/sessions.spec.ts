@@ -135,6 +135,7 @@ describe('e2e: access tokens', function () {
     await h.server.storefront.setCustomerDisabled.execute({ email: c.email, disabled: true });
     expectError(await call(h.url, '/api/me', { token: c.token }), 403, 'account_disabled');
     expectError(await call(h.url, '/api/orders', { token: c.token }), 403, 'account_disabled');
+    expectError(await call(h.url, '/api/orders', { token: c.token, json: { items: [] } }), 403, 'account_disabled');
     expectError(await refresh(h.url, c.tokens.refresh_token), 403, 'account_disabled');
   });
 });
