@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import type { ProductJson, Res } from './support.js';
 import {
   ALICE,
-  BOB,
   RFC3339_UTC,
   allOrders,
   availableProducts,
@@ -47,14 +46,12 @@ describe('e2e: POST /api/orders', function () {
   let available: ProductJson[] = [];
   let unavailable: ProductJson | undefined;
   let alice = '';
-  let bob = '';
 
   before(async function () {
     menu = await getMenu(h.url);
     available = await availableProducts(h.url);
     unavailable = menu.find((p) => !p.available);
     alice = (await login(h.url, ALICE.email, ALICE.password)).access_token;
-    bob = (await login(h.url, BOB.email, BOB.password)).access_token;
   });
 
   const p = (i: number): ProductJson => available[i % available.length]!;
