@@ -162,7 +162,7 @@ class Reader {
   secretKey(name: string, optional: boolean): string | undefined {
     const value = this.raw(name);
     if (value === undefined) {
-      if (!optional) this.fail(name, `${name} is required with this store: a PASERK k4.secret key (generate one with generateSigningKey())`);
+      if (!optional) this.fail(name, `${name} is required with STOREFRONT_STORE=mongo: a PASERK k4.secret key (k4.secret.…)`);
       return undefined;
     }
     if (isSecretPaserk(value)) return value;

@@ -29,7 +29,7 @@ export function createLogger(settings: LoggerSettings, destination?: pino.Destin
     base: { service: 'storefront' },
     redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     ...(settings.logPretty && destination === undefined
-      ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:standard' } } }
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:standard' } } }
       : {}),
   };
   return destination === undefined ? pino(options) : pino(options, destination);
