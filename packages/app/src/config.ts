@@ -35,6 +35,8 @@ export interface StorefrontConfig {
   readonly logPretty: boolean;
   readonly trustProxy: boolean;
   readonly shutdownTimeoutSeconds: number;
+  /** Redis for the shared rate limiter; undefined → the in-process limiter. */
+  readonly redisUrl: string | undefined;
 }
 
 export interface ConfigIssue {
@@ -97,6 +99,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     logPretty: read.boolean('LOG_PRETTY', false),
     trustProxy: read.boolean('TRUST_PROXY', false),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
+    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
   };
   read.throwIfAny();
   return config;
@@ -156,6 +159,21 @@ class Reader {
     if (match !== undefined) return match;
     this.fail(name, `${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
     return fallback;
+  }
+
+  /** A URL with one of `protocols`; the value is not echoed (it may hold a password). */
+  url(name: string, protocols: readonly string[]): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== undefined && protocols.includes(protocol)) return value;
+    this.fail(name, `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}; the value given is not`);
+    return undefined;
   }
 
   /** Never echoes the value: it is a secret, and error messages end up in logs. */

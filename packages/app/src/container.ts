@@ -10,7 +10,8 @@ import type { Logger } from './logger.js';
 import { coreModule } from './modules/core-module.js';
 import { cryptoModule } from './modules/crypto-module.js';
 import { httpModule } from './modules/http-module.js';
-import { memoryModule } from './modules/memory-module.js';
+import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
+import { redisLimiterModule } from './modules/redis-module.js';
 import { settingsModule } from './modules/settings-module.js';
 
 export interface ContainerOverrides {
@@ -27,8 +28,12 @@ export function storeModule(config: StorefrontConfig): ContainerModule {
   }
 }
 
+export function limiterModule(config: StorefrontConfig): ContainerModule {
+  return config.redisUrl === undefined ? memoryLimiterModule() : redisLimiterModule(config.redisUrl);
+}
+
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), cryptoModule(), coreModule(), httpModule());
+  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule());
   return container;
 }

@@ -17,6 +17,7 @@ import type {
   TokenService,
 } from '@storefront/domain';
 import type { createHttpApp } from '@storefront/adapters-http';
+import type { Redis } from 'ioredis';
 import type { StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -30,6 +31,9 @@ const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepos
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
+const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
+const LimiterProbe: unique symbol = Symbol.for('storefront.LimiterProbe');
+const RedisClientId: unique symbol = Symbol.for('storefront.RedisClient');
 const Crypto: unique symbol = Symbol.for('storefront.CryptoAdapters');
 const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
 const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
@@ -49,6 +53,12 @@ export const TYPES = {
   RateLimiter: RateLimiterId,
   /** Every dependency the status check asks (`store`, `rate_limiter`, …). */
   HealthProbes,
+  /** The store's health probe, named `store`. */
+  StoreProbe,
+  /** The rate limiter's health probe, named `rate_limiter`. */
+  LimiterProbe,
+  /** The ioredis client of the shared limiter (REDIS_URL only). */
+  RedisClient: RedisClientId,
   /** The hasher and token service as built, with their extra operations (`ready`, `stats`). */
   CryptoAdapters: Crypto,
   PasswordHasher: PasswordHasherId,
@@ -69,6 +79,9 @@ export interface Services {
   [TYPES.SessionStore]: SessionStore;
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.HealthProbes]: readonly HealthProbe[];
+  [TYPES.StoreProbe]: HealthProbe;
+  [TYPES.LimiterProbe]: HealthProbe;
+  [TYPES.RedisClient]: Redis;
   [TYPES.CryptoAdapters]: CryptoAdapters;
   [TYPES.PasswordHasher]: PasswordHasher;
   [TYPES.TokenService]: TokenService;

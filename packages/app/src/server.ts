@@ -71,7 +71,7 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     port,
     url,
     store: config.store,
-    limiter: config.store === 'memory' ? 'memory' : 'redis',
+    limiter: config.redisUrl === undefined ? 'memory' : 'redis',
     rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
     scrypt_log_n: config.scrypt.logN,

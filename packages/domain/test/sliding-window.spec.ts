@@ -4,7 +4,7 @@ import type { RateLimitPolicy } from '../src/ports/rate-limiter.js';
 import type { WindowBuckets } from '../src/rate-limit/sliding-window.js';
 import { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS, toWholeSeconds } from '../src/rate-limit/sliding-window.js';
 
-// 60 s window → 1 s buckets; a request in bucket b counts until (b + 1) s + 60 s.
+// 60 s window → 1 s buckets; a bucket's requests count until 60 s after its latest request.
 const policy: RateLimitPolicy = { name: 'default', limit: 3, windowSeconds: 60 };
 
 /** Three requests at 10.5 s, 20 s and 30 s: the quota is then spent. */
@@ -17,16 +17,16 @@ function spent(): WindowBuckets {
 describe('decideSlidingWindow', () => {
   it('allows `limit` requests with exact remaining, reset and retry-after values', () => {
     const buckets: WindowBuckets = [];
-    expect(decideSlidingWindow(buckets, policy, 10_500, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 2, resetMs: 60_500, retryAfterMs: 0 });
-    expect(decideSlidingWindow(buckets, policy, 20_000, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 1, resetMs: 61_000, retryAfterMs: 0 });
-    // The oldest request (bucket 10) frees the first slot at 71 s.
-    expect(decideSlidingWindow(buckets, policy, 30_000, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 0, resetMs: 61_000, retryAfterMs: 41_000 });
+    expect(decideSlidingWindow(buckets, policy, 10_500, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 2, resetMs: 60_000, retryAfterMs: 0 });
+    expect(decideSlidingWindow(buckets, policy, 20_000, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 1, resetMs: 60_000, retryAfterMs: 0 });
+    // The oldest request (10.5 s) frees the first slot at 70.5 s.
+    expect(decideSlidingWindow(buckets, policy, 30_000, true)).to.deep.equal({ allowed: true, limit: 3, remaining: 0, resetMs: 60_000, retryAfterMs: 40_500 });
   });
 
   it('refuses once the quota is spent, and a refused request does not count', () => {
     const buckets = spent();
-    const before = buckets.map(([bucket, count]) => [bucket, count]);
-    expect(decideSlidingWindow(buckets, policy, 40_000, true)).to.deep.equal({ allowed: false, limit: 3, remaining: 0, resetMs: 51_000, retryAfterMs: 31_000 });
+    const before = buckets.map((bucket) => [...bucket]);
+    expect(decideSlidingWindow(buckets, policy, 40_000, true)).to.deep.equal({ allowed: false, limit: 3, remaining: 0, resetMs: 50_000, retryAfterMs: 30_500 });
     expect(buckets).to.deep.equal(before);
   });
 
@@ -51,10 +51,19 @@ describe('decideSlidingWindow', () => {
     expect(buckets).to.deep.equal([]);
   });
 
-  it('counts requests of the same bucket in one counter', () => {
+  it('counts requests of the same bucket in one counter that remembers the latest of them', () => {
     const buckets: WindowBuckets = [];
     for (const now of [5_000, 5_400, 5_999, 6_000]) decideSlidingWindow(buckets, { ...policy, limit: 10 }, now, true);
-    expect(buckets).to.deep.equal([[5, 3], [6, 1]]);
+    expect(buckets).to.deep.equal([[5, 3, 5_999], [6, 1, 6_000]]);
+  });
+
+  it('never reports a reset or retry-after longer than the window', () => {
+    const buckets: WindowBuckets = [];
+    for (let now = 0; now < 3_000; now += 7) {
+      const decision = decideSlidingWindow(buckets, { ...policy, limit: 50 }, now, true);
+      expect(decision.resetMs).to.be.at.most(60_000);
+      expect(decision.retryAfterMs).to.be.at.most(60_000);
+    }
   });
 
   it('keeps at most one bucket more than the window holds, even with a limit of a million', () => {

@@ -1,8 +1,9 @@
 /**
- * The embedded store: every storage port and the rate limiter from @storefront/adapters-memory,
- * all from one `createMemoryAdapters()` call so that they share one process-local state.
+ * The embedded store: every storage port from @storefront/adapters-memory, all from one
+ * `createMemoryAdapters()` call so that they share one process-local state.
  */
 import { createMemoryAdapters } from '@storefront/adapters-memory';
+import type { HealthProbe } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
@@ -14,7 +15,20 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.OrderRepository, [TYPES.MemoryAdapters], (memory) => memory.orders);
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MemoryAdapters], (memory) => memory.customers);
     bindFactory(bind, TYPES.SessionStore, [TYPES.MemoryAdapters], (memory) => memory.sessions);
-    bindFactory(bind, TYPES.RateLimiter, [TYPES.MemoryAdapters], (memory) => memory.limiter);
-    bindFactory(bind, TYPES.HealthProbes, [TYPES.MemoryAdapters], (memory) => memory.probes);
+    bindFactory(bind, TYPES.StoreProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });
+}
+
+/** The in-process limiter (no REDIS_URL): exact for one instance, not shared between instances. */
+export function memoryLimiterModule(): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bindFactory(bind, TYPES.RateLimiter, [TYPES.MemoryAdapters], (memory) => memory.limiter);
+    bindFactory(bind, TYPES.LimiterProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'rate_limiter'));
+  });
+}
+
+function probeNamed(probes: readonly HealthProbe[], name: string): HealthProbe {
+  const probe = probes.find((candidate) => candidate.name === name);
+  if (probe === undefined) throw new Error(`the memory adapters have no ${name} probe`);
+  return probe;
 }

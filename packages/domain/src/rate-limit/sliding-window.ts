@@ -5,28 +5,25 @@
  * Why buckets: an exact sliding log keeps one entry per request, so memory grows with the limit
  * (benchmarks run with limits in the millions). A two-counter "sliding window counter" is O(1) but
  * only estimates, so the `reset` it reports can be wrong. Here the window is cut into a fixed number
- * of buckets (60: one second for a 60 s window); a request is counted in the bucket of its arrival
- * and stops counting one full window after that bucket ends. So:
- *  - memory per caller is bounded by BUCKETS + 1 counters whatever the limit;
- *  - a request counts for at least a full window, so no window of `windowSeconds` ever holds more
- *    than `limit` allowed requests (at most one bucket, 1/60 of the window, of extra strictness);
- *  - `reset` and `retryAfter` are computed from the same buckets the next decision will read, so a
- *    caller told that its quota is back at `reset` is not refused after it.
+ * of buckets (60: one second for a 60 s window); each bucket keeps a count and the time of its
+ * latest request, and all its requests stop counting one full window after that latest request. So:
+ *  - memory per caller is bounded by BUCKETS + 1 buckets whatever the limit;
+ *  - every request counts for at least a full window, so no window of `windowSeconds` ever holds
+ *    more than `limit` allowed requests (an earlier request of a bucket counts up to one bucket
+ *    width, 1/60 of the window, longer than a pure log would count it);
+ *  - `reset` and `retryAfter` are never more than the window, and are computed from the same
+ *    buckets the next decision reads, so a caller told that its quota is back at `reset` is not
+ *    refused after it.
  */
 import type { RateLimitDecision, RateLimitPolicy } from '../ports/rate-limiter.js';
 
 export const SLIDING_WINDOW_BUCKETS = 60;
 
-/** Bucket state of one caller: `[bucketIndex, count]` pairs in ascending bucket order. */
-export type WindowBuckets = Array<[bucket: number, count: number]>;
+/** Bucket state of one caller: `[bucketIndex, count, latestRequestMs]` in ascending bucket order. */
+export type WindowBuckets = Array<[bucket: number, count: number, latestMs: number]>;
 
 export function bucketWidthMs(policy: RateLimitPolicy): number {
   return Math.max(1, Math.ceil((policy.windowSeconds * 1000) / SLIDING_WINDOW_BUCKETS));
-}
-
-/** When the requests of `bucket` stop counting. */
-function expiryOf(bucket: number, widthMs: number, windowMs: number): number {
-  return (bucket + 1) * widthMs + windowMs;
 }
 
 /**
@@ -39,11 +36,10 @@ export function decideSlidingWindow(
   nowMs: number,
   consume: boolean,
 ): RateLimitDecision {
-  const widthMs = bucketWidthMs(policy);
   const windowMs = policy.windowSeconds * 1000;
 
   let firstLive = 0;
-  while (firstLive < buckets.length && expiryOf(buckets[firstLive]![0], widthMs, windowMs) <= nowMs) firstLive++;
+  while (firstLive < buckets.length && buckets[firstLive]![2] + windowMs <= nowMs) firstLive++;
   if (firstLive > 0) buckets.splice(0, firstLive);
 
   let used = 0;
@@ -51,13 +47,17 @@ export function decideSlidingWindow(
 
   const allowed = used < policy.limit;
   if (allowed && consume) {
-    const current = Math.floor(nowMs / widthMs);
+    const current = Math.floor(nowMs / bucketWidthMs(policy));
     const last = buckets[buckets.length - 1];
-    if (last !== undefined && last[0] === current) last[1] += 1;
-    else buckets.push([current, 1]);
+    if (last !== undefined && last[0] >= current) {
+      last[1] += 1;
+      last[2] = Math.max(last[2], nowMs);
+    } else {
+      buckets.push([current, 1, nowMs]);
+    }
     used += 1;
   }
-  return summarize(buckets, policy, nowMs, used, allowed, widthMs, windowMs);
+  return summarize(buckets, policy, nowMs, used, allowed, windowMs);
 }
 
 function summarize(
@@ -66,21 +66,20 @@ function summarize(
   nowMs: number,
   used: number,
   allowed: boolean,
-  widthMs: number,
   windowMs: number,
 ): RateLimitDecision {
   const remaining = Math.max(0, policy.limit - used);
   const newest = buckets[buckets.length - 1];
-  const resetMs = newest === undefined ? 0 : Math.max(0, expiryOf(newest[0], widthMs, windowMs) - nowMs);
+  const resetMs = newest === undefined ? 0 : Math.max(0, newest[2] + windowMs - nowMs);
 
   let retryAfterMs = 0;
   if (remaining === 0) {
     // Requests free up oldest bucket first; find the bucket whose expiry brings `used` below the limit.
     let left = used;
-    for (const [bucket, count] of buckets) {
+    for (const [, count, latestMs] of buckets) {
       left -= count;
       if (left < policy.limit) {
-        retryAfterMs = Math.max(0, expiryOf(bucket, widthMs, windowMs) - nowMs);
+        retryAfterMs = Math.max(0, latestMs + windowMs - nowMs);
         break;
       }
     }

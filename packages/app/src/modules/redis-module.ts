@@ -1,0 +1,41 @@
+/**
+ * The shared rate limiter (REDIS_URL): @storefront/adapters-redis on a fail-fast ioredis client,
+ * with the in-process limiter deciding while Redis is unreachable (degraded, never open). The
+ * client is closed when the container is unloaded.
+ */
+import { InMemoryRateLimiter } from '@storefront/adapters-memory';
+import { createRedisAdapters, createRedisClient, type RedisAdapters } from '@storefront/adapters-redis';
+import { ContainerModule } from 'inversify';
+import type { Redis } from 'ioredis';
+import { bindFactory } from '../binding.js';
+import type { StorefrontConfig } from '../config.js';
+import { TYPES } from '../identifiers.js';
+import type { Logger } from '../logger.js';
+
+export function redisLimiterModule(redisUrl: string): ContainerModule {
+  return new ContainerModule(({ bind }) => {
+    bind<Redis>(TYPES.RedisClient)
+      .toResolvedValue((logger: Logger) => {
+        const client = createRedisClient(redisUrl);
+        // ioredis reports every failed reconnect; the limiter logs the outage once instead.
+        client.on('error', () => undefined);
+        client.once('ready', () => logger.info({}, 'rate limiter: connected to Redis'));
+        return client;
+      }, [TYPES.Logger])
+      .inSingletonScope()
+      .onDeactivation(async (client) => {
+        await client.quit().catch(() => client.disconnect());
+      });
+    let adapters: RedisAdapters | undefined;
+    const build = (client: Redis, logger: Logger, config: StorefrontConfig): RedisAdapters =>
+      (adapters ??= createRedisAdapters({
+        client,
+        fallback: new InMemoryRateLimiter(),
+        onDegraded: (error) =>
+          logger.warn({ err: error }, 'rate limiter: Redis is unreachable; deciding in-process until it is back'),
+        onRestored: () => logger.info({ rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s` }, 'rate limiter: Redis is back'),
+      }));
+    bindFactory(bind, TYPES.RateLimiter, [TYPES.RedisClient, TYPES.Logger, TYPES.Config], (client, logger, config) => build(client, logger, config).limiter);
+    bindFactory(bind, TYPES.LimiterProbe, [TYPES.RedisClient, TYPES.Logger, TYPES.Config], (client, logger, config) => build(client, logger, config).probes[0]!);
+  });
+}
