@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       logPretty: false,
       trustProxy: false,
       shutdownTimeoutSeconds: 10,
+      redisUrl: undefined,
     });
   });
 
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       LOG_PRETTY: 'true',
       TRUST_PROXY: '1',
       SHUTDOWN_TIMEOUT_SECONDS: '0',
+      REDIS_URL: 'redis://cache.internal:6379/2',
     });
     expect(config).to.deep.equal({
       port: 0,
@@ -68,7 +70,14 @@ describe('loadConfig', () => {
       logPretty: true,
       trustProxy: true,
       shutdownTimeoutSeconds: 0,
+      redisUrl: 'redis://cache.internal:6379/2',
     });
+  });
+
+  it('names REDIS_URL when it is not a redis:// or rediss:// URL, without echoing it', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://user:hunter2@cache:6379' }))
+      .to.throw(ConfigError, /^REDIS_URL must be a URL starting with redis:\/\/ or rediss:\/\//)
+      .that.satisfies((error: Error) => !error.message.includes('hunter2'));
   });
 
   it('accepts true/false/1/0 for booleans, in any case', () => {
