@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { after, before, describe, it } from 'mocha';
+import { hasRedisServer, privateRedis, startInstance, type Instance, type PrivateRedis } from './processes.js';
+
+async function statusesOf(urls: readonly string[], path = '/api/products'): Promise<number[]> {
+  return Promise.all(urls.map(async (url) => (await fetch(`${url}${path}`)).status));
+}
+
+describe('Scaling out: two instances sharing one Redis', function () {
+  this.timeout(60_000);
+  let redis: PrivateRedis;
+  let a: Instance;
+  let b: Instance;
+  let client: Redis;
+
+  before(async function () {
+    if (!hasRedisServer()) {
+      console.warn('\n  !!! SKIPPING scale-out tests: no redis-server binary on this machine to start a private Redis.\n');
+      return this.skip();
+    }
+    redis = await privateRedis();
+    await redis.start();
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+    client = new Redis(redis.url, { lazyConnect: true });
+    await client.connect();
+  });
+  after(async () => {
+    client?.disconnect();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  it('allows at most the limit of 100 anonymous requests spread over both instances', async () => {
+    const urls = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? a.url : b.url));
+    const statuses = await statusesOf(urls);
+    expect(statuses.filter((s) => s === 200)).to.have.length(40);
+    expect(statuses.filter((s) => s === 429)).to.have.length(60);
+    expect(await client.keys('storefront:rl:*')).to.deep.equal(['storefront:rl:default:ip:127.0.0.1']);
+  });
+
+  it('answers without a 5xx while Redis is down, and goes back to Redis when it returns', async () => {
+    await client.flushall();
+    client.disconnect();
+    await redis.stop();
+
+    const during = await statusesOf(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a.url : b.url)));
+    expect(during.filter((s) => s >= 500)).to.deep.equal([]);
+    expect(during.every((s) => s === 200 || s === 429)).to.equal(true);
+    const status = await fetch(`${a.url}/api/status`);
+    // The status check itself may be refused by the (in-process) limiter; if answered, it says what is down.
+    if (status.status !== 429) {
+      expect(status.status).to.equal(503);
+      expect(await status.json()).to.deep.include({ status: 'degraded', checks: { store: 'ok', rate_limiter: 'down' } });
+    }
+
+    await redis.start();
+    client = new Redis(redis.url, { lazyConnect: true });
+    await client.connect();
+    // ioredis reconnects with a back-off of up to 2 s; the limiter retries Redis at most once a second.
+    let keys: string[] = [];
+    for (let attempt = 0; attempt < 40 && keys.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await statusesOf([a.url, b.url], '/api/rate-limit');
+      await statusesOf([a.url, b.url]);
+      keys = await client.keys('storefront:rl:*');
+    }
+    expect(keys).to.deep.equal(['storefront:rl:default:ip:127.0.0.1']);
+  });
+});
+
+describe('The shared limit under 200 concurrent requests', function () {
+  this.timeout(60_000);
+  let redis: PrivateRedis;
+  let a: Instance;
+  let b: Instance;
+
+  before(async function () {
+    if (!hasRedisServer()) return this.skip();
+    redis = await privateRedis();
+    await redis.start();
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '50', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis?.stop();
+  });
+
+  it('lets exactly the limit through, with no race admitting extra requests', async () => {
+    const statuses = await statusesOf(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? a.url : b.url)));
+    expect(statuses.filter((s) => s === 200)).to.have.length(50);
+    expect(statuses.filter((s) => s === 429)).to.have.length(150);
+  });
+});
