@@ -1,0 +1,50 @@
+/**
+ * `pnpm storefront <command>`: the operator CLI. It builds the same container as the server from
+ * the same environment, runs one command against the configured store, and exits: 0 on success, 1
+ * when the command failed, 2 for a usage error.
+ */
+import 'reflect-metadata';
+import { resolve } from './binding.js';
+import { CliError, runCommand, runOffline, USAGE } from './cli/commands.js';
+import { readPassword } from './cli/password.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createContainer } from './container.js';
+import { TYPES } from './identifiers.js';
+import { createLogger } from './logger.js';
+
+const args = process.argv.slice(2);
+const io = {
+  out: (text: string) => process.stdout.write(`${text}\n`),
+  readPassword: () => readPassword(process.stdin, process.stderr),
+};
+
+async function main(): Promise<number> {
+  if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
+    io.out(USAGE);
+    return args.length === 0 ? 2 : 0;
+  }
+  if (runOffline(args, io)) return 0;
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
+  if (config.store === 'memory') {
+    process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo to change a real store\n');
+  }
+  const container = createContainer(config, createLogger(config));
+  try {
+    await runCommand(resolve(container, TYPES.Storefront), args, io);
+    return 0;
+  } finally {
+    await container.unbindAllAsync();
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  if (error instanceof CliError || error instanceof ConfigError) {
+    process.stderr.write(`storefront: ${error.message}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  } else {
+    process.stderr.write(`storefront: the command failed: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The operator commands. Each one validates everything before it writes, so a bad input changes
+ * nothing, and reports problems as `CliError`s (a message and an exit code, never a stack trace).
+ */
+import { generateSigningKey } from '@storefront/adapters-crypto';
+import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
+import { DomainError, isDomainError, type Storefront } from '@storefront/domain';
+import { parseArgs } from 'node:util';
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface CliIo {
+  readonly out: (text: string) => void;
+  readonly readPassword: () => Promise<string>;
+}
+
+export const USAGE = `usage: storefront <command>
+
+  menu import <file>                       load a menu file {"products":[...]}; idempotent by name
+  menu export                              print the menu in the same format
+  customers add --email <e> --name <n>     add a customer; the password is read from stdin or a prompt
+  customers disable <email>                refuse the customer's logins and tokens (403)
+  customers enable <email>
+  seed --demo                              load the demo menu and demo customers
+  keys generate                            print a new TOKEN_SECRET_KEY (PASERK k4.secret)
+
+The store is the one the environment configures (STOREFRONT_STORE, MONGODB_URI), as for the server.`;
+
+/** Commands that need no store. */
+export function runOffline(args: readonly string[], io: CliIo): boolean {
+  if (args[0] === 'keys' && args[1] === 'generate' && args.length === 2) {
+    io.out(generateSigningKey());
+    return true;
+  }
+  return false;
+}
+
+export async function runCommand(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {
+  const [group, action, ...rest] = args;
+  try {
+    if (group === 'menu' && action === 'import' && rest.length === 1) return await importMenu(storefront, rest[0]!, io);
+    if (group === 'menu' && action === 'export' && rest.length === 0) return await exportMenu(storefront, io);
+    if (group === 'customers' && action === 'add') return await addCustomer(storefront, rest, io);
+    if (group === 'customers' && (action === 'disable' || action === 'enable') && rest.length === 1) {
+      await storefront.setCustomerDisabled.execute({ email: rest[0]!, disabled: action === 'disable' });
+      return io.out(`${rest[0]} ${action}d`);
+    }
+    if (group === 'seed' && action === '--demo' && rest.length === 0) return await seedDemo(storefront, io);
+  } catch (error) {
+    throw explain(error);
+  }
+  throw new CliError(`unknown command: ${args.join(' ') || '(none)'}\n\n${USAGE}`, 2);
+}
+
+async function importMenu(storefront: Storefront, path: string, io: CliIo): Promise<void> {
+  const products = await storefront.importMenu.execute(await loadMenuFile(path));
+  io.out(`imported ${products.length} products from ${path}`);
+}
+
+async function exportMenu(storefront: Storefront, io: CliIo): Promise<void> {
+  const { products } = await storefront.listMenu.execute();
+  const drafts = products.map(({ name, description, category, price, currency, tags, available }) => ({
+    name, description, category, price, currency, tags, available,
+  }));
+  io.out(JSON.stringify({ products: drafts }, null, 2));
+}
+
+async function addCustomer(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {
+  if (args.some((arg) => arg.startsWith('--password'))) {
+    throw new CliError('the password is never an argument (it would stay in shell history): pipe it to stdin or type it at the prompt', 2);
+  }
+  const { values } = parseArgs({ args: [...args], options: { email: { type: 'string' }, name: { type: 'string' } }, strict: true });
+  if (values.email === undefined || values.name === undefined) throw new CliError('customers add needs --email and --name', 2);
+  const password = await io.readPassword();
+  const customer = await storefront.registerCustomer.execute({ email: values.email, name: values.name, password });
+  io.out(`added ${customer.email} as ${customer.customerId}`);
+}
+
+async function seedDemo(storefront: Storefront, io: CliIo): Promise<void> {
+  const products = await storefront.importMenu.execute(demoMenu);
+  let added = 0;
+  for (const customer of demoCustomers) {
+    try {
+      await storefront.registerCustomer.execute(customer);
+      added++;
+    } catch (error) {
+      if (!isDomainError(error, 'conflict')) throw error;
+    }
+  }
+  io.out(`demo menu: ${products.length} products; demo customers added: ${added} (existing ones kept)`);
+}
+
+function explain(error: unknown): unknown {
+  if (error instanceof MenuFileError) return new CliError(error.message);
+  if (error instanceof DomainError) {
+    const details = (error.details ?? []).map((issue) => `  ${issue.path}: ${issue.message}`);
+    return new CliError([error.message, ...details].join('\n'));
+  }
+  if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+    return new CliError(error.message, 2);
+  }
+  return error;
+}
