@@ -1,0 +1,61 @@
+/**
+ * Where each port keeps its documents, and the indexes the repositories' queries and atomic rules
+ * rely on. Index names are fixed so that a duplicate key can be traced to the rule it broke, and so
+ * that creating them again at every start is a no-op.
+ */
+import type { Db, IndexDescription } from 'mongodb';
+
+export const COLLECTIONS = {
+  products: 'products',
+  meta: 'meta',
+  orders: 'orders',
+  idempotencyKeys: 'idempotency_keys',
+  customers: 'customers',
+  sessions: 'sessions',
+} as const;
+
+export const INDEXES = {
+  /** Names are unique on a menu regardless of case: upsertByName matches on it. */
+  productName: 'products_by_name_key',
+  /** The menu's stable order, so that list() reads in order instead of sorting. */
+  productMenuOrder: 'products_menu_order',
+  /** listByCustomer: equality on the customer, then already in (createdAt, _id) order. */
+  ordersByCustomer: 'orders_by_customer',
+  /** A second guard against doubles: one order per customer and Idempotency-Key. */
+  orderIdempotencyKey: 'orders_by_idempotency_key',
+  /** One record per customer and key: the unique rule that makes a claim atomic. */
+  idempotencyKey: 'idempotency_keys_by_customer_key',
+  idempotencyExpiry: 'idempotency_keys_expiry',
+  customerEmail: 'customers_by_email',
+  sessionExpiry: 'sessions_expiry',
+} as const;
+
+const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
+  [COLLECTIONS.products]: [
+    { name: INDEXES.productName, key: { nameKey: 1 }, unique: true },
+    { name: INDEXES.productMenuOrder, key: { category: 1, name: 1, _id: 1 } },
+  ],
+  [COLLECTIONS.orders]: [
+    { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
+    {
+      name: INDEXES.orderIdempotencyKey,
+      key: { customerId: 1, idempotencyKey: 1 },
+      unique: true,
+      partialFilterExpression: { idempotencyKey: { $exists: true } },
+    },
+  ],
+  [COLLECTIONS.idempotencyKeys]: [
+    { name: INDEXES.idempotencyKey, key: { customerId: 1, key: 1 }, unique: true },
+    // The TTL monitor runs about once a minute: readers still treat a record past expiresAt as gone.
+    { name: INDEXES.idempotencyExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+  ],
+  [COLLECTIONS.customers]: [{ name: INDEXES.customerEmail, key: { email: 1 }, unique: true }],
+  [COLLECTIONS.sessions]: [{ name: INDEXES.sessionExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 }],
+};
+
+/** Creates every index (and so every collection); a no-op for indexes that already exist as specified. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all(
+    Object.entries(SPECS).map(([collection, specs]) => db.collection(collection).createIndexes([...specs])),
+  );
+}

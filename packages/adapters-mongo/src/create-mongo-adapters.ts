@@ -1,0 +1,59 @@
+/**
+ * The one factory of this package: every storage port on one MongoDB database, typed by the ports
+ * so that the composition root can swap adapter sets without noticing. It creates its indexes
+ * (a no-op when they exist) and the menu's revision counter, and never closes the client behind
+ * `db`: whoever made the client owns it.
+ */
+import type { CustomerRepository, HealthProbe, MenuRepository, OrderRepository, SessionStore } from '@storefront/domain';
+import type { Db } from 'mongodb';
+import { COLLECTIONS, ensureIndexes } from './collections.js';
+import type { CustomerDocument } from './customer-mapper.js';
+import type { IdempotencyDocument } from './idempotency-record.js';
+import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
+import { MongoCustomerRepository } from './mongo-customer-repository.js';
+import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
+import { MongoMenuRepository } from './mongo-menu-repository.js';
+import { MongoOrderRepository } from './mongo-order-repository.js';
+import { MongoSessionStore } from './mongo-session-store.js';
+import type { OrderDocument } from './order-mapper.js';
+import type { ProductDocument } from './product-mapper.js';
+import type { SessionDocument } from './session-mapper.js';
+import { storeOperation } from './store-errors.js';
+
+export interface MongoAdapterOptions {
+  /** The database to use; its client stays the caller's. */
+  readonly db: Db;
+}
+
+export interface MongoAdapters {
+  readonly menu: MenuRepository;
+  readonly orders: OrderRepository;
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  /** `store`: a ping of the database. */
+  readonly probes: readonly HealthProbe[];
+}
+
+/** Rejects with DomainError `store_unavailable` when the database cannot be reached. */
+export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<MongoAdapters> {
+  const revisions = new MenuRevision(db.collection<MenuRevisionDocument>(COLLECTIONS.meta));
+  await storeOperation(async () => {
+    await ensureIndexes(db);
+    await revisions.ensure();
+  });
+  const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
+  const keys = new MongoIdempotencyKeys(db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
+  const probe: HealthProbe = {
+    name: 'store',
+    check: async () => {
+      await db.command({ ping: 1 });
+    },
+  };
+  return {
+    menu: new MongoMenuRepository(db.collection<ProductDocument>(COLLECTIONS.products), revisions),
+    orders: new MongoOrderRepository(orders, keys),
+    customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
+    sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
+    probes: [probe],
+  };
+}

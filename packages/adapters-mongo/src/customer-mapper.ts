@@ -1,0 +1,33 @@
+/** Customer accounts as stored: `_id` = customer id; the email is unique (an index). */
+import type { Customer } from '@storefront/domain';
+
+export interface CustomerDocument {
+  _id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  disabled: boolean;
+  createdAt: Date;
+}
+
+export function toCustomerDocument(customer: Customer): CustomerDocument {
+  return {
+    _id: customer.customerId,
+    email: customer.email,
+    name: customer.name,
+    passwordHash: customer.passwordHash,
+    disabled: customer.disabled,
+    createdAt: new Date(customer.createdAt.getTime()),
+  };
+}
+
+export function toCustomer(document: CustomerDocument): Customer {
+  return {
+    customerId: document._id,
+    email: document.email,
+    name: document.name,
+    passwordHash: document.passwordHash,
+    disabled: document.disabled,
+    createdAt: document.createdAt,
+  };
+}

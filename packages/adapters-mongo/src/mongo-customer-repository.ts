@@ -1,0 +1,51 @@
+/**
+ * Customer accounts in MongoDB. Email uniqueness is the unique index's job, not a read before the
+ * write, so two concurrent sign-ups with one email cannot both succeed.
+ */
+import type { Customer, CustomerRepository } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+import type { Collection } from 'mongodb';
+import { INDEXES } from './collections.js';
+import { toCustomer, toCustomerDocument, type CustomerDocument } from './customer-mapper.js';
+import { isDuplicateKey, storeOperation } from './store-errors.js';
+
+export class MongoCustomerRepository implements CustomerRepository {
+  constructor(private readonly customers: Collection<CustomerDocument>) {}
+
+  findByEmail(email: string): Promise<Customer | null> {
+    return storeOperation(async () => {
+      const document = await this.customers.findOne({ email });
+      return document === null ? null : toCustomer(document);
+    });
+  }
+
+  findById(customerId: string): Promise<Customer | null> {
+    return storeOperation(async () => {
+      const document = await this.customers.findOne({ _id: customerId });
+      return document === null ? null : toCustomer(document);
+    });
+  }
+
+  create(customer: Customer): Promise<void> {
+    return storeOperation(async () => {
+      try {
+        await this.customers.insertOne(toCustomerDocument(customer));
+      } catch (error) {
+        if (isDuplicateKey(error, INDEXES.customerEmail)) {
+          throw new DomainError('conflict', `A customer with email ${customer.email} already exists.`, { cause: error });
+        }
+        if (isDuplicateKey(error)) {
+          throw new DomainError('conflict', `A customer with id ${customer.customerId} already exists.`, { cause: error });
+        }
+        throw error;
+      }
+    });
+  }
+
+  setDisabled(email: string, disabled: boolean): Promise<boolean> {
+    return storeOperation(async () => {
+      const result = await this.customers.updateOne({ email }, { $set: { disabled } });
+      return result.matchedCount > 0;
+    });
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The menu in MongoDB: one document per product, `_id` = product id, matched by its lower-cased
+ * name on upsert. Products are written with upserts keyed by name, so writing the same batch twice
+ * converges on the same products with the same ids; see MenuRevision for how readers learn of it.
+ */
+import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
+import { newId, validationFailed } from '@storefront/domain';
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
+import type { MenuRevision } from './menu-revision.js';
+import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument } from './product-mapper.js';
+import { isDuplicateKey, storeOperation } from './store-errors.js';
+
+export class MongoMenuRepository implements MenuRepository {
+  constructor(
+    private readonly products: Collection<ProductDocument>,
+    private readonly revisions: MenuRevision,
+  ) {}
+
+  list(): Promise<readonly Product[]> {
+    return storeOperation(async () => {
+      // No collation: strings then compare by their UTF-8 bytes, which is code-point order, the
+      // order `compareProducts` documents (served from the products_menu_order index).
+      const documents = await this.products.find({}).sort({ category: 1, name: 1, _id: 1 }).toArray();
+      return documents.map(toProduct);
+    });
+  }
+
+  async findByIds(productIds: readonly string[]): Promise<readonly Product[]> {
+    if (productIds.length === 0) return [];
+    return storeOperation(async () => {
+      const documents = await this.products.find({ _id: { $in: [...new Set(productIds)] } }).toArray();
+      return documents.map(toProduct);
+    });
+  }
+
+  async upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
+    // Checked before anything is written: a bad batch writes nothing.
+    const keys = nameKeysOf(drafts);
+    if (drafts.length === 0) return [];
+    return storeOperation(async () => {
+      const write = await this.revisions.begin();
+      let changed: boolean;
+      try {
+        changed = await this.write(drafts, keys);
+      } catch (error) {
+        // Some upserts may have landed: make readers look again, then report the failure.
+        await this.revisions.end(write, true).catch(() => undefined);
+        throw error;
+      }
+      await this.revisions.end(write, changed);
+      const ids = await this.idsByNameKey(keys);
+      return drafts.map((draft, i) => {
+        const id = ids.get(keys[i]!);
+        if (id === undefined) throw new Error(`the product "${draft.name}" was not found after its upsert`);
+        return freezeProduct(id, productFields(draft));
+      });
+    });
+  }
+
+  revision(): Promise<string> {
+    return storeOperation(() => this.revisions.current());
+  }
+
+  /**
+   * Upserts every draft; true when a product was created or changed (an update that sets the same
+   * values is not counted by the server). Not a transaction: if it fails half-way, the products
+   * written so far stay written, and running the same batch again writes the rest and leaves the
+   * others as they are (same ids: `$setOnInsert` assigns one only on creation).
+   */
+  private async write(drafts: readonly ProductDraft[], keys: readonly string[]): Promise<boolean> {
+    const operations: AnyBulkWriteOperation<ProductDocument>[] = drafts.map((draft, i) => ({
+      updateOne: {
+        filter: { nameKey: keys[i]! },
+        update: { $set: productFields(draft), $setOnInsert: { _id: newId('prd') } },
+        upsert: true,
+      },
+    }));
+    const run = async (): Promise<boolean> => {
+      const result = await this.products.bulkWrite(operations, { ordered: false });
+      return result.upsertedCount + result.modifiedCount > 0;
+    };
+    try {
+      return await run();
+    } catch (error) {
+      // Two writers creating the same new name race on the unique index; the loser's retry finds
+      // the winner's product and updates it.
+      if (!isDuplicateKey(error)) throw error;
+      await run();
+      return true;
+    }
+  }
+
+  private async idsByNameKey(keys: readonly string[]): Promise<Map<string, string>> {
+    const found = await this.products
+      .find({ nameKey: { $in: [...keys] } }, { projection: { _id: 1, nameKey: 1 } })
+      .toArray();
+    return new Map(found.map((document) => [document.nameKey, document._id]));
+  }
+}
+
+function nameKeysOf(drafts: readonly ProductDraft[]): string[] {
+  const seen = new Set<string>();
+  return drafts.map((draft, i) => {
+    const key = productNameKey(draft.name);
+    if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
+    seen.add(key);
+    return key;
+  });
+}

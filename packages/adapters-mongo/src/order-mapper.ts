@@ -1,0 +1,58 @@
+/**
+ * Orders as stored: `_id` = order id, with the Idempotency-Key that placed it (if any) so that a
+ * unique index can refuse a second order for the same key. Lines are copied field by field, so that
+ * neither extra properties of the caller's objects nor later edits to them reach the store.
+ */
+import type { Order, OrderLine } from '@storefront/domain';
+
+export interface OrderLineDocument {
+  productId: string;
+  name: string;
+  quantity: number;
+  unitPrice: number;
+  lineTotal: number;
+}
+
+export interface OrderDocument {
+  _id: string;
+  customerId: string;
+  items: OrderLineDocument[];
+  amount: number;
+  currency: string;
+  createdAt: Date;
+  idempotencyKey?: string;
+}
+
+export function toOrderDocument(order: Order, idempotencyKey?: string): OrderDocument {
+  const document: OrderDocument = {
+    _id: order.orderId,
+    customerId: order.customerId,
+    items: order.items.map(toLine),
+    amount: order.amount,
+    currency: order.currency,
+    createdAt: new Date(order.createdAt.getTime()),
+  };
+  if (idempotencyKey !== undefined) document.idempotencyKey = idempotencyKey;
+  return document;
+}
+
+export function toOrder(document: OrderDocument): Order {
+  return {
+    orderId: document._id,
+    customerId: document.customerId,
+    items: document.items.map(toLine),
+    amount: document.amount,
+    currency: document.currency,
+    createdAt: document.createdAt,
+  };
+}
+
+function toLine(line: OrderLine): OrderLineDocument {
+  return {
+    productId: line.productId,
+    name: line.name,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    lineTotal: line.lineTotal,
+  };
+}
