@@ -43,7 +43,9 @@ describe('Mongo adapters', function () {
       const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
       const explained = await findCustomerOrders(orders, customerId, { page: 2, limit: 2 }).explain('queryPlanner');
       const stages = planStages(explained['queryPlanner']['winningPlan']);
-      expect(stages.map((s) => s.stage)).to.not.include.members(['SORT', 'COLLSCAN']);
+      const names = stages.map((s) => s.stage);
+      expect(names, JSON.stringify(stages)).to.not.include('SORT');
+      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
       expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByCustomer), JSON.stringify(stages)).to.equal(true);
     });
   });
