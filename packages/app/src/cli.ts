@@ -30,10 +30,24 @@ async function main(): Promise<number> {
   }
   const container = createContainer(config, createLogger(config));
   try {
+    await waitForStore(resolve(container, TYPES.StoreReady));
     await runCommand(resolve(container, TYPES.Storefront), args, io);
     return 0;
   } finally {
     await container.unbindAllAsync();
+  }
+}
+
+/** A command against a store that is not up fails after a while instead of waiting forever. */
+async function waitForStore(ready: () => Promise<void>, timeoutMs = 30_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CliError(`the store was not reachable within ${timeoutMs / 1000} s (check MONGODB_URI)`)), timeoutMs);
+  });
+  try {
+    await Promise.race([ready(), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -35,6 +35,8 @@ export interface StorefrontConfig {
   readonly logPretty: boolean;
   readonly trustProxy: boolean;
   readonly shutdownTimeoutSeconds: number;
+  /** MongoDB connection string naming the database (mongo store only). */
+  readonly mongodbUri: string | undefined;
   /** Redis for the shared rate limiter; undefined → the in-process limiter. */
   readonly redisUrl: string | undefined;
 }
@@ -99,6 +101,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     logPretty: read.boolean('LOG_PRETTY', false),
     trustProxy: read.boolean('TRUST_PROXY', false),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
+    mongodbUri: memory ? undefined : read.mongoUri('MONGODB_URI'),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
   };
   read.throwIfAny();
@@ -159,6 +162,21 @@ class Reader {
     if (match !== undefined) return match;
     this.fail(name, `${name} must be one of ${allowed.join(', ')}, got ${quote(value)}`);
     return fallback;
+  }
+
+  /** Required with the mongo store, and must name the database (else the driver would use `test`). */
+  mongoUri(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) {
+      this.fail(name, `${name} is required with STOREFRONT_STORE=mongo, e.g. mongodb://db-1,db-2,db-3/storefront?replicaSet=rs0`);
+      return undefined;
+    }
+    // Not WHATWG URL parsing: a replica-set string lists several host:port pairs.
+    if (!/^mongodb(\+srv)?:\/\/[^/\s]+\/[^/?\s]+/.test(value)) {
+      this.fail(name, `${name} must be mongodb://hosts/database or mongodb+srv://host/database, e.g. mongodb://db-1:27017,db-2:27017/storefront?replicaSet=rs0; the value given is not`);
+      return undefined;
+    }
+    return value;
   }
 
   /** A URL with one of `protocols`; the value is not echoed (it may hold a password). */

@@ -11,6 +11,7 @@ import { coreModule } from './modules/core-module.js';
 import { cryptoModule } from './modules/crypto-module.js';
 import { httpModule } from './modules/http-module.js';
 import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
+import { mongoModule } from './modules/mongo-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
 import { settingsModule } from './modules/settings-module.js';
 
@@ -24,7 +25,8 @@ export function storeModule(config: StorefrontConfig): ContainerModule {
     case 'memory':
       return memoryModule();
     case 'mongo':
-      throw ConfigError.of('STOREFRONT_STORE', 'STOREFRONT_STORE=mongo: the mongo store is not available in this build yet; use STOREFRONT_STORE=memory');
+      if (config.mongodbUri === undefined) throw ConfigError.of('MONGODB_URI', 'MONGODB_URI is required with STOREFRONT_STORE=mongo');
+      return mongoModule(config.mongodbUri);
   }
 }
 

@@ -18,6 +18,7 @@ import type {
 } from '@storefront/domain';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
+import type { MongoStoreConnection } from './mongo-connection.js';
 import type { StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -34,6 +35,8 @@ const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
 const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
 const LimiterProbe: unique symbol = Symbol.for('storefront.LimiterProbe');
 const RedisClientId: unique symbol = Symbol.for('storefront.RedisClient');
+const MongoConnection: unique symbol = Symbol.for('storefront.MongoConnection');
+const StoreReady: unique symbol = Symbol.for('storefront.StoreReady');
 const Crypto: unique symbol = Symbol.for('storefront.CryptoAdapters');
 const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
 const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
@@ -59,6 +62,10 @@ export const TYPES = {
   LimiterProbe,
   /** The ioredis client of the shared limiter (REDIS_URL only). */
   RedisClient: RedisClientId,
+  /** The MongoDB connection, retried in the background until it is up (mongo store only). */
+  MongoConnection,
+  /** Resolves once the store can serve (at once in memory; after connecting with Mongo). */
+  StoreReady,
   /** The hasher and token service as built, with their extra operations (`ready`, `stats`). */
   CryptoAdapters: Crypto,
   PasswordHasher: PasswordHasherId,
@@ -82,6 +89,8 @@ export interface Services {
   [TYPES.StoreProbe]: HealthProbe;
   [TYPES.LimiterProbe]: HealthProbe;
   [TYPES.RedisClient]: Redis;
+  [TYPES.MongoConnection]: MongoStoreConnection;
+  [TYPES.StoreReady]: () => Promise<void>;
   [TYPES.CryptoAdapters]: CryptoAdapters;
   [TYPES.PasswordHasher]: PasswordHasher;
   [TYPES.TokenService]: TokenService;

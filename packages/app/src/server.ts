@@ -42,7 +42,14 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const storefront = resolve(container, TYPES.Storefront);
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
-  if (config.store === 'memory') await seedMemoryStore(storefront, config, logger);
+  if (config.store === 'memory') {
+    await seedMemoryStore(storefront, config, logger);
+  } else if (config.demoData || config.menuFile !== undefined) {
+    // A persistent store is seeded once it is reachable, without holding up the start.
+    resolve(container, TYPES.StoreReady)()
+      .then(() => seedMemoryStore(storefront, config, logger))
+      .catch((error: unknown) => logger.error({ err: error }, 'seeding the store failed'));
+  }
   await storefront.login.warmUp();
 
   const server = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, resolve(container, TYPES.HttpApp).callback());

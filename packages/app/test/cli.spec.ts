@@ -89,7 +89,7 @@ describe('storefront CLI', function () {
     expect(result.status).to.equal(0);
     const key = result.stdout.trim();
     expect(key).to.match(/^k4\.secret\.[A-Za-z0-9_-]{86}$/);
-    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key }).tokenSecretKey).to.equal(key);
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://db/storefront', TOKEN_SECRET_KEY: key }).tokenSecretKey).to.equal(key);
   });
 
   it('answers an unknown command with the usage and exit code 2', () => {

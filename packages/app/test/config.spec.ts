@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       logPretty: false,
       trustProxy: false,
       shutdownTimeoutSeconds: 10,
+      mongodbUri: undefined,
       redisUrl: undefined,
     });
   });
@@ -70,6 +71,7 @@ describe('loadConfig', () => {
       logPretty: true,
       trustProxy: true,
       shutdownTimeoutSeconds: 0,
+      mongodbUri: undefined,
       redisUrl: 'redis://cache.internal:6379/2',
     });
   });
@@ -141,8 +143,20 @@ describe('loadConfig', () => {
 
   it('accepts the mongo store, without demo data and with a required TOKEN_SECRET_KEY', () => {
     const key = generateSigningKey();
-    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key })).to.include({ store: 'mongo', demoData: false });
-    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, STOREFRONT_DEMO_DATA: 'true' }).demoData).to.equal(true);
-    expect(configError({ STOREFRONT_STORE: 'mongo' }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
+    const uri = 'mongodb://db-1:27017,db-2:27017/storefront?replicaSet=rs0';
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key })).to.include({ store: 'mongo', demoData: false, mongodbUri: uri });
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key, STOREFRONT_DEMO_DATA: 'true' }).demoData).to.equal(true);
+    expect(configError({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
+  });
+
+  it('requires a MONGODB_URI that names its database with the mongo store', () => {
+    const key = generateSigningKey();
+    expect(configError({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key }).issues).to.deep.equal([
+      { variable: 'MONGODB_URI', message: 'MONGODB_URI is required with STOREFRONT_STORE=mongo, e.g. mongodb://db-1,db-2,db-3/storefront?replicaSet=rs0' },
+    ]);
+    for (const bad of ['mongodb://db-1:27017', 'mongodb://db-1:27017/', 'postgres://db/storefront']) {
+      expect(configError({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: bad }).issues[0], bad).to.include({ variable: 'MONGODB_URI' });
+    }
+    expect(loadConfig({ MONGODB_URI: 'ignored' }).mongodbUri, 'memory store').to.equal(undefined);
   });
 });

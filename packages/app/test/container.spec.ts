@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { generateSigningKey, PasetoTokenService } from '@storefront/adapters-crypto';
-import { isDomainError } from '@storefront/domain';
+import { DomainError, isDomainError } from '@storefront/domain';
 import { resolve } from '../src/binding.js';
 import { ConfigError, loadConfig, type Env } from '../src/config.js';
 import { createContainer } from '../src/container.js';
@@ -30,7 +30,7 @@ describe('createContainer', () => {
     expect(resolve(container, TYPES.HttpApp)).to.equal(resolve(container, TYPES.HttpApp));
     const memory = resolve(container, TYPES.MemoryAdapters);
     expect(resolve(container, TYPES.MenuRepository)).to.equal(memory.menu);
-    expect(resolve(container, TYPES.RateLimiter)).to.equal(memory.limiter);
+    expect(resolve(container, TYPES.RateLimiter)).to.equal(resolve(container, TYPES.RateLimiter));
     expect(resolve(container, TYPES.PasswordHasher)).to.equal(resolve(container, TYPES.CryptoAdapters).hasher);
   });
 
@@ -68,12 +68,17 @@ describe('createContainer', () => {
     ]);
   });
 
-  it('stops with a ConfigError for the mongo store, not available in this build yet', () => {
+  it('builds the mongo store without waiting for MongoDB: its ports fail fast with store_unavailable until it is up', async () => {
     const { logger } = recordingLogger();
-    const config = loadConfig({ ...TEST_ENV, STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: generateSigningKey() });
-    expect(() => createContainer(config, logger))
-      .to.throw(ConfigError, 'the mongo store is not available in this build yet')
-      .with.property('issues')
-      .that.deep.equals([{ variable: 'STOREFRONT_STORE', message: 'STOREFRONT_STORE=mongo: the mongo store is not available in this build yet; use STOREFRONT_STORE=memory' }]);
+    const config = loadConfig({ ...TEST_ENV, STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://127.0.0.1:1/storefront', TOKEN_SECRET_KEY: generateSigningKey() });
+    const container = createContainer(config, logger);
+    try {
+      const storefront = resolve(container, TYPES.Storefront);
+      const failure = await storefront.listMenu.execute().then(() => null, (error: unknown) => error);
+      expect(failure).to.be.instanceOf(DomainError).with.property('code', 'store_unavailable');
+      expect(await storefront.checkStatus.execute()).to.deep.equal({ status: 'degraded', checks: { store: 'down', rate_limiter: 'ok' } });
+    } finally {
+      await container.unbindAllAsync();
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The embedded store: every storage port from @storefront/adapters-memory, all from one
  * `createMemoryAdapters()` call so that they share one process-local state.
  */
-import { createMemoryAdapters } from '@storefront/adapters-memory';
+import { createMemoryAdapters, InMemoryRateLimiter } from '@storefront/adapters-memory';
 import type { HealthProbe } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
@@ -15,15 +15,16 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.OrderRepository, [TYPES.MemoryAdapters], (memory) => memory.orders);
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MemoryAdapters], (memory) => memory.customers);
     bindFactory(bind, TYPES.SessionStore, [TYPES.MemoryAdapters], (memory) => memory.sessions);
+    bindFactory(bind, TYPES.StoreReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });
 }
 
-/** The in-process limiter (no REDIS_URL): exact for one instance, not shared between instances. */
+/** The in-process limiter (no REDIS_URL), with any store: exact for one instance, not shared between instances. */
 export function memoryLimiterModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.RateLimiter, [TYPES.MemoryAdapters], (memory) => memory.limiter);
-    bindFactory(bind, TYPES.LimiterProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'rate_limiter'));
+    bindFactory(bind, TYPES.RateLimiter, [TYPES.Clock], (clock) => new InMemoryRateLimiter({ clock }));
+    bindFactory(bind, TYPES.LimiterProbe, [], () => ({ name: 'rate_limiter', check: () => Promise.resolve() }));
   });
 }
 

@@ -27,7 +27,7 @@ export class CheckStatus {
       timer = setTimer(() => resolve('down'), this.timeoutMs);
     });
     try {
-      return await Promise.race([probe.check().then((): CheckState => 'ok', (): CheckState => 'down'), timeout]);
+      return await Promise.race([Promise.resolve().then(() => probe.check()).then((): CheckState => 'ok', (): CheckState => 'down'), timeout]);
     } finally {
       clearTimer(timer);
     }
