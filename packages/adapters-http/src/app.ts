@@ -40,6 +40,41 @@ export interface HttpAppDependencies {
   readonly options?: HttpAppOptions;
 }
 
+/** One route the app serves: a method and a path as the route modules wrote it (`/api/orders`). */
+export interface RouteEntry {
+  readonly method: string;
+  readonly path: string;
+}
+
+const routeTables = new WeakMap<Koa, readonly RouteEntry[]>();
+
+/**
+ * The routes of an app made by `createHttpApp`, as registered by the route modules (the API
+ * document's drift test compares them with docs/openapi.yaml). `HEAD`, implied by `GET`, is not listed.
+ */
+export function routeTable(app: Koa): RouteEntry[] {
+  const table = routeTables.get(app);
+  if (table === undefined) throw new TypeError('routeTable: not an app made by createHttpApp');
+  return [...table];
+}
+
+const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'options', 'all']);
+
+/** `router` itself, except that every route added through it is also written into `table`. */
+function recordingRoutes<R extends object>(router: R, table: RouteEntry[]): R {
+  return new Proxy(router, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !ROUTE_METHODS.has(property) || typeof value !== 'function') return value;
+      return (path: string, ...handlers: unknown[]) => {
+        table.push({ method: property === 'del' ? 'DELETE' : property.toUpperCase(), path });
+        value.call(target, path, ...handlers);
+        return receiver;
+      };
+    },
+  });
+}
+
 export function createHttpApp(deps: HttpAppDependencies): Koa {
   const { storefront, logger, options = {} } = deps;
   const app = new Koa({ proxy: options.trustProxy ?? false });
@@ -48,10 +83,13 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
 
   const router = new Router();
   const body = jsonBody(options.bodyLimitBytes ?? 16 * 1024);
-  menuRoutes(router, storefront);
-  orderRoutes(router, storefront, body);
-  authRoutes(router, storefront, body);
-  accountRoutes(router, storefront);
+  const routes: RouteEntry[] = [];
+  const routing = recordingRoutes(router, routes);
+  menuRoutes(routing, storefront);
+  orderRoutes(routing, storefront, body);
+  authRoutes(routing, storefront, body);
+  accountRoutes(routing, storefront);
+  routeTables.set(app, routes);
 
   app.use(requestId());
   app.use(errorHandler(logger));

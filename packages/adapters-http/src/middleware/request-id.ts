@@ -5,11 +5,11 @@ import type { Middleware } from 'koa';
 const SANE = /^[A-Za-z0-9._:\-]{1,128}$/;
 
 export function requestId(): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const incoming = ctx.get('x-request-id');
     const id = SANE.test(incoming) ? incoming : randomUUID();
     ctx.state['requestId'] = id;
     ctx.set('X-Request-Id', id);
-    await next();
+    return next();
   };
 }

@@ -7,18 +7,23 @@ import type { Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
 
 export function timeout(ms: number): Middleware {
-  return async (ctx, next) => {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new HttpProblem(503, 'service_unavailable', 'The request took too long; retry later.', undefined, { 'Retry-After': '1' })),
-        ms,
+  // One promise and one timer per request, settled by whichever comes first.
+  return (_ctx, next) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(tooLong()), ms);
+      next().then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       );
     });
-    try {
-      await Promise.race([next(), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+}
+
+function tooLong(): HttpProblem {
+  return new HttpProblem(503, 'service_unavailable', 'The request took too long; retry later.', undefined, { 'Retry-After': '1' });
 }

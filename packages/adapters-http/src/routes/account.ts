@@ -1,5 +1,5 @@
 /** GET /api/me, GET /api/rate-limit and GET /api/status. */
-import type Router from '@koa/router';
+import type { Router } from '../router.js';
 import type { Storefront } from '@storefront/domain';
 import { customerJson, rateLimitJson } from '../mappers.js';
 import { RATE_LIMIT_STATUS_PATH } from '../middleware/rate-limit.js';

@@ -1,5 +1,5 @@
 /** POST /api/auth/login, /api/auth/refresh and /api/auth/logout. */
-import type Router from '@koa/router';
+import type { Router } from '../router.js';
 import type { Storefront, TokenPair } from '@storefront/domain';
 import type { Context, Middleware } from 'koa';
 import { isRecord } from '../json.js';

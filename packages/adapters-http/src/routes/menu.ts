@@ -1,5 +1,5 @@
 /** GET /api/products (whole menu, ETag/304) and GET /api/search. */
-import type Router from '@koa/router';
+import type { Router } from '../router.js';
 import type { MenuSnapshot, Storefront } from '@storefront/domain';
 import { createHash } from 'node:crypto';
 import { productJson, pageMeta } from '../mappers.js';
@@ -8,7 +8,8 @@ import { validationProblem } from '../problem.js';
 import type { FieldIssue } from '@storefront/domain';
 
 interface RenderedMenu {
-  readonly body: string;
+  /** UTF-8 bytes: nothing to measure or encode per request. */
+  readonly body: Buffer;
   readonly etag: string;
 }
 
@@ -18,7 +19,7 @@ export function menuRoutes(router: Router, storefront: Storefront): void {
   const render = (snapshot: MenuSnapshot): RenderedMenu => {
     let menu = rendered.get(snapshot);
     if (menu === undefined) {
-      const body = JSON.stringify({ products: snapshot.products.map(productJson) });
+      const body = Buffer.from(JSON.stringify({ products: snapshot.products.map(productJson) }));
       menu = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
       rendered.set(snapshot, menu);
     }

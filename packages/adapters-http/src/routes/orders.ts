@@ -1,5 +1,5 @@
 /** POST /api/orders (idempotent with Idempotency-Key) and GET /api/orders (the caller's, paged). */
-import type Router from '@koa/router';
+import type { Router } from '../router.js';
 import type { FieldIssue, OrderRequestLine, Storefront } from '@storefront/domain';
 import type { Middleware } from 'koa';
 import { isRecord } from '../json.js';
