@@ -1,9 +1,8 @@
 /**
  * Assembles the Koa app: request id → error handler (and access log) → caller identification →
- * rate limit → bad-credential refusal → time-out → routes → 404/405. The order matters: the
+ * rate limit → bad-credential refusal → time-out → routes (404/405). The order matters: the
  * rate limit needs to know the caller, and a bad token still spends quota before it is refused.
  */
-import Router from '@koa/router';
 import type { Storefront } from '@storefront/domain';
 import Koa from 'koa';
 import { identifyCaller, refuseBadCredentials } from './middleware/authenticate.js';
@@ -12,7 +11,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { timeout } from './middleware/timeout.js';
-import { unmatchedRoutes } from './middleware/unmatched.js';
+import { Router } from './router.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { menuRoutes } from './routes/menu.js';
@@ -93,16 +92,14 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
 
   app.use(requestId());
   app.use(errorHandler(logger));
-  app.use(async (ctx, next) => {
+  app.use((ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
-    await next();
+    return next();
   });
   app.use(identifyCaller(storefront.authenticate));
   app.use(rateLimit(storefront.checkRateLimit, storefront.getRateLimitStatus));
   app.use(refuseBadCredentials());
   app.use(timeout(options.requestTimeoutMs ?? 10_000));
-  app.use(unmatchedRoutes());
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(router.middleware());
   return app;
 }
