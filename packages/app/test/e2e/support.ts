@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before } from 'mocha';
 import { expect } from 'chai';
 import { startStorefront } from '../../src/server.js';
+import { assertMatchesContract } from '../contract/openapi.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startStorefront>>;
 export type Env = Record<string, string | undefined>;
@@ -122,12 +123,16 @@ function prepare(opts: RequestOptions): { method: string; headers: Record<string
   return { method, headers, body };
 }
 
-/** One HTTP request to `base + path`. */
+/**
+ * One HTTP request to `base + path`. Like `httpCall`, it checks the response against
+ * docs/openapi.yaml and throws when the document does not describe it.
+ */
 export async function call(base: string, path: string, opts: RequestOptions = {}): Promise<Res> {
   if (opts.localAddress !== undefined) return httpCall(base, path, opts);
   const { method, headers, body } = prepare(opts);
   const res = await fetch(base + path, { method, headers, body: body ?? null, redirect: 'manual' });
   const text = await res.text();
+  assertMatchesContract({ method, path, status: res.status, headers: res.headers, text });
   return { status: res.status, headers: res.headers, text, body: parseBody(text) };
 }
 
@@ -157,7 +162,14 @@ export function httpCall(base: string, path: string, opts: HttpCallOptions = {})
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers: toHeaders(res.rawHeaders), text, body: parseBody(text) });
+          const received = { status: res.statusCode ?? 0, headers: toHeaders(res.rawHeaders), text, body: parseBody(text) };
+          try {
+            assertMatchesContract({ method, path, ...received });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+            return;
+          }
+          resolve(received);
         });
       },
     );
