@@ -1,0 +1,48 @@
+/**
+ * The routes the HTTP app serves and the operations docs/openapi.yaml describes are the same set,
+ * both ways: a route the document lacks, or an operation no route serves, fails here.
+ */
+import { after, before, describe, it } from 'mocha';
+import { expect } from 'chai';
+import { routeTable } from '@storefront/adapters-http';
+import type { Container } from 'inversify';
+import { resolve } from '../../src/binding.js';
+import { loadConfig } from '../../src/config.js';
+import { createContainer } from '../../src/container.js';
+import { TYPES } from '../../src/identifiers.js';
+import { createLogger } from '../../src/logger.js';
+import { OpenApiContract } from './openapi.js';
+
+/** `/api/orders/:id` (router) → `/api/orders/{id}` (OpenAPI). */
+function openApiPath(routerPath: string): string {
+  return routerPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+describe('docs/openapi.yaml and the routes of the HTTP app', () => {
+  let container: Container | undefined;
+  let routes: string[] = [];
+  const documented = OpenApiContract.fromFile().operations();
+
+  before(() => {
+    const config = loadConfig({ LOG_LEVEL: 'silent', SCRYPT_LOG_N: '10', PORT: '0' });
+    container = createContainer(config, createLogger(config));
+    routes = routeTable(resolve(container, TYPES.HttpApp)).map((r) => `${r.method} ${openApiPath(r.path)}`);
+  });
+
+  after(async () => {
+    await container?.unbindAllAsync();
+  });
+
+  it('reads a non-empty route table from the app the container builds', () => {
+    expect(routes).to.include('GET /api/products');
+    expect(new Set(routes).size, 'no route twice').to.equal(routes.length);
+  });
+
+  it('documents every route the app serves', () => {
+    expect(routes.filter((r) => !documented.includes(r)), 'routes missing from docs/openapi.yaml').to.deep.equal([]);
+  });
+
+  it('serves every operation the document describes', () => {
+    expect(documented.filter((o) => !routes.includes(o)), 'operations no route serves').to.deep.equal([]);
+  });
+});
