@@ -22,6 +22,11 @@ export interface HttpLogger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
+  /**
+   * Optional, as pino has it: a logger writing to the same place with other options. The access
+   * log line is written through `child({}, { redact: [] })` (see middleware/errors.ts).
+   */
+  child?(bindings: Record<string, unknown>, options: { redact: string[] }): HttpLogger;
 }
 
 export interface HttpAppOptions {

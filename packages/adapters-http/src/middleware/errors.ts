@@ -20,6 +20,7 @@ interface ErrorBody {
 const SUCCESS_ONLY_HEADERS = ['etag', 'link', 'idempotent-replayed', 'x-refresh-token-expires-in', 'location'];
 
 export function errorHandler(logger: HttpLogger): Middleware {
+  const accessLog = accessLogger(logger);
   return async (ctx, next) => {
     const started = performance.now();
     try {
@@ -28,7 +29,7 @@ export function errorHandler(logger: HttpLogger): Middleware {
     } catch (error) {
       respond(ctx, error, logger);
     }
-    logger.info(
+    accessLog.info(
       {
         req_id: ctx.state['requestId'],
         method: ctx.method,
@@ -39,6 +40,16 @@ export function errorHandler(logger: HttpLogger): Middleware {
       'request',
     );
   };
+}
+
+/**
+ * The access log line has fixed fields (request id, method, path, status, duration), none of them a
+ * secret, so it is written without the logger's redaction paths: pino runs its wildcard paths over
+ * every field of every line, which costs more than the rest of the line (4.6 of 6.5 µs). The line
+ * is the same; every other line keeps the redaction. Add no field here that could hold a secret.
+ */
+function accessLogger(logger: HttpLogger): HttpLogger {
+  return logger.child?.({}, { redact: [] }) ?? logger;
 }
 
 function notFound(): HttpProblem {
