@@ -25,6 +25,7 @@ export interface FieldIssue {
   readonly message: string;
 }
 
+/** What a DomainError may carry besides its code and message. */
 export interface DomainErrorOptions {
   readonly cause?: unknown;
   readonly details?: readonly FieldIssue[];
@@ -32,6 +33,10 @@ export interface DomainErrorOptions {
   readonly retryAfterSeconds?: number;
 }
 
+/**
+ * The one error type of the domain. `code` is stable and machine-readable (transports map it to a
+ * status); `message` is a sentence for a person; `details` names the inputs at fault.
+ */
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
   readonly details: readonly FieldIssue[] | undefined;
@@ -46,10 +51,12 @@ export class DomainError extends Error {
   }
 }
 
+/** True when `value` is a DomainError (with `code`, when given). */
 export function isDomainError(value: unknown, code?: DomainErrorCode): value is DomainError {
   return value instanceof DomainError && (code === undefined || value.code === code);
 }
 
+/** A `validation_failed` DomainError listing the inputs at fault. */
 export function validationFailed(details: readonly FieldIssue[], message = 'The request is invalid.'): DomainError {
   return new DomainError('validation_failed', message, { details });
 }

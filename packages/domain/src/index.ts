@@ -1,44 +1,67 @@
 /**
  * @storefront/domain: the pure core of Storefront. Entities, use cases, ports and domain errors;
  * no runtime dependencies, no I/O. Adapters implement the ports; `createStorefront` wires the use
- * cases from them.
+ * cases from them, and is the one way to get them.
+ *
+ * This file is the whole public API: what is not exported here (the search index, text
+ * normalisation, hashing helpers, validation internals) may change without notice.
+ *
+ * @packageDocumentation
  */
-export * from './errors.js';
-export * from './model/product.js';
-export * from './model/customer.js';
-export * from './model/order.js';
-export * from './model/session.js';
-export * from './model/page.js';
-export { parseMenuDocument, parseProductDraft, Issues } from './model/validation.js';
-export type * from './ports/menu-repository.js';
-export type * from './ports/order-repository.js';
-export type * from './ports/customer-repository.js';
-export type * from './ports/session-store.js';
-export type * from './ports/rate-limiter.js';
-export type * from './ports/health.js';
+
+// Wiring: the ports in, every use case out.
+export { createStorefront, DEFAULT_LOGIN_POLICY, DEFAULT_REQUEST_POLICY } from './storefront.js';
+export type { Storefront, StorefrontOptions, StorefrontPorts } from './storefront.js';
+
+// Use cases: built by createStorefront; exported as types, to name them and their inputs.
+export type { Authenticate, AuthenticateDependencies, Caller } from './use-cases/authenticate.js';
+export type { CheckState, CheckStatus, ServiceStatus } from './use-cases/check-status.js';
+export type { GetCurrentCustomer } from './use-cases/get-current-customer.js';
+export type { ImportMenu } from './use-cases/import-menu.js';
+export type { ListMenu } from './use-cases/list-menu.js';
+export type { ListOrders, ListOrdersInput } from './use-cases/list-orders.js';
+export type { Login, LoginDependencies, LoginInput } from './use-cases/login.js';
+export type { Logout } from './use-cases/logout.js';
+export type { PageInput } from './use-cases/paging.js';
+export type { PlaceOrder, PlaceOrderInput, PlaceOrderOptions, PlaceOrderResult } from './use-cases/place-order.js';
+export type { CheckRateLimit, GetRateLimitStatus, RateLimitScope, RateLimitStatus, RateLimitSubject } from './use-cases/rate-limits.js';
+export type { RefreshSession, RefreshSessionDependencies } from './use-cases/refresh-session.js';
+export type { RegisterCustomer, RegisterCustomerInput } from './use-cases/register-customer.js';
+export type { SearchMenu, SearchMenuInput } from './use-cases/search-menu.js';
+export type { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
+export type { MenuSnapshot } from './menu-catalog.js';
+
+// Errors: a stable code, never an HTTP status.
+export { DomainError, isDomainError, validationFailed } from './errors.js';
+export type { DomainErrorCode, DomainErrorOptions, FieldIssue } from './errors.js';
+export { RateLimitedError } from './use-cases/rate-limits.js';
+
+// Entities, their limits and their ordering rules.
+export { compareProducts } from './model/product.js';
+export type { Product, ProductDraft } from './model/product.js';
+export type { Customer, CustomerProfile } from './model/customer.js';
+export { compareOrders, ORDER_LIMITS } from './model/order.js';
+export type { Order, OrderLine, OrderRequestLine } from './model/order.js';
+export type { Session } from './model/session.js';
+export { PAGING, pageOffset, toPage } from './model/page.js';
+export type { Page, PageRequest } from './model/page.js';
+export { parseMenuDocument } from './model/validation.js';
+export { SEARCH_LIMITS } from './search/normalize.js';
+export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from './session-tokens.js';
+export type { TokenPair } from './session-tokens.js';
+
+// Ports, and what adapters share to implement them alike.
+export type { MenuRepository } from './ports/menu-repository.js';
+export type { ClaimResult, IdempotencyClaim, OrderRepository } from './ports/order-repository.js';
+export type { CustomerRepository } from './ports/customer-repository.js';
+export type { SessionStore } from './ports/session-store.js';
+export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
+export type { HealthProbe } from './ports/health.js';
 export type { AccessClaims, Clock, PasswordHasher, TokenService } from './ports/security.js';
 export { systemClock } from './ports/security.js';
-export * from './rate-limit/sliding-window.js';
-export * from './rate-limit/fallback-rate-limiter.js';
-export { MenuSearchIndex } from './search/menu-search-index.js';
-export { normalizeText, tokenize, SEARCH_LIMITS } from './search/normalize.js';
-export { topK } from './search/top-k.js';
-export { MenuCatalog, type MenuSnapshot } from './menu-catalog.js';
-export { newId, OrderStamper, sha256Hex, type IdPrefix } from './ids.js';
-export * from './session-tokens.js';
-export * from './use-cases/authenticate.js';
-export * from './use-cases/check-status.js';
-export * from './use-cases/get-current-customer.js';
-export * from './use-cases/import-menu.js';
-export * from './use-cases/list-menu.js';
-export * from './use-cases/list-orders.js';
-export * from './use-cases/login.js';
-export * from './use-cases/logout.js';
-export * from './use-cases/paging.js';
-export * from './use-cases/place-order.js';
-export * from './use-cases/rate-limits.js';
-export * from './use-cases/refresh-session.js';
-export * from './use-cases/register-customer.js';
-export * from './use-cases/search-menu.js';
-export * from './use-cases/set-customer-disabled.js';
-export * from './storefront.js';
+export { newId, OrderStamper } from './ids.js';
+export type { IdPrefix } from './ids.js';
+export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './rate-limit/sliding-window.js';
+export type { WindowBuckets } from './rate-limit/sliding-window.js';
+export { FallbackRateLimiter } from './rate-limit/fallback-rate-limiter.js';
+export type { FallbackRateLimiterOptions } from './rate-limit/fallback-rate-limiter.js';

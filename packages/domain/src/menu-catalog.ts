@@ -6,6 +6,7 @@ import type { Product } from './model/product.js';
 import type { MenuRepository } from './ports/menu-repository.js';
 import { MenuSearchIndex } from './search/menu-search-index.js';
 
+/** The menu at one revision, as `listMenu` returns it: `products` in the menu's stable order. */
 export interface MenuSnapshot {
   readonly revision: string;
   readonly products: readonly Product[];

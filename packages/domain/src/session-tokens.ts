@@ -5,9 +5,12 @@
 import { randomToken, sha256Hex } from './ids.js';
 import type { TokenService } from './ports/security.js';
 
+/** Lifetime of an access token: 15 minutes. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
+/** Lifetime of a refresh token: 30 days, renewed by each refresh. */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
+/** What a login or a refresh hands out. */
 export interface TokenPair {
   readonly accessToken: string;
   readonly tokenType: 'Bearer';

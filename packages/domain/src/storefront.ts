@@ -27,6 +27,7 @@ import { RegisterCustomer } from './use-cases/register-customer.js';
 import { SearchMenu } from './use-cases/search-menu.js';
 import { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
 
+/** Every port the use cases need: one adapter each (see `createMemoryAdapters`, `createCryptoAdapters`). */
 export interface StorefrontPorts {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
@@ -40,6 +41,7 @@ export interface StorefrontPorts {
   readonly probes?: readonly HealthProbe[];
 }
 
+/** Policies and tunables; every field has a default. */
 export interface StorefrontOptions {
   /** Every request of a caller. Default 120 per 60 s. */
   readonly requestPolicy?: RateLimitPolicy;
@@ -48,9 +50,12 @@ export interface StorefrontOptions {
   readonly orders?: PlaceOrderOptions;
 }
 
+/** 120 requests per caller per sliding 60 s. */
 export const DEFAULT_REQUEST_POLICY: RateLimitPolicy = { name: 'default', limit: 120, windowSeconds: 60 };
+/** 10 login attempts per client, and per email, per sliding 60 s. */
 export const DEFAULT_LOGIN_POLICY: RateLimitPolicy = { name: 'login', limit: 10, windowSeconds: 60 };
 
+/** Every use case, wired: call `storefront.<useCase>.execute(input)`. */
 export interface Storefront {
   readonly listMenu: ListMenu;
   readonly searchMenu: SearchMenu;
@@ -69,6 +74,15 @@ export interface Storefront {
   readonly importMenu: ImportMenu;
 }
 
+/**
+ * Wires every use case from `ports`. The returned object holds no I/O of its own: closing the
+ * adapters (if they need it) is the caller's business.
+ *
+ * @example
+ * ```ts
+ * const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters() });
+ * ```
+ */
 export function createStorefront(ports: StorefrontPorts, options: StorefrontOptions = {}): Storefront {
   const clock = ports.clock ?? systemClock;
   const requestPolicy = options.requestPolicy ?? DEFAULT_REQUEST_POLICY;

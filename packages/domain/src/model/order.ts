@@ -7,6 +7,7 @@ export interface OrderLine {
   readonly lineTotal: number;
 }
 
+/** A placed order of one customer, priced by the server from the menu. */
 export interface Order {
   readonly orderId: string;
   readonly customerId: string;
@@ -22,6 +23,7 @@ export interface OrderRequestLine {
   readonly quantity: number;
 }
 
+/** What `placeOrder` accepts: 1 to 50 lines, quantities from 1 to 99. */
 export const ORDER_LIMITS = {
   minLines: 1,
   maxLines: 50,

@@ -1,5 +1,6 @@
 import type { Customer } from '../model/customer.js';
 
+/** Port: where customer accounts live. Emails are unique. */
 export interface CustomerRepository {
   /** `email` is already normalised (trimmed, lower-case). */
   findByEmail(email: string): Promise<Customer | null>;

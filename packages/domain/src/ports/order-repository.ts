@@ -13,11 +13,13 @@ export interface IdempotencyClaim {
   readonly expiresAt: Date;
 }
 
+/** What claiming an idempotency key found: a fresh claim, a request in flight, or a completed order. */
 export type ClaimResult =
   | { readonly kind: 'claimed' }
   | { readonly kind: 'in_progress'; readonly fingerprint: string }
   | { readonly kind: 'completed'; readonly fingerprint: string; readonly order: Order };
 
+/** Port: where orders and their idempotency keys live. */
 export interface OrderRepository {
   /**
    * Atomically claims an idempotency key for a customer. Exactly one concurrent caller gets

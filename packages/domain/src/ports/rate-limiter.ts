@@ -5,6 +5,7 @@ export interface RateLimitPolicy {
   readonly windowSeconds: number;
 }
 
+/** The answer of a RateLimiter for one request (or one peek). */
 export interface RateLimitDecision {
   readonly allowed: boolean;
   readonly limit: number;

@@ -5,6 +5,7 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<boolean>;
 }
 
+/** The claims of an access token. */
 export interface AccessClaims {
   /** Customer id. */
   readonly sub: string;
@@ -21,8 +22,10 @@ export interface TokenService {
   verify(token: string): Promise<AccessClaims>;
 }
 
+/** Port: the current time (tests pass a fake one). */
 export interface Clock {
   now(): Date;
 }
 
+/** The Clock of the machine. */
 export const systemClock: Clock = { now: () => new Date() };

@@ -1,5 +1,6 @@
 import type { Session } from '../model/session.js';
 
+/** Port: login sessions and their (hashed) refresh tokens. */
 export interface SessionStore {
   create(session: Session): Promise<void>;
   findById(sessionId: string): Promise<Session | null>;

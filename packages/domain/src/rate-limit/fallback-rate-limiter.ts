@@ -9,7 +9,9 @@ import type { Clock } from '../ports/security.js';
 import { systemClock } from '../ports/security.js';
 
 export interface FallbackRateLimiterOptions {
+  /** While degraded, how often the primary is tried again. Default 1000 ms. */
   readonly retryIntervalMs?: number;
+  /** Default: the system clock. */
   readonly clock?: Clock;
   /** Called once when the primary starts failing. */
   readonly onDegraded?: (error: unknown) => void;
@@ -17,6 +19,7 @@ export interface FallbackRateLimiterOptions {
   readonly onRestored?: () => void;
 }
 
+/** `primary` (shared) while it answers, else `fallback` (in-process, same algorithm). */
 export class FallbackRateLimiter implements RateLimiter {
   private degraded = false;
   private nextAttemptAt = 0;

@@ -17,11 +17,13 @@
  */
 import type { RateLimitDecision, RateLimitPolicy } from '../ports/rate-limiter.js';
 
+/** Buckets a window is cut into. */
 export const SLIDING_WINDOW_BUCKETS = 60;
 
 /** Bucket state of one caller: `[bucketIndex, count, latestRequestMs]` in ascending bucket order. */
 export type WindowBuckets = Array<[bucket: number, count: number, latestMs: number]>;
 
+/** Width of one bucket of `policy`'s window, in milliseconds (at least 1). */
 export function bucketWidthMs(policy: RateLimitPolicy): number {
   return Math.max(1, Math.ceil((policy.windowSeconds * 1000) / SLIDING_WINDOW_BUCKETS));
 }

@@ -4,6 +4,7 @@ import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { AccessClaims, TokenService } from '../ports/security.js';
 import type { SessionStore } from '../ports/session-store.js';
 
+/** Who is calling: the customer of a live access token, and the token's claims. */
 export interface Caller {
   readonly customer: Customer;
   readonly claims: AccessClaims;

@@ -1,8 +1,10 @@
 import type { HealthProbe } from '../ports/health.js';
 import { clearTimer, setTimer } from '../timers.js';
 
+/** The state of one dependency. */
 export type CheckState = 'ok' | 'down';
 
+/** `ok` when every dependency is, else `degraded`; one check per HealthProbe, by name. */
 export interface ServiceStatus {
   readonly status: 'ok' | 'degraded';
   readonly checks: Readonly<Record<string, CheckState>>;

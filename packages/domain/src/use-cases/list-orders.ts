@@ -5,6 +5,7 @@ import type { OrderRepository } from '../ports/order-repository.js';
 import type { PageInput } from './paging.js';
 import { resolvePage } from './paging.js';
 
+/** Whose orders, and which page. */
 export interface ListOrdersInput extends PageInput {
   readonly customerId: string;
 }

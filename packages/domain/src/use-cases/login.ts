@@ -10,6 +10,7 @@ import { toWholeSeconds } from '../rate-limit/sliding-window.js';
 import type { TokenPair } from '../session-tokens.js';
 import { issuePair, REFRESH_TOKEN_TTL_SECONDS } from '../session-tokens.js';
 
+/** Credentials as received: checked here, so `unknown` is fine. */
 export interface LoginInput {
   readonly email: unknown;
   readonly password: unknown;

@@ -2,6 +2,7 @@ import { Issues, isIntegerIn } from '../model/validation.js';
 import type { PageRequest } from '../model/page.js';
 import { PAGING } from '../model/page.js';
 
+/** Paging as a client asks for it: both optional (page 1, 20 rows). */
 export interface PageInput {
   readonly page?: number | undefined;
   readonly limit?: number | undefined;

@@ -8,6 +8,7 @@ import type { MenuRepository } from '../ports/menu-repository.js';
 import type { OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
 
+/** An order as a customer asks for it: product ids and quantities, never prices. */
 export interface PlaceOrderInput {
   readonly customerId: string;
   /** Validated here: 1–50 lines, a product id, a quantity that is an integer from 1 to 99. */
@@ -15,12 +16,14 @@ export interface PlaceOrderInput {
   readonly idempotencyKey?: string | undefined;
 }
 
+/** The order placed (or replayed for a repeated Idempotency-Key). */
 export interface PlaceOrderResult {
   readonly order: Order;
   /** True when an earlier request with the same Idempotency-Key placed this order. */
   readonly replayed: boolean;
 }
 
+/** Idempotency-record lifetimes. */
 export interface PlaceOrderOptions {
   /** How long an idempotency record (and its replay) is kept. Default 24 h. */
   readonly idempotencyTtlSeconds?: number;

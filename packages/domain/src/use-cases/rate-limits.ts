@@ -5,11 +5,13 @@ import { toWholeSeconds } from '../rate-limit/sliding-window.js';
 /** Who a quota belongs to: the customer when a valid token is present, else the client address. */
 export type RateLimitScope = 'customer' | 'ip';
 
+/** Whose quota: a scope and an id within it (customer id, or client address). */
 export interface RateLimitSubject {
   readonly scope: RateLimitScope;
   readonly id: string;
 }
 
+/** A quota as a client is told it, in whole seconds. */
 export interface RateLimitStatus {
   readonly limit: number;
   readonly remaining: number;

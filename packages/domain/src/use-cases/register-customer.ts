@@ -6,6 +6,7 @@ import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { Clock, PasswordHasher } from '../ports/security.js';
 
+/** A new account: the password is hashed here, never stored as given. */
 export interface RegisterCustomerInput {
   readonly email: string;
   readonly name: string;

@@ -6,6 +6,7 @@ import { SEARCH_LIMITS } from '../search/normalize.js';
 import type { PageInput } from './paging.js';
 import { resolvePage } from './paging.js';
 
+/** The text to find (required, at most 100 characters) and the page wanted. */
 export interface SearchMenuInput extends PageInput {
   readonly q: string | undefined;
 }
