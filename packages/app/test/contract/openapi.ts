@@ -170,7 +170,7 @@ export class OpenApiContract {
     if (typeof chosen === 'string') return [chosen];
     const { node: response, pointer } = chosen;
     this.checked += 1;
-    const key = `${target.name} ${chosen.key}`;
+    const key = chosen.key;
     this.seen.set(key, (this.seen.get(key) ?? 0) + 1);
     return [...this.checkHeaders(exchange, response, pointer), ...this.checkBody(exchange, response, pointer)];
   }
@@ -182,12 +182,12 @@ export class OpenApiContract {
     for (const key of [String(status), `${Math.floor(status / 100)}XX`, 'default']) {
       if (responses[key] !== undefined) {
         const { node, pointer } = this.deref(`${responsesAt}/${key}`);
-        if (isObject(node)) return { node, pointer, key };
+        if (isObject(node)) return { node, pointer, key: `${target.name} ${key}` };
       }
     }
     // Answers of the HTTP server itself (no app, no body) are documented once for every request.
     const server = this.get(`/x-unmatched-requests/http-server/responses/${status}`);
-    if (isObject(server)) return { node: server, pointer: `/x-unmatched-requests/http-server/responses/${status}`, key: `${status} (http-server)` };
+    if (isObject(server)) return { node: server, pointer: `/x-unmatched-requests/http-server/responses/${status}`, key: `x-unmatched-requests/http-server ${status}` };
     return `${target.name} answered ${status}, which the document does not list (it lists ${Object.keys(responses).join(', ')})`;
   }
 
