@@ -11,6 +11,7 @@ import type { RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 import type { Clock, PasswordHasher, TokenService } from './ports/security.js';
 import { systemClock } from './ports/security.js';
 import type { SessionStore } from './ports/session-store.js';
+import { CachingTokenService } from './security/verified-token-cache.js';
 import { Authenticate } from './use-cases/authenticate.js';
 import { CheckStatus } from './use-cases/check-status.js';
 import { GetCurrentCustomer } from './use-cases/get-current-customer.js';
@@ -48,6 +49,12 @@ export interface StorefrontOptions {
   /** Login attempts, per client and per email. Default 10 per 60 s. */
   readonly loginPolicy?: RateLimitPolicy;
   readonly orders?: PlaceOrderOptions;
+  /**
+   * Verified access tokens remembered until their expiry, so that a signature is checked once per
+   * token rather than once per request (sessions and accounts are still looked up every time; see
+   * CachingTokenService). Default 10,000 tokens; `false` checks every signature.
+   */
+  readonly verifiedTokenCache?: { readonly maxEntries: number } | false;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -88,7 +95,11 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const requestPolicy = options.requestPolicy ?? DEFAULT_REQUEST_POLICY;
   const loginPolicy = options.loginPolicy ?? DEFAULT_LOGIN_POLICY;
   const catalog = new MenuCatalog(ports.menu);
-  const { customers, sessions, tokens, hasher, limiter } = ports;
+  const { customers, sessions, hasher, limiter } = ports;
+  const tokens =
+    options.verifiedTokenCache === false
+      ? ports.tokens
+      : new CachingTokenService(ports.tokens, { clock, ...(options.verifiedTokenCache ?? {}) });
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),

@@ -1,8 +1,10 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { ACCESS_TOKEN_TTL_SECONDS } from '@storefront/domain';
+import { ACCESS_TOKEN_TTL_SECONDS, createStorefront, type SessionStore, type TokenService } from '@storefront/domain';
 import { expectDomainError } from '@storefront/testing';
-import { FakeTokenService } from './fakes.js';
+import { createMemoryAdapters } from '../../src/index.js';
+import { FakeClock } from '../fake-clock.js';
+import { FakePasswordHasher, FakeTokenService } from './fakes.js';
 import { aLoggedInCustomer, aWorld } from './world.js';
 
 describe('Authenticate', () => {
@@ -22,6 +24,51 @@ describe('Authenticate', () => {
     await world.storefront.logout.execute(caller);
     await expectDomainError(world.storefront.authenticate.execute(pair.accessToken), 'invalid_token');
     await expectDomainError(world.storefront.refreshSession.execute({ refreshToken: pair.refreshToken }), 'invalid_token');
+  });
+
+  it('refuses a token already verified (and cached) once its customer is disabled, and accepts it again when enabled', async () => {
+    const world = aWorld();
+    const { pair, email } = await aLoggedInCustomer(world);
+    await world.storefront.authenticate.execute(pair.accessToken);
+    await world.storefront.setCustomerDisabled.execute({ email, disabled: true });
+    await expectDomainError(world.storefront.authenticate.execute(pair.accessToken), 'account_disabled');
+    await world.storefront.setCustomerDisabled.execute({ email, disabled: false });
+    expect((await world.storefront.authenticate.execute(pair.accessToken)).customer.disabled).to.equal(false);
+  });
+
+  it('checks a token signature once while it lives, but the session and the account on every request', async () => {
+    const clock = new FakeClock();
+    const adapters = createMemoryAdapters({ clock });
+    const tokens = new FakeTokenService(clock);
+    let verifications = 0;
+    const counting: TokenService = { issue: (c, ttl) => tokens.issue(c, ttl), verify: (t) => ((verifications += 1), tokens.verify(t)) };
+    let sessionLookups = 0;
+    const sessions: SessionStore = Object.create(adapters.sessions) as SessionStore;
+    sessions.findById = (id) => ((sessionLookups += 1), adapters.sessions.findById(id));
+    const storefront = createStorefront({ ...adapters, sessions, hasher: new FakePasswordHasher(), tokens: counting, clock });
+    await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
+    const pair = await storefront.login.execute({ email: 'fay@example.com', password: 'fay-password', client: '203.0.113.7' });
+    for (let i = 0; i < 5; i++) await storefront.authenticate.execute(pair.accessToken);
+    expect(verifications).to.equal(1);
+    expect(sessionLookups).to.equal(5);
+    clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000);
+    await expectDomainError(storefront.authenticate.execute(pair.accessToken), 'token_expired');
+    expect(verifications).to.equal(2);
+  });
+
+  it('checks every signature when the cache is turned off', async () => {
+    const clock = new FakeClock();
+    const tokens = new FakeTokenService(clock);
+    let verifications = 0;
+    const counting: TokenService = { issue: (c, ttl) => tokens.issue(c, ttl), verify: (t) => ((verifications += 1), tokens.verify(t)) };
+    const storefront = createStorefront(
+      { ...createMemoryAdapters({ clock }), hasher: new FakePasswordHasher(), tokens: counting, clock },
+      { verifiedTokenCache: false },
+    );
+    await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
+    const pair = await storefront.login.execute({ email: 'fay@example.com', password: 'fay-password', client: '203.0.113.7' });
+    for (let i = 0; i < 3; i++) await storefront.authenticate.execute(pair.accessToken);
+    expect(verifications).to.equal(3);
   });
 
   it('refuses the token of a customer disabled after login with account_disabled', async () => {
