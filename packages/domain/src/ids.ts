@@ -15,10 +15,29 @@ const encoder = new runtime.TextEncoder();
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower-case
 
+/**
+ * Random bytes are drawn from the CSPRNG 4 KiB at a time and handed out once each, in order (as
+ * node's randomUUID does): one getRandomValues call per ~150 ids instead of one per id, which was
+ * the largest cost of placing an order (6 µs a call).
+ */
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolAt = 0;
+
 export function randomToken(length: number): string {
-  const bytes = webCrypto.getRandomValues(new Uint8Array(length));
+  if (length > POOL_BYTES) {
+    let out = '';
+    for (const byte of webCrypto.getRandomValues(new Uint8Array(length))) out += ALPHABET[byte & 31];
+    return out;
+  }
+  if (poolAt + length > pool.length) {
+    pool = webCrypto.getRandomValues(new Uint8Array(POOL_BYTES));
+    poolAt = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += ALPHABET[byte & 31];
+  const end = poolAt + length;
+  for (let i = poolAt; i < end; i++) out += ALPHABET[pool[i]! & 31];
+  poolAt = end;
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { newId, OrderStamper, sha256Hex } from '../src/ids.js';
+import { newId, OrderStamper, randomToken, sha256Hex } from '../src/ids.js';
 
 describe('OrderStamper', () => {
   const t = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -42,6 +42,26 @@ describe('newId', () => {
     const ids = Array.from({ length: 100 }, () => newId('cus'));
     for (const id of ids) expect(id).to.match(/^cus_[0-9a-hjkmnp-tv-z]{20}$/);
     expect(new Set(ids).size).to.equal(100);
+  });
+});
+
+describe('randomToken', () => {
+  it('hands out fresh random characters across refills of its byte pool', () => {
+    // 3,000 × 43 characters draw ~31 refills of the 4 KiB pool.
+    const tokens = Array.from({ length: 3_000 }, () => randomToken(43));
+    expect(new Set(tokens).size).to.equal(tokens.length);
+    const counts = new Map<string, number>();
+    for (const token of tokens) {
+      expect(token).to.match(/^[0-9a-hjkmnp-tv-z]{43}$/);
+      for (const c of token) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    // 129,000 characters over 32 symbols: about 4,031 each; a repeated or stuck pool would skew this.
+    expect(counts.size).to.equal(32);
+    for (const [c, n] of counts) expect(n, c).to.be.within(3_600, 4_450);
+  });
+
+  it('serves lengths larger than its pool', () => {
+    expect(randomToken(5_000)).to.match(/^[0-9a-hjkmnp-tv-z]{5000}$/);
   });
 });
 
