@@ -1,0 +1,224 @@
+/**
+ * @storefront/domain embedded without HTTP: examples/embed-orders.mjs and the snippet of
+ * packages/domain/README.md run as written, the package root exports exactly the public API, and
+ * the packed tarball type-checks in a consumer project with no network (pnpm pack, tar, tsc).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'mocha';
+import { expect } from 'chai';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const DOMAIN = join(ROOT, 'packages', 'domain');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** What `import * from '@storefront/domain'` holds at run time; types are checked by the consumer below. */
+const RUNTIME_EXPORTS = [
+  'ACCESS_TOKEN_TTL_SECONDS',
+  'DEFAULT_LOGIN_POLICY',
+  'DEFAULT_REQUEST_POLICY',
+  'DomainError',
+  'FallbackRateLimiter',
+  'ORDER_LIMITS',
+  'OrderStamper',
+  'PAGING',
+  'REFRESH_TOKEN_TTL_SECONDS',
+  'RateLimitedError',
+  'SEARCH_LIMITS',
+  'SLIDING_WINDOW_BUCKETS',
+  'bucketWidthMs',
+  'compareOrders',
+  'compareProducts',
+  'createStorefront',
+  'decideSlidingWindow',
+  'isDomainError',
+  'newId',
+  'pageOffset',
+  'parseMenuDocument',
+  'sessionIdOf',
+  'systemClock',
+  'toPage',
+  'validationFailed',
+];
+
+function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, args, { cwd, timeout: 20_000 });
+}
+
+describe('embedding @storefront/domain', () => {
+  it('runs examples/embed-orders.mjs: places, replays, refuses and lists orders without HTTP', async () => {
+    const { stdout } = await node([join(ROOT, 'examples', 'embed-orders.mjs')]);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).to.equal('menu: 3 dishes');
+    expect(lines[1]).to.match(/^logged in as ann@example\.com \(cus_[0-9a-z]+\), token valid 900 s$/);
+    expect(lines[2]).to.match(/^order ord_[0-9a-z]+: 2 x Margherita \+ 1 x Tiramisu = 3280 USD$/);
+    expect(lines[3]).to.equal('retry with the same key: replayed true, same order true');
+    expect(lines[4]).to.equal('refused: unknown_product (items.0.product_id: no product prd_nosuchdish on the menu)');
+    expect(lines[5]).to.equal('refused: product_unavailable (items.0.product_id: Truffle risotto is not available right now)');
+    expect(lines[6]).to.equal('orders: 2 (page 1, next null), 5380 USD in all');
+  });
+
+  it('runs the Embedding snippet of packages/domain/README.md as written', async () => {
+    const readme = readFileSync(join(DOMAIN, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Embedding'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet, 'a ts block under ## Embedding').to.be.a('string');
+    // The packages are not installed under their names at the repository root: point the bare
+    // specifiers at their build output, and change nothing else.
+    const code = snippet!.replace(/'@storefront\/([a-z-]+)'/g, (_, pkg: string) => `'${pathToFileURL(join(ROOT, 'packages', pkg, 'dist', 'src', 'index.js')).href}'`);
+    const dir = mkdtempSync(join(tmpdir(), 'storefront-readme-'));
+    try {
+      writeFileSync(join(dir, 'snippet.mjs'), code);
+      const { stdout } = await node([join(dir, 'snippet.mjs')]);
+      const [placed, refused] = stdout.trim().split('\n');
+      expect(placed).to.match(/^ord_[0-9a-z]+ \d+ USD 1$/);
+      expect(refused).to.match(/^unknown_product \[/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exports exactly the public API from the package root', async () => {
+    const domain = (await import(pathToFileURL(join(DOMAIN, 'dist', 'src', 'index.js')).href)) as Record<string, unknown>;
+    expect(Object.keys(domain).sort()).to.deep.equal([...RUNTIME_EXPORTS].sort());
+  });
+
+  describe('packed with pnpm pack', function () {
+    this.timeout(30_000);
+    let work = '';
+
+    before(() => {
+      work = mkdtempSync(join(tmpdir(), 'storefront-pack-'));
+    });
+
+    after(() => {
+      if (work !== '') rmSync(work, { recursive: true, force: true });
+    });
+
+    it('type-checks and runs a consumer project against the tarball alone', async () => {
+      const packs = join(work, 'packs');
+      mkdirSync(packs);
+      const pnpm = process.platform === 'win32' ? 'pnpm.cmd' : 'pnpm';
+      await run(pnpm, ['pack', '--pack-destination', packs], { cwd: DOMAIN, timeout: 20_000 });
+      const tarball = join(packs, 'storefront-domain-0.1.0.tgz');
+
+      const consumer = join(work, 'consumer');
+      const installed = join(consumer, 'node_modules', '@storefront', 'domain');
+      mkdirSync(installed, { recursive: true });
+      await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1'], { timeout: 10_000 });
+      const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies?: object };
+      expect(manifest.dependencies ?? {}, 'no runtime dependencies').to.deep.equal({});
+
+      writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+      writeFileSync(
+        join(consumer, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2023',
+            lib: ['ES2023'],
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noUncheckedIndexedAccess: true,
+            skipLibCheck: false,
+            types: [],
+            outDir: 'out',
+          },
+          files: ['consumer.ts', 'unreachable.ts'],
+        }),
+      );
+      writeFileSync(join(consumer, 'consumer.ts'), CONSUMER_TS);
+      writeFileSync(join(consumer, 'unreachable.ts'), UNREACHABLE_TS);
+
+      const tsc = await node([TSC, '-p', join(consumer, 'tsconfig.json')], consumer).catch((error: { stdout?: string }) => {
+        throw new Error(`tsc failed against the packed package:\n${error.stdout ?? String(error)}`);
+      });
+      expect(tsc.stdout).to.equal('');
+      const { stdout } = await node([join(consumer, 'out', 'consumer.js')], consumer);
+      expect(stdout.trim()).to.match(/^ord_[0-9a-z]+ 1780 USD validation_failed$/);
+    });
+  });
+});
+
+/**
+ * A consumer of the packed package: its own adapters over the ports (the domain has no I/O), typed
+ * against the published declarations only.
+ */
+const CONSUMER_TS = `
+declare const console: { log(...values: unknown[]): void };
+import {
+  createStorefront,
+  isDomainError,
+  newId,
+  toPage,
+  type Customer,
+  type CustomerRepository,
+  type MenuRepository,
+  type Order,
+  type OrderRepository,
+  type PasswordHasher,
+  type Product,
+  type RateLimiter,
+  type SessionStore,
+  type Storefront,
+  type TokenService,
+} from '@storefront/domain';
+
+const products: Product[] = [
+  { productId: newId('prd'), name: 'Crème brûlée', description: '', category: 'Desserts', price: 890, currency: 'USD', tags: [], available: true },
+];
+const orders: Order[] = [];
+const menu: MenuRepository = {
+  list: async () => products,
+  findByIds: async (ids) => products.filter((p) => ids.includes(p.productId)),
+  upsertByName: async () => products,
+  revision: async () => '1',
+};
+const orderRepository: OrderRepository = {
+  claimIdempotencyKey: async () => ({ kind: 'claimed' }),
+  releaseIdempotencyKey: async () => undefined,
+  insert: async (order) => void orders.push(order),
+  listByCustomer: async (customerId, page) => {
+    const mine = orders.filter((o) => o.customerId === customerId);
+    return toPage(mine.slice((page.page - 1) * page.limit, page.page * page.limit), mine.length, page);
+  },
+};
+const unused = (): never => {
+  throw new Error('not used here');
+};
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused };
+const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused };
+const limiter: RateLimiter = {
+  consume: async (_key, policy) => ({ allowed: true, limit: policy.limit, remaining: policy.limit, resetMs: 0, retryAfterMs: 0 }),
+  peek: async (_key, policy) => ({ allowed: true, limit: policy.limit, remaining: policy.limit, resetMs: 0, retryAfterMs: 0 }),
+};
+const hasher: PasswordHasher = { hash: unused, verify: async () => false };
+const tokens: TokenService = { issue: unused, verify: unused };
+
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens });
+const customerId = newId('cus');
+const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
+const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(
+  () => 'placed',
+  (error: unknown) => (isDomainError(error) ? error.code : 'unexpected'),
+);
+console.log(order.orderId, order.amount, order.currency, refused);
+`;
+
+/** Type-checked, never run: each `@ts-expect-error` fails the check if its import starts to work. */
+const UNREACHABLE_TS = `
+import { PlaceOrder } from '@storefront/domain';
+// @ts-expect-error the search index is internal
+import { MenuSearchIndex } from '@storefront/domain';
+// @ts-expect-error no deep imports: the exports map has one entry
+import { sha256Hex } from '@storefront/domain/dist/src/ids.js';
+export const internals = [MenuSearchIndex, sha256Hex];
+// @ts-expect-error use cases are types only: createStorefront builds them
+export const useCaseClass = PlaceOrder;
+`;
