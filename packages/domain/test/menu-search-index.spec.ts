@@ -80,3 +80,97 @@ describe('normalizeText and tokenize', () => {
     expect(tokenize('  ')).to.deep.equal([]);
   });
 });
+
+describe('tokenize, ASCII fast path', () => {
+  it('splits ASCII text exactly as the general rule (NFD, no marks, lower case, letters and digits) does', () => {
+    const general = (text: string): string[] => normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+    const samples = ['Pizza Margherita', '  6-pack, 12oz!! ', 'A_B.c/d\\e', 'x', '', '---', 'MiXeD 42abc DEF9', '\t\ttab\nnew line'];
+    for (let c = 0; c < 128; c++) samples.push(`a${String.fromCharCode(c)}b`, String.fromCharCode(c));
+    for (const text of samples) expect(tokenize(text), JSON.stringify(text)).to.deep.equal(general(text));
+    expect(tokenize('Crème BRÛLÉE, 2 × 🍮')).to.deep.equal(general('Crème BRÛLÉE, 2 × 🍮'));
+  });
+});
+
+describe('MenuSearchIndex against a brute-force reference', () => {
+  // Small vocabulary, so that words repeat across thousands of products: long lists (read by
+  // weights per product), short ones (searched), prefixes of several words, ties and cached results.
+  const WORDS = ['chicken', 'chickpea', 'chili', 'spicy', 'spinach', 'spring', 'soup', 'salad', 'salmon', 'crème', 'creme',
+    'brûlée', 'bruschetta', 'pizza', 'pie', 'tomato', 'tom', 'to', 'vegan', 'vanilla', 'café', 'cafe', 'c', 'zucchini'];
+  const CATEGORIES = ['Starters', 'Mains', 'Pizza', 'Desserts', 'Soups'];
+
+  function prng(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  function generate(count: number, seed: number): Product[] {
+    const random = prng(seed);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+    // Some names repeat on purpose (ties by name, then by position).
+    return Array.from({ length: count }, (_, i) =>
+      product(random() < 0.1 ? 'Same name' : `${words(2)} ${i % 7}`, {
+        category: pick(CATEGORIES),
+        tags: Array.from({ length: Math.floor(random() * 3) }, () => pick(WORDS)),
+        description: words(Math.floor(random() * 8)),
+      }),
+    );
+  }
+
+  /** The rules of the index, applied product by product. */
+  function reference(products: readonly Product[], query: string, page: number, limit: number) {
+    const terms = tokenize(query);
+    const fields = (p: Product): [string[], number][] => [
+      [tokenize(p.name), 8],
+      [tokenize(p.category), 4],
+      [tokenize(p.tags.join(' ')), 4],
+      [tokenize(p.description), 1],
+    ];
+    const hits: { p: Product; i: number; score: number }[] = [];
+    products.forEach((p, i) => {
+      let score = 0;
+      for (const [t, term] of terms.entries()) {
+        const last = t === terms.length - 1;
+        let best = 0;
+        for (const [tokens, weight] of fields(p)) {
+          for (const token of tokens) {
+            if (token === term) best = Math.max(best, weight);
+            else if (last && token.startsWith(term)) best = Math.max(best, weight / 2);
+          }
+        }
+        if (best === 0) return;
+        score += best;
+      }
+      if (terms.length > 0) hits.push({ p, i, score });
+    });
+    hits.sort((a, b) => b.score - a.score || (a.p.name < b.p.name ? -1 : a.p.name > b.p.name ? 1 : a.i - b.i));
+    return { total: hits.length, ids: hits.slice((page - 1) * limit, page * limit).map((h) => h.p.productId) };
+  }
+
+  for (const [count, seed] of [[300, 1], [4_000, 2]] as const) {
+    it(`finds and ranks exactly what the rules say (${count} products, random queries, asked twice)`, () => {
+      const products = generate(count, seed);
+      const index = MenuSearchIndex.build(products);
+      const random = prng(seed + 100);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+      const prefix = (word: string): string => word.slice(0, 1 + Math.floor(random() * word.length));
+      for (let q = 0; q < 150; q++) {
+        const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick([...WORDS, ...CATEGORIES]));
+        words.push(prefix(words.pop()!));
+        const query = words.join(' ');
+        const [page, limit] = [1 + Math.floor(random() * 3), pick([1, 7, 20, 100])];
+        const expected = reference(products, query, page, limit);
+        for (let again = 0; again < 2; again++) {
+          const actual = index.search(query, { page, limit });
+          expect({ total: actual.total, ids: actual.items.map((p) => p.productId) }, `${query} page ${page} limit ${limit}`).to.deep.equal(expected);
+        }
+      }
+    });
+  }
+});

@@ -13,8 +13,10 @@
  * rarest word, not the menu. Ranking compares no strings per query: every product has a
  * precomputed rank in name order, and (score, name rank) is packed into one number fed to a bounded
  * heap (top-k, not a full sort). A prefix matching several words (`c`, `sp`) needs the union of
- * their lists; the last unions built are kept (bounded by their total size), since
- * search-as-you-type asks for the same prefixes again and again.
+ * their lists, and a long list is best read as an array of weights by product; both are kept
+ * between queries, and so are the results of queries that had a long list to walk (least recently
+ * used out, 32 MiB in all), since search-as-you-type asks for the same words and prefixes again and
+ * again. All of it belongs to the index, so a new menu (a new index) starts afresh.
  */
 import type { Page, PageRequest } from '../model/page.js';
 import { pageOffset, toPage } from '../model/page.js';
@@ -34,13 +36,30 @@ interface TermList {
   readonly start: number;
   readonly end: number;
   readonly shift: number;
+  /** Where the list's weights by product are cached (see `denseWeights`). */
+  readonly key: string;
 }
 
-const EMPTY: TermList = { docs: new Int32Array(0), weights: new Uint8Array(0), start: 0, end: 0, shift: 0 };
+const EMPTY: TermList = { docs: new Int32Array(0), weights: new Uint8Array(0), start: 0, end: 0, shift: 0, key: '' };
 
-/** Prefix unions kept per index: at most this many postings in all (5 bytes each), and entries. */
-const PREFIX_CACHE_POSTINGS = 4_000_000;
-const PREFIX_CACHE_ENTRIES = 512;
+/** The outcome of a query: the best matches, best first, up to the number asked for. */
+interface RankedHits {
+  readonly ranked: Int32Array;
+  readonly total: number;
+  /** Postings walked to find them: what asking again would cost. */
+  readonly walked: number;
+}
+
+/** Queries that walked fewer postings than this are cheaper to run again than to remember. */
+const RESULT_CACHE_MIN_WALK = 1_000;
+
+/**
+ * Memory for the lists kept between queries: prefix unions (5 bytes a posting) and weights by
+ * product of long lists (1 byte a product). Least recently used first out.
+ */
+const CACHE_BYTES = 32 * 2 ** 20;
+/** A list this long relative to the menu is looked up in a weights-by-product array, not searched. */
+const DENSE_FRACTION = 1 / 32;
 
 export class MenuSearchIndex {
   /** Token → its position in `sortedTokens`. */
@@ -53,8 +72,9 @@ export class MenuSearchIndex {
   /** Position of each product in (name, index) order, and the product at each position. */
   private readonly nameRank: Int32Array;
   private readonly byNameRank: Int32Array;
-  private readonly prefixCache = new Map<string, TermList>();
-  private prefixCachePostings = 0;
+  /** Lists and results kept between queries, by key: `^prefix`, `#list`, `?k?terms`. */
+  private readonly cache = new Map<string, { readonly value: unknown; readonly bytes: number }>();
+  private cacheBytes = 0;
 
   private constructor(private readonly products: readonly Product[]) {
     const built = buildPostings(products);
@@ -77,28 +97,61 @@ export class MenuSearchIndex {
   search(query: string, page: PageRequest): Page<Product> {
     const terms = tokenize(query);
     if (terms.length === 0) return toPage([], 0, page);
+    const offset = pageOffset(page);
+    const k = offset + page.limit;
+    // Asked again (search-as-you-type, popular words), a query that walked a long list is answered
+    // from memory until the menu changes (a new menu is a new index).
+    const key = `?${k}?${terms.join(' ')}`;
+    let hits = this.cached(key) as RankedHits | undefined;
+    if (hits === undefined) {
+      hits = this.rank(terms, k);
+      if (hits.walked >= RESULT_CACHE_MIN_WALK) this.remember(key, hits, 4 * hits.ranked.length + 2 * key.length + 64);
+    }
+    const items: Product[] = [];
+    for (let i = offset; i < hits.ranked.length; i++) items.push(this.products[hits.ranked[i]!]!);
+    return toPage(items, hits.total, page);
+  }
 
+  /** The `k` best matches of `terms` (product indexes, best first) and the number of matches. */
+  private rank(terms: readonly string[], k: number): RankedHits {
     const lists: TermList[] = [];
     for (let i = 0; i < terms.length; i++) {
       const list = i === terms.length - 1 ? this.prefixList(terms[i]!) : this.exactList(terms[i]!);
-      if (list.end === list.start) return toPage([], 0, page);
+      if (list.end === list.start) return { ranked: new Int32Array(0), total: 0, walked: 0 };
       lists.push(list);
     }
     // Walk the rarest term's list and look the others up: cost follows the smallest list.
     lists.sort((a, b) => a.end - a.start - (b.end - b.start));
-    const [rarest, ...others] = lists as [TermList, ...TermList[]];
-    const cursors = Int32Array.from(others, (other) => other.start);
-
+    const [rarest, ...rest] = lists as [TermList, ...TermList[]];
     const n = this.products.length;
-    const offset = pageOffset(page);
-    const best = new TopKeys(Math.min(offset + page.limit, rarest.end - rarest.start));
-    let total = 0;
+    // A long list is read through its weights by product (one load per product of the rarest
+    // list); a short one is searched, galloping forward from where the previous product was found.
+    const dense = rest.filter((list) => list.end - list.start >= n * DENSE_FRACTION);
+    const sparse = rest.filter((list) => list.end - list.start < n * DENSE_FRACTION);
+    const denseWeights = dense.map((list) => this.denseWeights(list));
+    const cursors = Int32Array.from(sparse, (list) => list.start);
+
+    const best = new TopKeys(Math.min(k, rarest.end - rarest.start));
     const { docs, weights, shift } = rarest;
-    outer: for (let i = rarest.start; i < rarest.end; i++) {
+    const nameRank = this.nameRank;
+    // Offers at or below this are refused by `best`: no need to compute them.
+    let floor = -Infinity;
+    let total = 0;
+    if (rest.length === 0) {
+      // One word: every product of its list is a hit (a loop of its own runs faster).
+      total = rarest.end - rarest.start;
+      // (No floor test here: with scores mixed at random along the list it mispredicts more than it saves.)
+      for (let i = rarest.start; i < rarest.end; i++) best.offer((weights[i]! >> shift) * n + (n - 1 - nameRank[docs[i]!]!));
+    } else outer: for (let i = rarest.start; i < rarest.end; i++) {
       const doc = docs[i]!;
       let score = weights[i]! >> shift;
-      for (let j = 0; j < others.length; j++) {
-        const other = others[j]!;
+      for (let j = 0; j < denseWeights.length; j++) {
+        const weight = denseWeights[j]![doc]!;
+        if (weight === 0) continue outer;
+        score += weight >> dense[j]!.shift;
+      }
+      for (let j = 0; j < sparse.length; j++) {
+        const other = sparse[j]!;
         const at = gallop(other.docs, other.end, doc, cursors[j]!);
         cursors[j] = at;
         if (at >= other.end || other.docs[at] !== doc) continue outer;
@@ -106,16 +159,14 @@ export class MenuSearchIndex {
       }
       total += 1;
       // Higher is better: the score first, then the earlier name (the rank also orders ties by index).
-      best.offer(score * n + (n - 1 - this.nameRank[doc]!));
+      // The best key this score can make is score·n + n - 1: below the heap's floor, skip the rank.
+      if (score * n + n - 1 > floor) floor = best.offer(score * n + (n - 1 - nameRank[doc]!));
     }
 
-    const ranked = best.sortedDescending();
-    const items: Product[] = [];
-    for (let i = offset; i < ranked.length; i++) {
-      const rank = n - 1 - (ranked[i]! % n);
-      items.push(this.products[this.byNameRank[rank]!]!);
-    }
-    return toPage(items, total, page);
+    const keys = best.sortedDescending();
+    const ranked = new Int32Array(keys.length);
+    for (let i = 0; i < keys.length; i++) ranked[i] = this.byNameRank[n - 1 - (keys[i]! % n)]!;
+    return { ranked, total, walked: rarest.end - rarest.start };
   }
 
   private exactList(token: string): TermList {
@@ -124,7 +175,18 @@ export class MenuSearchIndex {
   }
 
   private tokenList(t: number, shift: number): TermList {
-    return { docs: this.docs, weights: this.weights, start: this.offsets[t]!, end: this.offsets[t + 1]!, shift };
+    return { docs: this.docs, weights: this.weights, start: this.offsets[t]!, end: this.offsets[t + 1]!, shift, key: `=${this.sortedTokens[t]}` };
+  }
+
+  /** The list's (unshifted) weight of every product, 0 where it has none; kept between queries. */
+  private denseWeights(list: TermList): Uint8Array {
+    const key = `#${list.key}`;
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached as Uint8Array;
+    const byProduct = new Uint8Array(this.products.length);
+    for (let i = list.start; i < list.end; i++) byProduct[list.docs[i]!] = list.weights[i]!;
+    this.remember(key, byProduct, byProduct.length);
+    return byProduct;
   }
 
   /**
@@ -137,15 +199,11 @@ export class MenuSearchIndex {
     while (hi < this.sortedTokens.length && this.sortedTokens[hi]!.startsWith(prefix)) hi++;
     if (hi === lo) return EMPTY;
     if (hi - lo === 1) return this.tokenList(lo, this.sortedTokens[lo] === prefix ? 0 : 1);
-    const cached = this.prefixCache.get(prefix);
-    if (cached !== undefined) {
-      // Re-inserted, so that the first entry is always the least recently used.
-      this.prefixCache.delete(prefix);
-      this.prefixCache.set(prefix, cached);
-      return cached;
-    }
+    const key = `^${prefix}`;
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached as TermList;
     const union = this.union(prefix, lo, hi);
-    this.remember(prefix, union);
+    this.remember(key, union, union.end * 5);
     return union;
   }
 
@@ -165,18 +223,29 @@ export class MenuSearchIndex {
     const docs = Int32Array.from(seen).sort();
     const weights = new Uint8Array(docs.length);
     for (let i = 0; i < docs.length; i++) weights[i] = best[docs[i]!]!;
-    return { docs, weights, start: 0, end: docs.length, shift: 0 };
+    const key = `^${prefix}`;
+    // The weights by product come for free here: keep them too if the list is long.
+    if (docs.length >= this.products.length * DENSE_FRACTION) this.remember(`#${key}`, best, best.length);
+    return { docs, weights, start: 0, end: docs.length, shift: 0, key };
   }
 
-  private remember(prefix: string, union: TermList): void {
-    const size = union.end;
-    if (size > PREFIX_CACHE_POSTINGS / 4) return;
-    this.prefixCache.set(prefix, union);
-    this.prefixCachePostings += size;
-    while (this.prefixCachePostings > PREFIX_CACHE_POSTINGS || this.prefixCache.size > PREFIX_CACHE_ENTRIES) {
-      const [oldest, list] = this.prefixCache.entries().next().value!;
-      this.prefixCache.delete(oldest);
-      this.prefixCachePostings -= list.end;
+  private cached(key: string): unknown {
+    const entry = this.cache.get(key);
+    if (entry === undefined) return undefined;
+    // Re-inserted, so that the first entry is always the least recently used.
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    return entry.value;
+  }
+
+  private remember(key: string, value: unknown, bytes: number): void {
+    if (bytes > CACHE_BYTES / 4 || this.cache.has(key)) return;
+    this.cache.set(key, { value, bytes });
+    this.cacheBytes += bytes;
+    while (this.cacheBytes > CACHE_BYTES) {
+      const [oldest, entry] = this.cache.entries().next().value!;
+      this.cache.delete(oldest);
+      this.cacheBytes -= entry.bytes;
     }
   }
 }
@@ -301,7 +370,11 @@ class TopKeys {
     this.heap = new Float64Array(Math.max(0, k));
   }
 
-  offer(key: number): void {
+  /**
+   * Keeps `key` if it is among the k largest so far. Returns the floor: what a later offer must
+   * beat (the smallest kept number once k are kept, else -Infinity).
+   */
+  offer(key: number): number {
     const heap = this.heap;
     if (this.size < this.k) {
       let i = this.size++;
@@ -312,9 +385,10 @@ class TopKeys {
         i = parent;
       }
       heap[i] = key;
-      return;
+      return this.size === this.k ? heap[0]! : -Infinity;
     }
-    if (this.k === 0 || key <= heap[0]!) return;
+    if (this.k === 0) return Infinity;
+    if (key <= heap[0]!) return heap[0]!;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
@@ -326,6 +400,7 @@ class TopKeys {
       i = child;
     }
     heap[i] = key;
+    return heap[0]!;
   }
 
   /** The kept numbers, largest first. */
