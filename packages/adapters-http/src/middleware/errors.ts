@@ -89,6 +89,10 @@ function respond(ctx: Context, error: unknown, logger: HttpLogger): void {
   ctx.status = status;
   ctx.body = body;
   ctx.type = 'application/json; charset=utf-8';
+  // Refused before the whole body arrived (a bad Content-Encoding, a body over the limit): its unread
+  // rest stays in the connection, and a keep-alive client's next request would wait behind it until
+  // the server's request time-out. Close the connection instead of reading the rest.
+  if (!ctx.req.complete) ctx.set('Connection', 'close');
 }
 
 /** Errors from Koa or its body reader that carry a 4xx status (aborted, malformed, too large). */
