@@ -76,6 +76,7 @@ describe('MenuSearchIndex', () => {
 describe('normalizeText and tokenize', () => {
   it('lower-cases, strips accents and splits on anything but letters and digits', () => {
     expect(normalizeText('Crème Brûlée')).to.equal('creme brulee');
+    expect(normalizeText('Bœuf bourguignon, Smørrebrød, Œufs')).to.equal('boeuf bourguignon, smorrebrod, oeufs');
     expect(tokenize('Jalapeño poppers, 6-pack!')).to.deep.equal(['jalapeno', 'poppers', '6', 'pack']);
     expect(tokenize('  ')).to.deep.equal([]);
   });

@@ -5,8 +5,17 @@ const NON_WORD = /[^\p{L}\p{N}]+/u;
 // digits are [a-z0-9]: the same words for a fraction of the cost (menus are mostly ASCII).
 const ASCII = /^[\x00-\x7f]*$/;
 
+// Letters that are not a base letter plus a mark, so NFD leaves them whole: fold them as a menu
+// reader would type them ("boeuf" finds "Bœuf", "strasse" finds "Straße").
+const LIGATURES = /[œæßøłđþ]/g;
+const LIGATURE_FOLDS: Readonly<Record<string, string>> = { œ: 'oe', æ: 'ae', ß: 'ss', ø: 'o', ł: 'l', đ: 'd', þ: 'th' };
+
 export function normalizeText(text: string): string {
-  return text.normalize('NFD').replace(MARKS, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(LIGATURES, (letter) => LIGATURE_FOLDS[letter] ?? letter);
 }
 
 export function tokenize(text: string): string[] {
