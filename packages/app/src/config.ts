@@ -2,7 +2,7 @@
  * Configuration from the environment: every variable parsed and validated in one place, so that a
  * bad value stops the process at start with a message naming the variable, never later at runtime.
  */
-import { isSecretPaserk } from '@storefront/adapters-crypto';
+import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type StoreKind = 'memory' | 'mongo';
@@ -31,6 +31,11 @@ export interface StorefrontConfig {
   readonly scrypt: ScryptConfig;
   /** PASERK k4.secret; undefined → an ephemeral key (memory store only). */
   readonly tokenSecretKey: string | undefined;
+  /**
+   * PASERK k4.public or k4.secret keys that verify access tokens but never sign them: the previous
+   * signing key(s), so that a key rotation does not log everyone out. Empty when unset.
+   */
+  readonly tokenPreviousKeys: readonly string[];
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
   readonly trustProxy: boolean;
@@ -97,6 +102,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     },
     scrypt,
     tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', memory),
+    tokenPreviousKeys: read.verificationKeys('TOKEN_PREVIOUS_KEYS'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logPretty: read.boolean('LOG_PRETTY', false),
     trustProxy: read.boolean('TRUST_PROXY', false),
@@ -204,6 +210,18 @@ class Reader {
     if (isSecretPaserk(value)) return value;
     this.fail(name, `${name} must be a PASERK k4.secret key ("k4.secret." followed by 86 base64url characters); the value given is not`);
     return undefined;
+  }
+
+  /** A comma-separated list of PASERK k4.public / k4.secret keys. Never echoes a value (k4.secret is a secret). */
+  verificationKeys(name: string): readonly string[] {
+    const value = this.raw(name);
+    if (value === undefined) return [];
+    const keys = value.split(',').map((key) => key.trim());
+    const bad = keys.flatMap((key, i) => (isPublicPaserk(key) || isSecretPaserk(key) ? [] : [i + 1]));
+    if (bad.length === 0) return keys;
+    const which = keys.length === 1 ? 'the value given is not' : `entr${bad.length === 1 ? 'y' : 'ies'} ${bad.join(', ')} of ${keys.length} ${bad.length === 1 ? 'is' : 'are'} not`;
+    this.fail(name, `${name} must be a comma-separated list of PASERK k4.public or k4.secret keys; ${which}`);
+    return [];
   }
 }
 

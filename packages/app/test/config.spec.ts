@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { generateSigningKey } from '@storefront/adapters-crypto';
+import { generateSigningKey, PasetoTokenService } from '@storefront/adapters-crypto';
 import { ConfigError, loadConfig, type Env } from '../src/config.js';
 
 function configError(env: Env): ConfigError {
@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       loginRateLimit: { max: 10, windowSeconds: 60 },
       scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4 },
       tokenSecretKey: undefined,
+      tokenPreviousKeys: [],
       logLevel: 'info',
       logPretty: false,
       trustProxy: false,
@@ -36,6 +37,7 @@ describe('loadConfig', () => {
 
   it('reads every variable', () => {
     const key = generateSigningKey();
+    const previous = generateSigningKey();
     const config = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
@@ -51,6 +53,7 @@ describe('loadConfig', () => {
       SCRYPT_P: '2',
       SCRYPT_MAX_CONCURRENCY: '2',
       TOKEN_SECRET_KEY: key,
+      TOKEN_PREVIOUS_KEYS: previous,
       LOG_LEVEL: 'silent',
       LOG_PRETTY: 'true',
       TRUST_PROXY: '1',
@@ -67,6 +70,7 @@ describe('loadConfig', () => {
       loginRateLimit: { max: 3, windowSeconds: 120 },
       scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2 },
       tokenSecretKey: key,
+      tokenPreviousKeys: [previous],
       logLevel: 'silent',
       logPretty: true,
       trustProxy: true,
@@ -133,6 +137,26 @@ describe('loadConfig', () => {
     const error = configError({ TOKEN_SECRET_KEY: secret });
     expect(error.message).to.match(/^TOKEN_SECRET_KEY must be a PASERK k4\.secret key/);
     expect(error.message).not.to.include('c2VjcmV0');
+  });
+
+  it('reads TOKEN_PREVIOUS_KEYS as a comma-separated list of k4.public and k4.secret keys, blanks around commas ignored', async () => {
+    const secret = generateSigningKey();
+    const publicKey = await new PasetoTokenService(generateSigningKey()).publicKey();
+    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: ` ${secret} , ${publicKey} ` }).tokenPreviousKeys).to.deep.equal([secret, publicKey]);
+    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: publicKey }).tokenPreviousKeys).to.deep.equal([publicKey]);
+    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: '  ' }).tokenPreviousKeys).to.deep.equal([]);
+  });
+
+  it('refuses a TOKEN_PREVIOUS_KEYS entry that is not a k4.public or k4.secret PASERK, naming the variable and the entry without echoing it', () => {
+    const secret = generateSigningKey();
+    const local = 'k4.local.c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA';
+    expect(configError({ TOKEN_PREVIOUS_KEYS: local }).issues).to.deep.equal([
+      { variable: 'TOKEN_PREVIOUS_KEYS', message: 'TOKEN_PREVIOUS_KEYS must be a comma-separated list of PASERK k4.public or k4.secret keys; the value given is not' },
+    ]);
+    const error = configError({ TOKEN_PREVIOUS_KEYS: `${secret},${local},${secret.slice(0, -1)}` });
+    expect(error.message).to.equal('TOKEN_PREVIOUS_KEYS must be a comma-separated list of PASERK k4.public or k4.secret keys; entries 2, 3 of 3 are not');
+    expect(error.message).not.to.include('c2VjcmV0').and.not.to.include(secret.slice(10, 30));
+    expect(configError({ TOKEN_PREVIOUS_KEYS: `${secret},` }).message).to.match(/entry 2 of 2 is not$/);
   });
 
   it('reports every bad variable at once, one per line', () => {

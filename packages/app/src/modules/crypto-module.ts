@@ -1,7 +1,8 @@
 /**
  * Password hashing and access tokens from @storefront/adapters-crypto. Without a configured
  * TOKEN_SECRET_KEY (allowed with the memory store only) an ephemeral key is generated: tokens then
- * die with the process, which is said in a warning.
+ * die with the process, which is said in a warning. TOKEN_PREVIOUS_KEYS only verify: tokens signed
+ * by a previous key stay valid until they expire, so rotating the signing key logs nobody out.
  */
 import { createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
 import { ContainerModule } from 'inversify';
@@ -19,6 +20,7 @@ export function cryptoModule(): ContainerModule {
       const { scrypt } = config;
       return createCryptoAdapters({
         signingKey,
+        verificationKeys: config.tokenPreviousKeys,
         clock,
         scrypt: { logN: scrypt.logN, r: scrypt.r, p: scrypt.p, maxConcurrency: scrypt.maxConcurrency },
       });
