@@ -18,21 +18,35 @@ export interface RunningStorefront {
   readonly url: string;
   readonly port: number;
   readonly storefront: Storefront;
+  /** The time-outs the HTTP server was given. */
+  readonly timeouts: { readonly [K in keyof ServerTimeouts]: number };
   /** Stops accepting connections, lets in-flight requests finish, resolves when all are closed. */
   close(): Promise<void>;
 }
 
-/** Node's HTTP server limits (DECISIONS: request time-out 10 s; headers are small). */
+/**
+ * Node's HTTP server limits (DECISIONS: request time-out 10 s; headers are small). A client that
+ * has not sent its whole header block within `headersTimeout`, or its whole request within
+ * `requestTimeout`, gets a 408 and its connection is closed (slowloris). Node checks those two
+ * every `connectionsCheckingInterval`; its own default of 30 s would let a slow client hold a
+ * connection for up to 40 s.
+ */
 export const SERVER_LIMITS = {
   headersTimeout: 10_000,
   requestTimeout: 10_000,
   keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
   maxHeaderSize: 16 * 1024,
 } as const;
+
+/** The time-outs of SERVER_LIMITS, in milliseconds. */
+export type ServerTimeouts = Omit<typeof SERVER_LIMITS, 'maxHeaderSize'>;
 
 export interface StartOptions {
   /** Where log lines go; default stdout (or pino-pretty with LOG_PRETTY). */
   readonly logger?: Logger;
+  /** Overrides of the HTTP server time-outs (tests use short ones); default SERVER_LIMITS. */
+  readonly timeouts?: Partial<{ -readonly [K in keyof ServerTimeouts]: number }>;
 }
 
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
@@ -52,10 +66,15 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   }
   await storefront.login.warmUp();
 
-  const server = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, resolve(container, TYPES.HttpApp).callback());
-  server.headersTimeout = SERVER_LIMITS.headersTimeout;
-  server.requestTimeout = SERVER_LIMITS.requestTimeout;
-  server.keepAliveTimeout = SERVER_LIMITS.keepAliveTimeout;
+  const { maxHeaderSize, ...defaults } = SERVER_LIMITS;
+  const timeouts = { ...defaults, ...options.timeouts };
+  const server = http.createServer(
+    { maxHeaderSize, connectionsCheckingInterval: timeouts.connectionsCheckingInterval },
+    resolve(container, TYPES.HttpApp).callback(),
+  );
+  server.headersTimeout = timeouts.headersTimeout;
+  server.requestTimeout = timeouts.requestTimeout;
+  server.keepAliveTimeout = timeouts.keepAliveTimeout;
   const shutdown = gracefulShutdown(server, config.shutdownTimeoutSeconds * 1000, logger);
 
   await listen(server, config.port, config.host);
@@ -68,6 +87,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     url,
     port,
     storefront,
+    timeouts,
     close: () => (closing ??= shutdown().then(() => unload(container, logger))),
   };
 }
