@@ -1,0 +1,128 @@
+/**
+ * Login: an unknown email costs what a wrong password costs (no account enumeration by timing),
+ * concurrent logins never run more scrypt hashes than the cap (memory is bounded by the cap times
+ * 128·N·r), and every response carrying tokens or personal data says Cache-Control: no-store.
+ */
+import { expect } from 'chai';
+import { after, before, describe, it } from 'mocha';
+import { resolve } from '../../src/binding.js';
+import { TYPES } from '../../src/identifiers.js';
+import { startStorefront, type RunningStorefront } from '../../src/server.js';
+import { ALICE, availableProductIds, call, composeStorefront, median, newCustomer, RELIABILITY_ENV, type ComposedServer } from './support.js';
+
+describe('Login timing', function () {
+  this.timeout(60_000);
+  const ATTEMPTS = 40;
+  let server: RunningStorefront;
+
+  before(async () => {
+    // logN 13, r 8: 8 MiB and some 20 ms per hash, far above the noise of the rest of a login.
+    server = await startStorefront({ ...RELIABILITY_ENV, SCRYPT_LOG_N: '13' });
+  });
+  after(() => server?.close());
+
+  async function attempt(email: string): Promise<{ ms: number; status: number; body: string; challenge: unknown }> {
+    const started = performance.now();
+    const res = await call(server.url, '/api/auth/login', { json: { email, password: 'not-the-password' } });
+    return { ms: performance.now() - started, status: res.status, body: res.text, challenge: res.headers['www-authenticate'] };
+  }
+
+  it('answers an unknown email and a wrong password alike, with medians within 10% of each other over 40 interleaved attempts each', async () => {
+    for (let i = 0; i < 4; i += 1) await attempt(i % 2 === 0 ? ALICE.email : 'warm-up@example.com');
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < ATTEMPTS; i += 1) {
+      // Alternate which goes first, so that a slow patch of the machine hits both alike.
+      const pair = i % 2 === 0 ? [ALICE.email, `nobody-${i}@example.com`] : [`nobody-${i}@example.com`, ALICE.email];
+      for (const email of pair) {
+        const res = await attempt(email);
+        expect(res.status).to.equal(401);
+        expect(res.body).to.equal('{"error":"invalid_credentials"}');
+        expect(res.challenge).to.equal('Bearer realm="storefront"');
+        (email === ALICE.email ? known : unknown).push(res.ms);
+      }
+    }
+    const wrongPassword = median(known);
+    const unknownEmail = median(unknown);
+    console.log(`      median wrong password ${wrongPassword.toFixed(1)} ms, unknown email ${unknownEmail.toFixed(1)} ms`);
+    expect(wrongPassword, 'a wrong password costs a real hash').to.be.above(5);
+    expect(Math.abs(wrongPassword - unknownEmail) / Math.max(wrongPassword, unknownEmail), 'relative difference of the medians').to.be.at.most(0.1);
+  });
+});
+
+describe('Concurrent logins', function () {
+  this.timeout(60_000);
+  const CAP = 2;
+  let server: ComposedServer;
+
+  before(async () => {
+    server = await composeStorefront({ SCRYPT_LOG_N: '12', SCRYPT_MAX_CONCURRENCY: String(CAP) });
+  });
+  after(() => server?.close());
+
+  it('never run more than SCRYPT_MAX_CONCURRENCY hashes at once during 20 concurrent logins, and all are answered', async () => {
+    const { hasher } = resolve(server.container, TYPES.CryptoAdapters);
+    const customer = await newCustomer(server, 'burst');
+    let sawQueue = false;
+    let maxActive = 0;
+    const watch = setInterval(() => {
+      const { active, queued } = hasher.stats;
+      maxActive = Math.max(maxActive, active);
+      if (queued > 0) sawQueue = true;
+    }, 1);
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const body = [
+            { email: customer.email, password: customer.password },
+            { email: customer.email, password: 'wrong-password' },
+            { email: `nobody-${i}@example.com`, password: 'whatever' },
+          ][i % 3];
+          return call(server.url, '/api/auth/login', { json: body, timeoutMs: 30_000 });
+        }),
+      );
+      expect(answers.map((res) => res.status).sort()).to.deep.equal([...Array(7).fill(200), ...Array(13).fill(401)]);
+    } finally {
+      clearInterval(watch);
+    }
+    expect(sawQueue, 'logins waited for a permit').to.equal(true);
+    expect(maxActive).to.be.at.most(CAP);
+    expect(hasher.stats.peakActive, 'peak concurrent hashes').to.equal(CAP);
+    expect(hasher.stats.active).to.equal(0);
+  });
+});
+
+describe('Responses with tokens or personal data', function () {
+  this.timeout(20_000);
+  let server: RunningStorefront;
+
+  before(async () => {
+    server = await startStorefront({ ...RELIABILITY_ENV });
+  });
+  after(() => server?.close());
+
+  it('carry Cache-Control: no-store: login, refresh, me, placing, replaying and listing orders, rate-limit status', async () => {
+    const logged = await call(server.url, '/api/auth/login', { json: ALICE });
+    const tokens = logged.json as { access_token: string; refresh_token: string };
+    const refreshed = await call(server.url, '/api/auth/refresh', { json: { refresh_token: tokens.refresh_token } });
+    const token = (refreshed.json as { access_token: string }).access_token;
+    const productId = (await availableProductIds(server.url))[0]!;
+    const order = { token, json: { items: [{ product_id: productId, quantity: 1 }] }, headers: { 'idempotency-key': 'no-store-1' } };
+    const answers = {
+      login: logged,
+      refresh: refreshed,
+      me: await call(server.url, '/api/me', { token }),
+      'place order': await call(server.url, '/api/orders', order),
+      'replay order': await call(server.url, '/api/orders', order),
+      'list orders': await call(server.url, '/api/orders', { token }),
+      'rate-limit': await call(server.url, '/api/rate-limit', { token }),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect(res.status, `${name}: ${res.text}`).to.be.within(200, 299);
+      expect(res.headers['cache-control'], name).to.equal('no-store');
+    }
+    expect(answers['replay order'].headers['idempotent-replayed']).to.equal('true');
+    // The menu is public and revalidated, not uncacheable.
+    expect((await call(server.url, '/api/products')).headers['cache-control']).to.equal('no-cache');
+  });
+});
