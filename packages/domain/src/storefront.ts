@@ -115,6 +115,6 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     checkStatus: new CheckStatus(ports.probes ?? []),
     registerCustomer: new RegisterCustomer(customers, hasher, clock),
     setCustomerDisabled: new SetCustomerDisabled(customers),
-    importMenu: new ImportMenu(ports.menu),
+    importMenu: new ImportMenu(ports.menu, catalog),
   };
 }

@@ -1,0 +1,262 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
+ * about two and a half minutes, stops by itself. See docs/performance.md for results and method.
+ *
+ * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
+ * rate limiter on with a limit it never reaches); the baseline in another (bench/baseline.mjs);
+ * the load generator, autocannon, here. Every scenario has a warm-up run first. Ratios to the
+ * baseline come from runs alternated with it (the machine is shared, so load drifts), and the
+ * service's CPU time per request is printed as well: it moves less with the neighbours' load.
+ *
+ *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders logins paging
+ *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3 node bench/run.mjs
+ */
+import { execSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { writeMenuFile } from './gen-menu.mjs';
+import { json, login, measure, startChild } from './lib.mjs';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const MENU_SIZE = 100_000;
+const PAGING_ORDERS = 1_000_000;
+const SEARCH_QUERY = 'chicken sp';
+const ELD_RESOLUTION_MS = 1;
+const only = new Set(process.argv.slice(2));
+const wanted = (name) => only.size === 0 || only.has(name);
+
+/** Memory mode, limiter on with a limit it never reaches, fast hashing, logs as shipped (info). */
+const SERVICE_ENV = {
+  PATH: process.env.PATH,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  STOREFRONT_STORE: 'memory',
+  LOG_LEVEL: 'info',
+  SCRYPT_LOG_N: '10',
+  RATE_LIMIT_MAX: '100000000',
+  LOGIN_RATE_LIMIT_MAX: '100000000',
+  UV_THREADPOOL_SIZE: '8',
+};
+/** What `pnpm start` runs with (info logs to stdout, scrypt logN 17, 4 hashes at once), limits lifted. */
+const START_DEFAULTS_ENV = {
+  PATH: process.env.PATH,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  RATE_LIMIT_MAX: '100000000',
+  LOGIN_RATE_LIMIT_MAX: '100000000',
+  UV_THREADPOOL_SIZE: '8',
+};
+
+const rows = [];
+const notes = [];
+const log = (line) => console.error(line);
+const fmt = (n, digits = 0) =>
+  n === undefined || Number.isNaN(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const mib = (bytes) => fmt(bytes / 2 ** 20);
+
+function row(scenario, m, ratio, against) {
+  rows.push({ scenario, ...m, ratio, against });
+  const extra = [ratio === undefined ? '' : `${fmt(ratio, 2)} of ${against}`, m.cpu === undefined ? '' : `${fmt(m.cpu, 1)} µs CPU/req`, m.bad > 0 ? `${m.bad} non-2xx!` : '']
+    .filter(Boolean)
+    .join(', ');
+  log(`  ${scenario}: ${fmt(m.rps)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms${extra ? `; ${extra}` : ''}`);
+}
+
+const tmp = mkdtempSync(join(os.tmpdir(), 'storefront-bench-'));
+const children = new Set();
+async function child(script, env, options) {
+  const c = await startChild(script, env, options);
+  children.add(c);
+  return {
+    ...c,
+    stop: async () => {
+      children.delete(c);
+      await c.stop();
+    },
+  };
+}
+async function cleanup() {
+  await Promise.allSettled([...children].map((c) => c.stop()));
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+
+/** A measured run, with the target process's CPU time per answered request when it can tell. */
+async function run(target, options) {
+  const before = await target.call('cpu');
+  const m = await measure({ connections: CONNECTIONS, duration: DURATION, ...options });
+  const after = await target.call('cpu');
+  const answered = m.requests + m.bad;
+  return { ...m, cpu: answered > 0 ? (after.user - before.user + after.system - before.system) / answered : undefined };
+}
+
+/** Alternates baseline and service runs; medians of each, and the median of the per-round ratios. */
+async function versus(baseline, service, path, rounds) {
+  const b = [];
+  const s = [];
+  for (let round = 0; round < rounds; round++) {
+    b.push(await run(baseline, { url: `${baseline.url}${path}` }));
+    s.push(await run(service, { url: `${service.url}${path}` }));
+    log(`    round ${round + 1}: baseline ${fmt(b.at(-1).rps)} req/s, service ${fmt(s.at(-1).rps)} req/s, ratio ${fmt(s.at(-1).rps / b.at(-1).rps, 3)}`);
+  }
+  const summary = (list) => ({
+    rps: median(list.map((m) => m.rps)),
+    p50: median(list.map((m) => m.p50)),
+    p99: median(list.map((m) => m.p99)),
+    cpu: median(list.map((m) => m.cpu)),
+    bad: list.reduce((sum, m) => sum + m.bad, 0),
+  });
+  return { baseline: summary(b), service: summary(s), ratio: median(s.map((m, i) => m.rps / b[i].rps)), ratios: s.map((m, i) => m.rps / b[i].rps) };
+}
+
+const began = performance.now();
+const loadBefore = os.loadavg();
+const uptimeBefore = execSync('uptime').toString().trim();
+log(`storefront bench: nproc ${execSync('nproc').toString().trim()}, node ${process.version}, autocannon ${CONNECTIONS} connections, ${DURATION} s per run after 1 s of warm-up`);
+log(`uptime before: ${uptimeBefore}`);
+
+try {
+  const service = await child('service.mjs', SERVICE_ENV);
+  const base = service.url;
+  const products = await fetch(`${base}/api/products`);
+  const productsBody = Buffer.from(await products.arrayBuffer());
+  const productsType = products.headers.get('content-type');
+  const productId = JSON.parse(productsBody.toString()).products.find((p) => p.available).product_id;
+  const bodyFile = join(tmp, 'products.json');
+  writeFileSync(bodyFile, productsBody);
+  const baseline = await child('baseline.mjs', { PATH: process.env.PATH, BASELINE_BODY_FILE: bodyFile, BASELINE_CONTENT_TYPE: productsType });
+
+  let productsRps;
+  if (wanted('products')) {
+    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated`);
+    const shipped = await versus(baseline, service, '/api/products', ROUNDS);
+    productsRps = shipped.service.rps;
+    row('node:http baseline, same body and type', shipped.baseline);
+    row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.service, shipped.ratio, 'baseline');
+    notes.push(`GET /api/products with info logs: ratio per round ${shipped.ratios.map((r) => fmt(r, 2)).join(', ')}`);
+
+    const silent = await child('service.mjs', { ...SERVICE_ENV, LOG_LEVEL: 'silent' });
+    const quiet = await versus(baseline, silent, '/api/products', Math.max(1, ROUNDS - 1));
+    row('GET /api/products, LOG_LEVEL=silent', quiet.service, quiet.ratio, 'baseline');
+    await silent.stop();
+
+    const defaults = await child('service.mjs', START_DEFAULTS_ENV, { stdout: 'pipe' });
+    const shippedDefaults = await versus(baseline, defaults, '/api/products', Math.max(1, ROUNDS - 1));
+    row('GET /api/products, `pnpm start` defaults (info → pipe)', shippedDefaults.service, shippedDefaults.ratio, 'baseline');
+    await defaults.stop();
+  } else {
+    productsRps = (await run(service, { url: `${base}/api/products` })).rps;
+  }
+
+  if (wanted('search')) {
+    const q = encodeURIComponent(SEARCH_QUERY);
+    const demo = await run(service, { url: `${base}/api/search?q=${q}` });
+    row(`GET /api/search?q=${SEARCH_QUERY}, demo menu (${(await json(`${base}/api/search?q=${q}`)).body.meta.total} hits)`, demo);
+
+    const menuFile = join(tmp, 'menu.json');
+    writeMenuFile(MENU_SIZE, menuFile);
+    const big = await child('service.mjs', { ...SERVICE_ENV, STOREFRONT_MENU_FILE: menuFile });
+    const { body } = await json(`${big.url}/api/search?q=${q}`);
+    const m = await run(big, { url: `${big.url}/api/search?q=${q}` });
+    row(`GET /api/search?q=${SEARCH_QUERY}, ${fmt(MENU_SIZE)} dishes (${fmt(body.meta.total)} hits)`, m, m.rps / demo.rps, 'demo menu');
+    notes.push(
+      `${fmt(MENU_SIZE)} dishes: service start-up (read, validate, import, build the snapshot and index) ${fmt(big.startMs)} ms; first search after start ${fmt(big.firstReadMs, 1)} ms`,
+    );
+    const build = await big.call('index-build', { repeat: 3 });
+    notes.push(`${fmt(MENU_SIZE)} dishes: MenuSearchIndex.build alone ${build.map((ms) => fmt(ms)).join(', ')} ms (3 builds, in the service process)`);
+    await big.stop();
+  }
+
+  if (wanted('auth') || wanted('orders')) {
+    const token = await login(base, 'alice@example.com', 'alice-password');
+    const auth = { authorization: `Bearer ${token}` };
+    const order = {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ product_id: productId, quantity: 2 }] }),
+    };
+    if (wanted('orders')) {
+      const first = await run(service, { url: `${base}/api/orders`, ...order });
+      row('POST /api/orders (memory store)', first, first.rps / productsRps, '/api/products');
+      const again = await run(service, { url: `${base}/api/orders`, ...order });
+      row(`POST /api/orders again (${fmt(first.requests)}+ orders stored)`, again, again.rps / productsRps, '/api/products');
+    }
+    if (wanted('auth')) {
+      const me = await run(service, { url: `${base}/api/me`, headers: auth });
+      row('GET /api/me (Bearer)', me, me.rps / productsRps, '/api/products');
+      const list = await run(service, { url: `${base}/api/orders?limit=20`, headers: auth });
+      row('GET /api/orders?limit=20 (Bearer)', list, list.rps / productsRps, '/api/products');
+    }
+  }
+
+  if (wanted('logins')) {
+    // `pnpm start` defaults: scrypt logN 17 (128 MiB and a few hundred ms of CPU per hash), 4 at once.
+    const svc = await child('service.mjs', START_DEFAULTS_ENV, { stdout: 'pipe' });
+    await svc.call('eld-start', { resolution: ELD_RESOLUTION_MS });
+    const readsAlone = await run(svc, { url: `${svc.url}/api/products`, connections: 4 });
+    const alone = await svc.call('eld-stop');
+    row('GET /api/products, 4 connections, nothing else', readsAlone);
+
+    await svc.call('eld-start', { resolution: ELD_RESOLUTION_MS });
+    const loginLoad = measure({
+      url: `${svc.url}/api/auth/login`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.com', password: 'alice-password' }),
+      connections: 8,
+      warmup: 0.5,
+      duration: DURATION + 2,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const reads = await run(svc, { url: `${svc.url}/api/products`, connections: 4 });
+    const logins = await loginLoad;
+    const busy = await svc.call('eld-stop');
+    row('POST /api/auth/login flat out, 8 connections (scrypt logN 17)', logins);
+    row('GET /api/products meanwhile, 4 connections', reads);
+    const delay = (h) => `p50 ${fmt(h.p50, 2)} ms, p99 ${fmt(h.p99, 2)} ms, max ${fmt(h.max, 1)} ms`;
+    notes.push(`event-loop delay in the service (monitorEventLoopDelay, ${ELD_RESOLUTION_MS} ms timer, the timer's own interval taken off): reads alone ${delay(alone)}; reads with logins flat out ${delay(busy)}`);
+    await svc.stop();
+  }
+
+  if (wanted('paging')) {
+    const token = await login(base, 'bob@example.com', 'bob-password');
+    const auth = { authorization: `Bearer ${token}` };
+    const me = (await json(`${base}/api/me`, { headers: auth })).body;
+    const before = await service.call('memory');
+    const seeded = await service.call('seed-orders', { customerId: me.customer_id, productId, count: PAGING_ORDERS });
+    const first = await run(service, { url: `${base}/api/orders?page=1&limit=100`, headers: auth });
+    row(`GET /api/orders?page=1&limit=100 (${fmt(PAGING_ORDERS)} orders)`, first);
+    const deep = await run(service, { url: `${base}/api/orders?page=5000&limit=100`, headers: auth });
+    row(`GET /api/orders?page=5000&limit=100 (${fmt(PAGING_ORDERS)} orders)`, deep, deep.rps / first.rps, 'page 1');
+    const after = await service.call('memory');
+    notes.push(
+      `paging: ${fmt(PAGING_ORDERS)} orders of one customer placed through the domain in ${fmt(seeded.ms / 1000, 1)} s; service RSS ${mib(before.rss)} MiB before, ${mib(seeded.rss)} MiB after (heap ${mib(seeded.heapUsed)} MiB), ${mib(after.rss)} MiB after the paging runs`,
+    );
+  }
+  await baseline.stop();
+  await service.stop();
+} finally {
+  await cleanup();
+}
+
+const loadAfter = os.loadavg();
+log(`uptime after: ${execSync('uptime').toString().trim()}`);
+console.log('');
+console.log('| scenario | req/s | p50 ms | p99 ms | CPU µs/req | ratio |');
+console.log('|---|---:|---:|---:|---:|---|');
+for (const r of rows) {
+  const ratio = r.ratio === undefined ? '' : `${fmt(r.ratio, 2)} of ${r.against}`;
+  const bad = r.bad > 0 ? ` (${fmt(r.bad)} non-2xx!)` : '';
+  console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
+}
+console.log('');
+for (const note of notes) console.log(`- ${note}`);
+console.log(
+  `- machine: nproc ${os.cpus().length}, node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${fmt((performance.now() - began) / 1000)} s in all`,
+);
+process.exit(0);

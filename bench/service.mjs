@@ -1,0 +1,95 @@
+/**
+ * The Storefront service under test, in its own process (so that the load generator does not share
+ * its event loop). Started by bench/run.mjs with `fork`: configuration comes from the environment
+ * exactly as for `pnpm start`, log lines go to this process's stdout (the parent points it at
+ * /dev/null or a pipe), and the parent steers it over the IPC channel:
+ *
+ *   { cmd: 'eld-start', resolution }     start an event-loop delay histogram (timer every `resolution` ms)
+ *   { cmd: 'eld-stop' }                  → { p50, p99, max } delay in ms, the timer interval taken off
+ *   { cmd: 'index-build', repeat }       → ms of MenuSearchIndex.build over the current menu, per build
+ *   { cmd: 'seed-orders', customerId, productId, count }
+ *                                        places `count` orders through the domain use case
+ *                                        → { ms, rss, heapUsed }
+ *   { cmd: 'memory' }                    → process.memoryUsage() (after a GC when exposed)
+ *   { cmd: 'cpu' }                       → process.cpuUsage()
+ *   { cmd: 'stop' }                      graceful close, then exit
+ *
+ * Nothing new is exposed over HTTP.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { startStorefront } from '../packages/app/dist/src/server.js';
+
+const started = performance.now();
+const running = await startStorefront(process.env);
+const startMs = performance.now() - started;
+// The first read builds the menu snapshot (products, id map and search index) if start-up did not.
+const firstRead = performance.now();
+await running.storefront.searchMenu.execute({ q: 'warm' });
+const firstReadMs = performance.now() - firstRead;
+
+let histogram = null;
+let resolutionMs = 0;
+
+const handlers = {
+  'eld-start': ({ resolution = 1 }) => {
+    resolutionMs = resolution;
+    histogram = monitorEventLoopDelay({ resolution });
+    histogram.enable();
+    return {};
+  },
+  // The histogram holds the time between the timer's wake-ups: the interval itself is taken off.
+  'eld-stop': () => {
+    histogram.disable();
+    const ms = (ns) => Math.max(0, ns / 1e6 - resolutionMs);
+    const result = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), samples: histogram.count };
+    histogram = null;
+    return result;
+  },
+  // Times MenuSearchIndex.build alone over the current menu (an internal of the domain package).
+  'index-build': async ({ repeat = 1 }) => {
+    const { MenuSearchIndex } = await import('../packages/domain/dist/src/search/menu-search-index.js');
+    const { products } = await running.storefront.listMenu.execute();
+    const times = [];
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      MenuSearchIndex.build(products);
+      times.push(performance.now() - t0);
+    }
+    return times;
+  },
+  'seed-orders': async ({ customerId, productId, count }) => {
+    const t0 = performance.now();
+    const place = running.storefront.placeOrder;
+    const items = [{ productId, quantity: 1 }];
+    for (let i = 0; i < count; i += 1000) {
+      const batch = [];
+      for (let j = i; j < Math.min(count, i + 1000); j++) batch.push(place.execute({ customerId, items }));
+      await Promise.all(batch);
+    }
+    return { ms: performance.now() - t0, ...memory() };
+  },
+  memory: () => memory(),
+  cpu: () => process.cpuUsage(),
+  stop: async () => {
+    await running.close();
+    setImmediate(() => process.exit(0));
+    return {};
+  },
+};
+
+function memory() {
+  globalThis.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}
+
+process.on('message', async (message) => {
+  const { id, cmd } = message;
+  try {
+    process.send({ id, ok: true, result: await handlers[cmd](message) });
+  } catch (error) {
+    process.send({ id, ok: false, error: String(error?.stack ?? error) });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true, url: running.url, startMs, firstReadMs });
