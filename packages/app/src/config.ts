@@ -44,6 +44,8 @@ export interface StorefrontConfig {
   readonly mongodbUri: string | undefined;
   /** Redis for the shared rate limiter; undefined → the in-process limiter. */
   readonly redisUrl: string | undefined;
+  /** A Redis command slower than this fails and the in-process limiter decides instead. */
+  readonly redisCommandTimeoutMs: number;
 }
 
 export interface ConfigIssue {
@@ -109,6 +111,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
     mongodbUri: memory ? undefined : read.mongoUri('MONGODB_URI'),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
+    redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
   };
   read.throwIfAny();
   return config;

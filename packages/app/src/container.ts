@@ -31,7 +31,7 @@ export function storeModule(config: StorefrontConfig): ContainerModule {
 }
 
 export function limiterModule(config: StorefrontConfig): ContainerModule {
-  return config.redisUrl === undefined ? memoryLimiterModule() : redisLimiterModule(config.redisUrl);
+  return config.redisUrl === undefined ? memoryLimiterModule() : redisLimiterModule(config.redisUrl, config.redisCommandTimeoutMs);
 }
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       shutdownTimeoutSeconds: 10,
       mongodbUri: undefined,
       redisUrl: undefined,
+      redisCommandTimeoutMs: 100,
     });
   });
 
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: '1',
       SHUTDOWN_TIMEOUT_SECONDS: '0',
       REDIS_URL: 'redis://cache.internal:6379/2',
+      REDIS_COMMAND_TIMEOUT_MS: '250',
     });
     expect(config).to.deep.equal({
       port: 0,
@@ -77,6 +79,7 @@ describe('loadConfig', () => {
       shutdownTimeoutSeconds: 0,
       mongodbUri: undefined,
       redisUrl: 'redis://cache.internal:6379/2',
+      redisCommandTimeoutMs: 250,
     });
   });
 

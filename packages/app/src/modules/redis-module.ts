@@ -12,11 +12,11 @@ import type { StorefrontConfig } from '../config.js';
 import { TYPES } from '../identifiers.js';
 import type { Logger } from '../logger.js';
 
-export function redisLimiterModule(redisUrl: string): ContainerModule {
+export function redisLimiterModule(redisUrl: string, commandTimeoutMs: number): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<Redis>(TYPES.RedisClient)
       .toResolvedValue((logger: Logger) => {
-        const client = createRedisClient(redisUrl);
+        const client = createRedisClient(redisUrl, { commandTimeoutMs });
         // ioredis reports every failed reconnect; the limiter logs the outage once instead.
         client.on('error', () => undefined);
         client.once('ready', () => logger.info({}, 'rate limiter: connected to Redis'));

@@ -21,7 +21,7 @@ describe('Scaling out: two instances sharing one Redis', function () {
     }
     redis = await privateRedis();
     await redis.start();
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_COMMAND_TIMEOUT_MS: '2000' };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
     client = new Redis(redis.url, { lazyConnect: true });
     await client.connect();
@@ -80,7 +80,9 @@ describe('The shared limit under 200 concurrent requests', function () {
     if (!hasRedisServer()) return this.skip();
     redis = await privateRedis();
     await redis.start();
-    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '50', RATE_LIMIT_WINDOW_SECONDS: '60' };
+    // A generous command time-out: on a loaded 2-core machine a slow answer would hand the decision
+    // to each instance's fallback limiter, and this test is about the shared one.
+    const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '50', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_COMMAND_TIMEOUT_MS: '5000' };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
   });
   after(async () => {
