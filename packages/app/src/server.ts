@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Storefront } from '@storefront/domain';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
@@ -75,6 +76,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   server.headersTimeout = timeouts.headersTimeout;
   server.requestTimeout = timeouts.requestTimeout;
   server.keepAliveTimeout = timeouts.keepAliveTimeout;
+  server.on('clientError', answerClientError);
   const shutdown = gracefulShutdown(server, config.shutdownTimeoutSeconds * 1000, logger);
 
   await listen(server, config.port, config.host);
@@ -103,6 +105,33 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
     scrypt_log_n: config.scrypt.logN,
   };
+}
+
+/**
+ * What Node's HTTP parser refuses before the app sees a request (not HTTP/1.1, headers over
+ * `maxHeaderSize`, headers or body too slow) is still answered as JSON, like every other 4xx.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // As Node's own handler does: nothing to say on a dead socket or over a response already begun.
+  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', `The request line and headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request did not arrive in time.']
+        : [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
+  const body = JSON.stringify({ error: code, message });
+  // A HEAD request gets the headers only: a body would read as garbage after the response.
+  const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
+  const head = raw !== undefined && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
 }
 
 /** An address that cannot be bound is a configuration problem: say which variable to change. */

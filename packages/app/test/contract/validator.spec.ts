@@ -100,9 +100,16 @@ describe('OpenApiContract', () => {
     );
   });
 
-  it('accepts the HTTP server’s own bodiless answers (431) for any request', () => {
-    const res: Exchange = { method: 'GET', path: '/api/search?q=x', status: 431, text: '', headers: new Headers({ Connection: 'close' }) };
-    expect(checker.check(res)).to.deep.equal([]);
+  it('accepts the HTTP server’s own JSON answers (431 headers_too_large) for any request, and refuses another code', () => {
+    const answer = (error: string): Exchange => ({
+      method: 'GET',
+      path: '/api/search?q=x',
+      status: 431,
+      text: JSON.stringify({ error, message: 'The request line and headers are larger than 16384 bytes.' }),
+      headers: new Headers({ Connection: 'close', 'Content-Type': 'application/json; charset=utf-8' }),
+    });
+    expect(checker.check(answer('headers_too_large'))).to.deep.equal([]);
+    expect(checker.check(answer('validation_failed'))).not.to.deep.equal([]);
   });
 });
 

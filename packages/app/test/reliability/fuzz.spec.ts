@@ -328,15 +328,29 @@ function describeRequest(request: FuzzRequest): string {
 function verdict(request: FuzzRequest, res: RawResponse): string | null {
   if (res.status >= 500) return `a ${res.status}: ${res.text.slice(0, 300)}`;
   if (res.status < 200) return `status ${res.status}`;
-  // Node's HTTP parser answers a request line with raw non-ASCII bytes with a bare 400, before the
-  // app runs (see docs/security.md): accepted here for that class of request only.
-  if (/[^\x21-\x7e]/.test(request.path)) return res.status === 400 && res.headers['content-type'] === undefined ? null : verdictOfApp(request, res);
-  // Likewise a header block over maxHeaderSize gets a bare 431. The estimate of the block's size is
+  // Node's HTTP parser refuses a request line with raw non-ASCII bytes before the app runs; the
+  // server answers it as a JSON 400 bad_request (see docs/security.md).
+  if (/[^\x21-\x7e]/.test(request.path)) return isParserAnswer(request, res, 400, 'bad_request') ? null : verdictOfApp(request, res);
+  // Likewise a header block over maxHeaderSize gets a JSON 431. The estimate of the block's size is
   // within a few hundred bytes.
   const size = headerBytes(request);
-  if (res.status === 431) return size > MAX_HEADER_BYTES - 2_048 ? null : `a 431 for ${size} bytes of headers`;
+  if (res.status === 431) {
+    if (!isParserAnswer(request, res, 431, 'headers_too_large')) return `a 431 that is not the JSON headers_too_large: ${res.text.slice(0, 200)}`;
+    return size > MAX_HEADER_BYTES - 2_048 ? null : `a 431 for ${size} bytes of headers`;
+  }
   if (size > MAX_HEADER_BYTES + 2_048) return `${size} bytes of headers answered ${res.status}, not 431`;
   return verdictOfApp(request, res);
+}
+
+/** An answer the server wrote for its HTTP parser: JSON with the given status and code (no body to a HEAD). */
+function isParserAnswer(request: FuzzRequest, res: RawResponse, status: number, code: string): boolean {
+  if (res.status !== status || res.headers['content-type'] !== 'application/json; charset=utf-8') return false;
+  if (request.method === 'HEAD') return res.text === '';
+  try {
+    return (JSON.parse(res.text) as { error?: unknown }).error === code;
+  } catch {
+    return false;
+  }
 }
 
 /** The property for an answer of the app itself. */

@@ -84,6 +84,7 @@ describe('Slow clients', function () {
     expect(other.ms).to.be.below(1_000);
     const cut = await slow;
     expect(cut.received).to.match(/^HTTP\/1\.1 408 /);
+    expect(cut.received).to.match(/\r\n\r\n\{"error":"request_timeout","message":"[^"]+"\}$/);
     expect(cut.closedAfterMs).to.be.within(HEADERS_TIMEOUT_MS - 100, HEADERS_TIMEOUT_MS + CHECK_EVERY_MS + 1_000);
     expect(cut.bytesSent, 'the client was still sending its headers').to.be.below(60);
   });
