@@ -62,23 +62,6 @@ export function routeTable(app: Koa): RouteEntry[] {
   return [...table];
 }
 
-const ROUTE_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'options', 'all']);
-
-/** `router` itself, except that every route added through it is also written into `table`. */
-function recordingRoutes<R extends object>(router: R, table: RouteEntry[]): R {
-  return new Proxy(router, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof property !== 'string' || !ROUTE_METHODS.has(property) || typeof value !== 'function') return value;
-      return (path: string, ...handlers: unknown[]) => {
-        table.push({ method: property === 'del' ? 'DELETE' : property.toUpperCase(), path });
-        value.call(target, path, ...handlers);
-        return receiver;
-      };
-    },
-  });
-}
-
 export function createHttpApp(deps: HttpAppDependencies): Koa {
   const { storefront, logger, options = {} } = deps;
   const app = new Koa({ proxy: options.trustProxy ?? false });
@@ -87,13 +70,11 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
 
   const router = new Router();
   const body = jsonBody(options.bodyLimitBytes ?? 16 * 1024);
-  const routes: RouteEntry[] = [];
-  const routing = recordingRoutes(router, routes);
-  menuRoutes(routing, storefront);
-  orderRoutes(routing, storefront, body);
-  authRoutes(routing, storefront, body);
-  accountRoutes(routing, storefront);
-  routeTables.set(app, routes);
+  menuRoutes(router, storefront);
+  orderRoutes(router, storefront, body);
+  authRoutes(router, storefront, body);
+  accountRoutes(router, storefront);
+  routeTables.set(app, router.table());
 
   app.use(requestId());
   app.use(errorHandler(logger));

@@ -18,6 +18,12 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 export class Router {
   private readonly routes = new Map<string, Route>();
+  private readonly entries: { readonly method: string; readonly path: string }[] = [];
+
+  /** Every route as registered (`HEAD`, implied by `GET`, is not listed). */
+  table(): { readonly method: string; readonly path: string }[] {
+    return [...this.entries];
+  }
 
   get(path: string, ...handlers: Middleware[]): this {
     return this.add(['HEAD', 'GET'], path, handlers);
@@ -50,6 +56,7 @@ export class Router {
       route = { handlers: new Map(), allow: '' };
       this.routes.set(key, route);
     }
+    this.entries.push({ method: methods[methods.length - 1]!, path });
     const chain = chainOf(handlers);
     for (const method of methods) {
       if (route.handlers.has(method)) throw new Error(`${method} ${path} is routed twice`);
