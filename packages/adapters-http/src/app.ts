@@ -5,6 +5,7 @@
  */
 import type { Storefront } from '@storefront/domain';
 import Koa from 'koa';
+import { setHeader } from './headers.js';
 import { identifyCaller, refuseBadCredentials } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -79,7 +80,7 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   app.use(requestId());
   app.use(errorHandler(logger));
   app.use((ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    setHeader(ctx, 'X-Content-Type-Options', 'nosniff');
     return next();
   });
   app.use(identifyCaller(storefront.authenticate));

@@ -5,6 +5,7 @@
  */
 import type { CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain';
 import type { Context, Middleware } from 'koa';
+import { setHeader } from '../headers.js';
 import { stateOf } from '../state.js';
 
 export const RATE_LIMIT_STATUS_PATH = '/api/rate-limit';
@@ -15,7 +16,7 @@ export function rateLimit(check: CheckRateLimit, status: GetRateLimitStatus): Mi
     const state = stateOf(ctx);
     const subject: RateLimitSubject =
       state.caller !== undefined ? { scope: 'customer', id: state.caller.customer.customerId } : { scope: 'ip', id: ctx.ip };
-    ctx.set('RateLimit-Policy', policyHeader);
+    setHeader(ctx, 'RateLimit-Policy', policyHeader);
     const peekOnly = ctx.path === RATE_LIMIT_STATUS_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD');
     // A refusal throws RateLimitedError; the error handler sets the headers from its status.
     state.rateLimit = peekOnly ? await status.execute(subject) : await check.execute(subject);
@@ -25,8 +26,8 @@ export function rateLimit(check: CheckRateLimit, status: GetRateLimitStatus): Mi
 }
 
 export function setRateLimitHeaders(ctx: Context, status: RateLimitStatus): void {
-  ctx.set('RateLimit', `"default";r=${status.remaining};t=${status.reset}`);
-  ctx.set('X-RateLimit-Limit', String(status.limit));
-  ctx.set('X-RateLimit-Remaining', String(status.remaining));
-  ctx.set('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + status.reset));
+  setHeader(ctx, 'RateLimit', `"default";r=${status.remaining};t=${status.reset}`);
+  setHeader(ctx, 'X-RateLimit-Limit', String(status.limit));
+  setHeader(ctx, 'X-RateLimit-Remaining', String(status.remaining));
+  setHeader(ctx, 'X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + status.reset));
 }

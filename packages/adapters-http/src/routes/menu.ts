@@ -2,6 +2,7 @@
 import type { Router } from '../router.js';
 import type { MenuSnapshot, Product, Storefront } from '@storefront/domain';
 import { createHash } from 'node:crypto';
+import { JSON_TYPE, setHeader } from '../headers.js';
 import { productJson, pageMeta } from '../mappers.js';
 import { readPaging, readString } from '../query.js';
 import { validationProblem } from '../problem.js';
@@ -28,13 +29,13 @@ export function menuRoutes(router: Router, storefront: Storefront): void {
 
   router.get('/api/products', async (ctx) => {
     const menu = render(await storefront.listMenu.execute());
-    ctx.set('ETag', menu.etag);
-    ctx.set('Cache-Control', 'no-cache');
+    setHeader(ctx, 'ETag', menu.etag);
+    setHeader(ctx, 'Cache-Control', 'no-cache');
     if (ifNoneMatch(ctx.get('if-none-match'), menu.etag)) {
       ctx.status = 304;
       return;
     }
-    ctx.type = 'application/json; charset=utf-8';
+    setHeader(ctx, 'Content-Type', JSON_TYPE);
     ctx.body = menu.body;
   });
 
@@ -56,7 +57,7 @@ export function menuRoutes(router: Router, storefront: Storefront): void {
     if (issues.length > 0) throw validationProblem(issues);
     const page = await storefront.searchMenu.execute({ q, ...readPaging(ctx) });
     // The same bytes as JSON.stringify({ meta, products }), without serialising the products again.
-    ctx.type = 'application/json; charset=utf-8';
+    setHeader(ctx, 'Content-Type', JSON_TYPE);
     ctx.body = `{"meta":${JSON.stringify(pageMeta(page))},"products":[${page.items.map(textOf).join(',')}]}`;
   });
 }
