@@ -1,0 +1,114 @@
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { Context, Middleware, Next } from 'koa';
+import { HttpProblem } from '../src/problem.js';
+import { Router } from '../src/router.js';
+
+/** The little of a Koa context the router reads and writes. */
+interface FakeContext {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string>;
+  ran: string[];
+  set(name: string, value: string): void;
+}
+
+function context(method: string, path: string): FakeContext {
+  return {
+    method,
+    path,
+    status: 404,
+    headers: {},
+    ran: [],
+    set(name, value) {
+      this.headers[name] = value;
+    },
+  };
+}
+
+function handler(name: string): Middleware {
+  return async (ctx, next) => {
+    (ctx as unknown as FakeContext).ran.push(name);
+    if (name.startsWith('before-')) await next();
+  };
+}
+
+async function dispatch(router: Router, ctx: FakeContext): Promise<{ fellThrough: boolean; error?: unknown }> {
+  let fellThrough = false;
+  const next: Next = async () => {
+    fellThrough = true;
+  };
+  try {
+    await router.middleware()(ctx as unknown as Context, next);
+    return { fellThrough };
+  } catch (error) {
+    return { fellThrough, error };
+  }
+}
+
+function aRouter(): Router {
+  return new Router()
+    .post('/api/orders', handler('before-body'), handler('place'))
+    .get('/api/orders', handler('list'))
+    .get('/api/products', handler('products'))
+    .post('/api/auth/login', handler('login'));
+}
+
+describe('Router', () => {
+  it('runs the handler of the method and path, and a chain of handlers in order', async () => {
+    const get = context('GET', '/api/products');
+    expect(await dispatch(aRouter(), get)).to.deep.equal({ fellThrough: false });
+    expect(get.ran).to.deep.equal(['products']);
+    const post = context('POST', '/api/orders');
+    await dispatch(aRouter(), post);
+    expect(post.ran).to.deep.equal(['before-body', 'place']);
+  });
+
+  it('matches as @koa/router did: any case, one optional trailing slash, HEAD with GET', async () => {
+    for (const [method, path] of [['GET', '/API/Products'], ['GET', '/api/products/'], ['HEAD', '/api/products'], ['GET', '/Api/Orders/']]) {
+      const ctx = context(method!, path!);
+      await dispatch(aRouter(), ctx);
+      expect(ctx.ran, `${method} ${path}`).to.have.length(1);
+    }
+  });
+
+  it('passes an unknown path on (the 404 is the error handler\'s), without touching the response', async () => {
+    for (const path of ['/api/menu', '/api/products//', '/api/products/x', '/api/pr%6Fducts', '/api/prödücts', '/']) {
+      const ctx = context('GET', path);
+      expect(await dispatch(aRouter(), ctx), path).to.deep.equal({ fellThrough: true });
+      expect(ctx.headers, path).to.deep.equal({});
+    }
+  });
+
+  it('refuses another method on a known path with 405 method_not_allowed and Allow', async () => {
+    const ctx = context('DELETE', '/api/orders');
+    const { error } = await dispatch(aRouter(), ctx);
+    expect(error).to.be.instanceOf(HttpProblem);
+    expect(error).to.include({ status: 405, code: 'method_not_allowed' });
+    expect((error as HttpProblem).headers).to.deep.equal({ Allow: 'POST, HEAD, GET' });
+    expect(ctx.headers['Allow']).to.equal('POST, HEAD, GET');
+    const head = await dispatch(aRouter(), context('HEAD', '/api/auth/login'));
+    expect((head.error as HttpProblem).headers).to.deep.equal({ Allow: 'POST' });
+  });
+
+  it('answers OPTIONS on a known path with 204 and Allow, running no handler', async () => {
+    const ctx = context('OPTIONS', '/api/products/');
+    expect(await dispatch(aRouter(), ctx)).to.deep.equal({ fellThrough: false });
+    expect(ctx.status).to.equal(204);
+    expect(ctx.headers['Allow']).to.equal('HEAD, GET');
+    expect(ctx.ran).to.deep.equal([]);
+  });
+
+  it('lists its routes, and refuses a route added twice or a path it could never match', () => {
+    expect(aRouter().table()).to.deep.equal([
+      { method: 'POST', path: '/api/orders' },
+      { method: 'GET', path: '/api/orders' },
+      { method: 'GET', path: '/api/products' },
+      { method: 'POST', path: '/api/auth/login' },
+    ]);
+    expect(() => aRouter().get('/api/products', handler('again'))).to.throw(/routed twice/);
+    expect(() => new Router().get('/API/Products', handler('x'))).to.throw(/lower-case/);
+    expect(() => new Router().get('/api/products/', handler('x'))).to.throw(/lower-case/);
+  });
+});
