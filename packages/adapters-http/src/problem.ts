@@ -14,6 +14,7 @@ export type HttpErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'internal_error'
+  | 'request_timeout'
   | 'service_unavailable';
 
 export class HttpProblem extends Error {

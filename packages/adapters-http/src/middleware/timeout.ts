@@ -1,6 +1,7 @@
 /**
- * A handler still running after `ms` is answered 503 so that the client is not left hanging. The
- * operation itself is not cancelled: an order may still complete, which is why orders take an
+ * A request still running after `ms` is answered so that the client is not left hanging: 408 when
+ * the client has not finished sending its body (its fault), else 503 (ours). The operation itself
+ * is not cancelled: an order may still complete, which is why orders take an
  * Idempotency-Key and a retry replays instead of doubling.
  */
 import type { Middleware } from 'koa';
@@ -8,9 +9,9 @@ import { HttpProblem } from '../problem.js';
 
 export function timeout(ms: number): Middleware {
   // One promise and one timer per request, settled by whichever comes first.
-  return (_ctx, next) =>
+  return (ctx, next) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(tooLong()), ms);
+      const timer = setTimeout(() => reject(ctx.req.complete ? tooLong() : tooSlow()), ms);
       next().then(
         () => {
           clearTimeout(timer);
@@ -22,6 +23,10 @@ export function timeout(ms: number): Middleware {
         },
       );
     });
+}
+
+function tooSlow(): HttpProblem {
+  return new HttpProblem(408, 'request_timeout', 'The request body did not arrive in time.');
 }
 
 function tooLong(): HttpProblem {

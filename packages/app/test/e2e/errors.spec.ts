@@ -259,7 +259,7 @@ describe('e2e: malformed requests', function () {
     );
     const elapsed = Date.now() - start;
     expect(elapsed, 'the server gave up on its own').to.be.below(12_500);
-    if (res.status !== 0) expect(res.status).to.be.within(400, 599);
+    expect(res.status, 'the server answers the stalled request itself').to.equal(408);
   });
 });
 
@@ -303,10 +303,8 @@ describe('e2e: common response headers', function () {
       expect(echoed).to.match(/^[\x21-\x7e]{8,200}$/);
     }
     const raw = await rawRequest(h.url, 'GET /api/products HTTP/1.1\r\nHost: x\r\nX-Request-Id: ab\x01cd\r\nConnection: close\r\n\r\n');
-    if (raw.status !== 400) {
-      expect(raw.status).to.equal(200);
-      expect(raw.headers.get('x-request-id')).to.match(/^[\x21-\x7e]{8,200}$/);
-    }
+    // A control character in a header is not HTTP/1.1: Node's parser refuses it before the app runs.
+    expect(raw.status).to.equal(400);
   });
 
   it('never sends X-Powered-By', async function () {
