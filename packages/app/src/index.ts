@@ -12,5 +12,5 @@ export { cryptoModule } from './modules/crypto-module.js';
 export { httpModule } from './modules/http-module.js';
 export { memoryModule } from './modules/memory-module.js';
 export { settingsModule } from './modules/settings-module.js';
-export { seedMemoryStore } from './seed.js';
+export { seedStore } from './seed.js';
 export { startStorefront, SERVER_LIMITS, type RunningStorefront, type StartOptions } from './server.js';

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, type Env, type StorefrontConfig } from './conf
 import { createContainer } from './container.js';
 import { TYPES } from './identifiers.js';
 import { createLogger, type Logger } from './logger.js';
-import { seedMemoryStore } from './seed.js';
+import { seedStore } from './seed.js';
 
 export interface RunningStorefront {
   /** e.g. `http://127.0.0.1:41234`, no trailing slash. */
@@ -58,11 +58,11 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
   if (config.store === 'memory') {
-    await seedMemoryStore(storefront, config, logger);
+    await seedStore(storefront, config, logger);
   } else if (config.demoData || config.menuFile !== undefined) {
     // A persistent store is seeded once it is reachable, without holding up the start.
     resolve(container, TYPES.StoreReady)()
-      .then(() => seedMemoryStore(storefront, config, logger))
+      .then(() => seedStore(storefront, config, logger))
       .catch((error: unknown) => logger.error({ err: error }, 'seeding the store failed'));
   }
   await storefront.login.warmUp();

@@ -13,7 +13,7 @@ import { loadConfig, type Env } from '../../src/config.js';
 import { createContainer } from '../../src/container.js';
 import { TYPES } from '../../src/identifiers.js';
 import { createLogger } from '../../src/logger.js';
-import { seedMemoryStore } from '../../src/seed.js';
+import { seedStore } from '../../src/seed.js';
 
 /** Quiet, fast hashing, and limits no test reaches. */
 export const RELIABILITY_ENV: Readonly<Record<string, string>> = {
@@ -45,7 +45,7 @@ export async function composeStorefront(env: Env = {}, customize: (container: Co
   customize(container);
   const storefront = resolve(container, TYPES.Storefront);
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
-  await seedMemoryStore(storefront, config, logger);
+  await seedStore(storefront, config, logger);
   await storefront.login.warmUp();
   const server = http.createServer(resolve(container, TYPES.HttpApp).callback());
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
