@@ -3,4 +3,4 @@
  * serves the Storefront interface from a set of domain use cases; it never touches a DI container.
  */
 export { createHttpApp, routeTable } from './app.js';
-export type { HttpAppDependencies, HttpAppOptions, HttpLogger, RouteEntry } from './app.js';
+export type { AccessEntry, AccessLog, HttpAppDependencies, HttpAppOptions, HttpLogger, RouteEntry } from './app.js';

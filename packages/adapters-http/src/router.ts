@@ -7,6 +7,7 @@
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from './problem.js';
+import { replyOf } from './reply.js';
 
 interface Route {
   readonly handlers: Map<string, Middleware>;
@@ -39,9 +40,10 @@ export class Router {
       if (route === undefined) return next();
       const handler = route.handlers.get(ctx.method);
       if (handler !== undefined) return handler(ctx, next);
-      ctx.set('Allow', route.allow);
       if (ctx.method === 'OPTIONS') {
-        ctx.status = 204;
+        const reply = replyOf(ctx);
+        reply.set('Allow', route.allow);
+        reply.send(204);
         return Promise.resolve();
       }
       throw new HttpProblem(405, 'method_not_allowed', `${ctx.method} is not allowed here; use ${route.allow}.`, undefined, { Allow: route.allow });

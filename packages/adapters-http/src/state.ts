@@ -2,9 +2,12 @@
 import type { Caller, RateLimitStatus } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 import type { Context } from 'koa';
+import type { Reply } from './reply.js';
 
 export interface RequestState {
   requestId: string;
+  /** The answer being built; written once by the lifecycle middleware. */
+  reply: Reply;
   /** Set when a valid access token was presented. */
   caller?: Caller;
   /** Set when an Authorization header was presented but could not be accepted. */

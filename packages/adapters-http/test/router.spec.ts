@@ -2,29 +2,19 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Context, Middleware, Next } from 'koa';
 import { HttpProblem } from '../src/problem.js';
+import { Reply } from '../src/reply.js';
 import { Router } from '../src/router.js';
 
 /** The little of a Koa context the router reads and writes. */
 interface FakeContext {
   method: string;
   path: string;
-  status: number;
-  headers: Record<string, string>;
+  state: { reply: Reply };
   ran: string[];
-  set(name: string, value: string): void;
 }
 
 function context(method: string, path: string): FakeContext {
-  return {
-    method,
-    path,
-    status: 404,
-    headers: {},
-    ran: [],
-    set(name, value) {
-      this.headers[name] = value;
-    },
-  };
+  return { method, path, state: { reply: new Reply() }, ran: [] };
 }
 
 function handler(name: string): Middleware {
@@ -77,7 +67,7 @@ describe('Router', () => {
     for (const path of ['/api/menu', '/api/products//', '/api/products/x', '/api/pr%6Fducts', '/api/prödücts', '/']) {
       const ctx = context('GET', path);
       expect(await dispatch(aRouter(), ctx), path).to.deep.equal({ fellThrough: true });
-      expect(ctx.headers, path).to.deep.equal({});
+      expect(ctx.state.reply, path).to.deep.include({ status: undefined, headers: [] });
     }
   });
 
@@ -87,7 +77,8 @@ describe('Router', () => {
     expect(error).to.be.instanceOf(HttpProblem);
     expect(error).to.include({ status: 405, code: 'method_not_allowed' });
     expect((error as HttpProblem).headers).to.deep.equal({ Allow: 'POST, HEAD, GET' });
-    expect(ctx.headers['Allow']).to.equal('POST, HEAD, GET');
+    // The error handler puts the problem's headers on the reply.
+    expect(ctx.state.reply.headers).to.deep.equal([]);
     const head = await dispatch(aRouter(), context('HEAD', '/api/auth/login'));
     expect((head.error as HttpProblem).headers).to.deep.equal({ Allow: 'POST' });
   });
@@ -95,8 +86,8 @@ describe('Router', () => {
   it('answers OPTIONS on a known path with 204 and Allow, running no handler', async () => {
     const ctx = context('OPTIONS', '/api/products/');
     expect(await dispatch(aRouter(), ctx)).to.deep.equal({ fellThrough: false });
-    expect(ctx.status).to.equal(204);
-    expect(ctx.headers['Allow']).to.equal('HEAD, GET');
+    expect(ctx.state.reply.status).to.equal(204);
+    expect(ctx.state.reply.get('Allow')).to.equal('HEAD, GET');
     expect(ctx.ran).to.deep.equal([]);
   });
 

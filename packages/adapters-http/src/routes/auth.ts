@@ -5,6 +5,7 @@ import type { Context, Middleware } from 'koa';
 import { isRecord } from '../json.js';
 import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
+import { send, setHeader } from '../reply.js';
 import { requireCaller } from '../state.js';
 
 export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
@@ -21,8 +22,8 @@ export function authRoutes(router: Router, storefront: Storefront, jsonBody: Mid
 
   router.post('/api/auth/logout', jsonBody, async (ctx) => {
     await storefront.logout.execute(requireCaller(ctx));
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = 204;
+    setHeader(ctx, 'Cache-Control', 'no-store');
+    send(ctx, 204);
   });
 }
 
@@ -33,7 +34,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 }
 
 function sendPair(ctx: Context, pair: TokenPair): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Refresh-Token-Expires-In', String(pair.refreshExpiresIn));
-  ctx.body = tokenPairJson(pair);
+  setHeader(ctx, 'Cache-Control', 'no-store');
+  setHeader(ctx, 'X-Refresh-Token-Expires-In', String(pair.refreshExpiresIn));
+  send(ctx, 200, tokenPairJson(pair));
 }

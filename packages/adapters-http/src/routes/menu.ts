@@ -2,7 +2,7 @@
 import type { Router } from '../router.js';
 import type { MenuSnapshot, Product, Storefront } from '@storefront/domain';
 import { createHash } from 'node:crypto';
-import { JSON_TYPE, setHeader } from '../headers.js';
+import { replyOf, send } from '../reply.js';
 import { productJson, pageMeta } from '../mappers.js';
 import { readPaging, readString } from '../query.js';
 import { validationProblem } from '../problem.js';
@@ -29,14 +29,12 @@ export function menuRoutes(router: Router, storefront: Storefront): void {
 
   router.get('/api/products', async (ctx) => {
     const menu = render(await storefront.listMenu.execute());
-    setHeader(ctx, 'ETag', menu.etag);
-    setHeader(ctx, 'Cache-Control', 'no-cache');
-    if (ifNoneMatch(ctx.get('if-none-match'), menu.etag)) {
-      ctx.status = 304;
-      return;
-    }
-    setHeader(ctx, 'Content-Type', JSON_TYPE);
-    ctx.body = menu.body;
+    const reply = replyOf(ctx);
+    reply.set('ETag', menu.etag);
+    reply.set('Cache-Control', 'no-cache');
+    const conditional = ctx.req.headers['if-none-match'];
+    if (conditional !== undefined && ifNoneMatch(conditional, menu.etag)) reply.send(304);
+    else reply.send(200, menu.body);
   });
 
   // Each product's JSON is written once and reused by every search that returns it: products are
@@ -57,14 +55,12 @@ export function menuRoutes(router: Router, storefront: Storefront): void {
     if (issues.length > 0) throw validationProblem(issues);
     const page = await storefront.searchMenu.execute({ q, ...readPaging(ctx) });
     // The same bytes as JSON.stringify({ meta, products }), without serialising the products again.
-    setHeader(ctx, 'Content-Type', JSON_TYPE);
-    ctx.body = `{"meta":${JSON.stringify(pageMeta(page))},"products":[${page.items.map(textOf).join(',')}]}`;
+    send(ctx, 200, `{"meta":${JSON.stringify(pageMeta(page))},"products":[${page.items.map(textOf).join(',')}]}`);
   });
 }
 
 /** RFC 9110 §13.1.2: weak comparison, a list of tags, or `*`. */
 function ifNoneMatch(header: string, etag: string): boolean {
-  if (header === '') return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }

@@ -6,6 +6,7 @@ import { isRecord } from '../json.js';
 import { orderJson, pageMeta } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { readPaging } from '../query.js';
+import { send, setHeader } from '../reply.js';
 import { requireCaller } from '../state.js';
 
 export function orderRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
@@ -18,18 +19,17 @@ export function orderRoutes(router: Router, storefront: Storefront, jsonBody: Mi
       items,
       idempotencyKey: Array.isArray(key) ? key.join(', ') : key,
     });
-    ctx.status = 201;
-    ctx.set('Cache-Control', 'no-store');
-    if (result.replayed) ctx.set('Idempotent-Replayed', 'true');
-    ctx.body = orderJson(result.order);
+    setHeader(ctx, 'Cache-Control', 'no-store');
+    if (result.replayed) setHeader(ctx, 'Idempotent-Replayed', 'true');
+    send(ctx, 201, orderJson(result.order));
   });
 
   router.get('/api/orders', async (ctx) => {
     const caller = requireCaller(ctx);
     const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(ctx) });
-    ctx.set('Cache-Control', 'no-store');
-    if (page.nextPage !== null) ctx.set('Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
-    ctx.body = { meta: pageMeta(page), orders: page.items.map(orderJson) };
+    setHeader(ctx, 'Cache-Control', 'no-store');
+    if (page.nextPage !== null) setHeader(ctx, 'Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
+    send(ctx, 200, { meta: pageMeta(page), orders: page.items.map(orderJson) });
   });
 }
 

@@ -3,8 +3,9 @@ import { createHttpApp } from '@storefront/adapters-http';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
+import { createAccessLog } from '../logger.js';
 
-/** Requests still running after this are answered 503 by the app (DECISIONS: request time-out 10 s). */
+/** Requests still running after this are answered 503 (408 while the body is still arriving). */
 export const REQUEST_TIMEOUT_MS = 10_000;
 /** JSON bodies above this are refused with 413. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -15,8 +16,14 @@ export function httpModule(): ContainerModule {
       createHttpApp({
         storefront,
         logger,
+        ...optional('accessLog', createAccessLog(logger)),
         options: { trustProxy: config.trustProxy, bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS },
       }),
     );
   });
+}
+
+/** `{ [key]: value }`, or nothing for undefined (exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }

@@ -1,0 +1,80 @@
+/**
+ * The outermost middleware: what every request gets, whatever happens inside.
+ *
+ * - `X-Request-Id`: a sane incoming id is echoed, anything else replaced; and `nosniff`.
+ * - A time allowance: a request still running after it is answered so that the client is not left
+ *   hanging: 408 when the client has not finished sending its body (its fault), else 503 (ours).
+ *   The operation itself is not cancelled: an order may still complete, which is why orders take
+ *   an Idempotency-Key and a retry replays instead of doubling.
+ * - Errors become replies (errors.ts), an unrouted path a 404.
+ * - The reply is written once (reply.ts), then one access-log line.
+ *
+ * One middleware rather than four: each layer of koa-compose costs a bound function and a promise
+ * per request, and these steps always run together and in this order.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Middleware } from 'koa';
+import type { AccessLog, HttpLogger } from '../app.js';
+import { Deadlines } from '../deadlines.js';
+import { HttpProblem } from '../problem.js';
+import { JSON_TYPE, Reply, writeReply } from '../reply.js';
+import type { RequestState } from '../state.js';
+import { notFound, replyWithError } from './errors.js';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+const UNWRITABLE = JSON.stringify({ error: 'internal_error', message: 'The operation failed on our side. It is safe to retry.' });
+
+export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
+  const finish = (ctx: Context, reply: Reply, started: number): void => {
+    try {
+      writeReply(ctx, reply);
+    } catch (error) {
+      // Only a header value the code itself got wrong can fail here (Node checks them): answer a
+      // plain 500 and log it, never crash.
+      const requestId = (ctx.state as RequestState).requestId;
+      logger.error({ req_id: requestId, method: ctx.method, path: ctx.path, err: error }, 'response could not be written');
+      reply.status = 500;
+      if (!ctx.res.headersSent) ctx.res.writeHead(500, ['X-Request-Id', requestId, 'Content-Type', JSON_TYPE]).end(UNWRITABLE);
+    }
+    accessLog({
+      requestId: (ctx.state as RequestState).requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status: reply.status ?? 500,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  };
+
+  const deadlines = new Deadlines<{ ctx: Context; reply: Reply; started: number }>(allowanceMs, ({ ctx, reply, started }) => {
+    replyWithError(ctx, reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
+    finish(ctx, reply, started);
+  });
+
+  return async (ctx, next) => {
+    const started = performance.now();
+    const incoming = ctx.req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const reply = new Reply();
+    reply.headers.push('X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff');
+    const state = ctx.state as RequestState;
+    state.requestId = requestId;
+    state.reply = reply;
+    const pending = deadlines.start({ ctx, reply, started });
+    try {
+      await next();
+      if (reply.status === undefined) throw notFound();
+    } catch (error) {
+      replyWithError(ctx, reply, error, logger);
+    }
+    // Already answered by the deadline: what the handler did since is not sent.
+    if (deadlines.finish(pending)) finish(ctx, reply, started);
+  };
+}
+
+function tooSlow(): HttpProblem {
+  return new HttpProblem(408, 'request_timeout', 'The request body did not arrive in time.');
+}
+
+function tooLong(): HttpProblem {
+  return new HttpProblem(503, 'service_unavailable', 'The request took too long; retry later.', undefined, { 'Retry-After': '1' });
+}
