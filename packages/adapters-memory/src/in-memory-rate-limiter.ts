@@ -5,7 +5,8 @@
  * Memory stays bounded with many callers: a caller whose buckets have all expired is dropped (when
  * met, and by a sweep spread over decisions), and past `maxKeys` the least recently seen caller is
  * evicted. Evicting a live caller forgets its count (it may get a fresh quota), which is why the
- * cap is large and only a flood of distinct keys ever reaches it.
+ * cap is large and only a flood of distinct keys ever reaches it. "Least recently seen" is kept to
+ * the second: a caller is moved to the end of the map at most once a second, not on every request.
  */
 import type { Clock, RateLimitDecision, RateLimiter, RateLimitPolicy, WindowBuckets } from '@storefront/domain';
 import { decideSlidingWindow, systemClock } from '@storefront/domain';
@@ -22,7 +23,12 @@ interface CallerState {
   readonly buckets: WindowBuckets;
   /** When every bucket has expired, so the caller can be forgotten. */
   expiresAtMs: number;
+  /** When the caller was last moved to the end of the map (the most recently seen end). */
+  movedAtMs: number;
 }
+
+/** How often, at most, a caller's place in the least-recently-seen order is refreshed. */
+const RECENCY_RESOLUTION_MS = 1_000;
 
 export class InMemoryRateLimiter implements RateLimiter {
   // Map order is insertion order; re-inserting on every use makes the first entry the least recent.
@@ -60,11 +66,19 @@ export class InMemoryRateLimiter implements RateLimiter {
     // A peek at an unknown caller must not start tracking it.
     if (state === undefined && !consume) return decideSlidingWindow([], policy, nowMs, false);
 
-    const caller = state ?? { buckets: [], expiresAtMs: 0 };
+    const caller = state ?? { buckets: [], expiresAtMs: 0, movedAtMs: nowMs };
     const decision = decideSlidingWindow(caller.buckets, policy, nowMs, consume);
     caller.expiresAtMs = nowMs + decision.resetMs;
-    this.callers.delete(id);
-    if (caller.buckets.length > 0) this.callers.set(id, caller);
+    if (caller.buckets.length === 0) {
+      this.callers.delete(id);
+    } else if (state === undefined) {
+      this.callers.set(id, caller);
+    } else if (nowMs - caller.movedAtMs >= RECENCY_RESOLUTION_MS) {
+      // Re-inserting moves the caller to the most recently seen end of the map.
+      this.callers.delete(id);
+      this.callers.set(id, caller);
+      caller.movedAtMs = nowMs;
+    }
     this.housekeep(nowMs);
     return decision;
   }

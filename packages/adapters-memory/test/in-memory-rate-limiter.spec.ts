@@ -40,15 +40,35 @@ describe('InMemoryRateLimiter', () => {
     expect(limiter.size).to.be.at.most(500);
   });
 
-  it('never tracks more than maxKeys callers, evicting the least recently seen', async () => {
-    const limiter = new InMemoryRateLimiter({ clock: new FakeClock(), maxKeys: 1000 });
+  it('never tracks more than maxKeys callers, evicting the least recently seen (to the second)', async () => {
+    const clock = new FakeClock();
+    const limiter = new InMemoryRateLimiter({ clock, maxKeys: 1000 });
     await limiter.consume('busy', policy);
     for (let i = 0; i < 5000; i++) {
       await limiter.consume(`flood-${i}`, policy);
-      if (i % 500 === 0) await limiter.consume('busy', policy);
+      if (i % 500 === 0) {
+        clock.advance(1_000);
+        await limiter.consume('busy', policy);
+      }
       expect(limiter.size).to.be.at.most(1000);
     }
     expect((await limiter.peek('busy', policy)).remaining).to.equal(0);
     expect((await limiter.peek('flood-0', policy)).remaining).to.equal(3);
+  });
+
+  it('refreshes a caller\'s recency at most once a second, so a caller seen only within one second can be evicted', async () => {
+    const clock = new FakeClock();
+    const limiter = new InMemoryRateLimiter({ clock, maxKeys: 2 });
+    await limiter.consume('a', policy);
+    await limiter.consume('b', policy);
+    await limiter.consume('a', policy); // same second: 'a' stays the least recently seen
+    await limiter.consume('c', policy);
+    expect((await limiter.peek('a', policy)).remaining).to.equal(3);
+    expect((await limiter.peek('b', policy)).remaining).to.equal(2);
+    clock.advance(1_000);
+    await limiter.consume('b', policy); // a second later: 'b' moves to the most recent end
+    await limiter.consume('d', policy);
+    expect((await limiter.peek('b', policy)).remaining).to.equal(1);
+    expect((await limiter.peek('c', policy)).remaining).to.equal(3);
   });
 });

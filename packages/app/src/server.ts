@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Storefront } from '@storefront/domain';
+import { requestListener } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
 import { ConfigError, loadConfig, type Env, type StorefrontConfig } from './config.js';
@@ -71,7 +72,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const timeouts = { ...defaults, ...options.timeouts };
   const server = http.createServer(
     { maxHeaderSize, connectionsCheckingInterval: timeouts.connectionsCheckingInterval },
-    resolve(container, TYPES.HttpApp).callback(),
+    requestListener(resolve(container, TYPES.HttpApp)),
   );
   server.headersTimeout = timeouts.headersTimeout;
   server.requestTimeout = timeouts.requestTimeout;

@@ -6,7 +6,7 @@
  * and a bad token still spends quota before it is refused.
  */
 import type { Authenticate, CheckRateLimit, GetRateLimitStatus, RateLimitSubject } from '@storefront/domain';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { stateOf } from '../state.js';
 import { identifyCaller } from './authenticate.js';
 import { RATE_LIMIT_STATUS_PATH, setRateLimitHeaders } from './rate-limit.js';
@@ -19,7 +19,7 @@ export function admission(authenticate: Authenticate, check: CheckRateLimit, sta
     // Anonymous (no header, or an empty one): nothing to wait for.
     if (header !== undefined && header !== '') await identifyCaller(state, header, authenticate);
     const subject: RateLimitSubject =
-      state.caller !== undefined ? { scope: 'customer', id: state.caller.customer.customerId } : { scope: 'ip', id: ctx.ip };
+      state.caller !== undefined ? { scope: 'customer', id: state.caller.customer.customerId } : { scope: 'ip', id: clientAddress(ctx) };
     state.reply.set('RateLimit-Policy', policyHeader);
     const peekOnly = ctx.path === RATE_LIMIT_STATUS_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD');
     // A refusal throws RateLimitedError; the error handler sets the headers from its status.
@@ -28,4 +28,12 @@ export function admission(authenticate: Authenticate, check: CheckRateLimit, sta
     if (state.authError !== undefined) throw state.authError;
     return next();
   };
+}
+
+/**
+ * `ctx.ip` without its cost when proxies are not trusted: Koa reads and splits X-Forwarded-For on
+ * every request even then (`request.ips`), to ignore it.
+ */
+function clientAddress(ctx: Context): string {
+  return ctx.app.proxy ? ctx.ip : (ctx.req.socket.remoteAddress ?? '');
 }

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Storefront } from '@storefront/domain';
+import { requestListener } from '@storefront/adapters-http';
 import { expect } from 'chai';
 import type { Container } from 'inversify';
 import { resolve } from '../../src/binding.js';
@@ -47,7 +48,7 @@ export async function composeStorefront(env: Env = {}, customize: (container: Co
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
   await seedStore(storefront, config, logger);
   await storefront.login.warmUp();
-  const server = http.createServer(resolve(container, TYPES.HttpApp).callback());
+  const server = http.createServer(requestListener(resolve(container, TYPES.HttpApp)));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return {

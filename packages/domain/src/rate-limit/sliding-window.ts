@@ -44,8 +44,9 @@ export function decideSlidingWindow(
   while (firstLive < buckets.length && buckets[firstLive]![2] + windowMs <= nowMs) firstLive++;
   if (firstLive > 0) buckets.splice(0, firstLive);
 
+  // Indexed loops: this runs on every request, with up to 61 buckets.
   let used = 0;
-  for (const [, count] of buckets) used += count;
+  for (let i = 0; i < buckets.length; i++) used += buckets[i]![1];
 
   const allowed = used < policy.limit;
   if (allowed && consume) {
@@ -78,7 +79,8 @@ function summarize(
   if (remaining === 0) {
     // Requests free up oldest bucket first; find the bucket whose expiry brings `used` below the limit.
     let left = used;
-    for (const [, count, latestMs] of buckets) {
+    for (let i = 0; i < buckets.length; i++) {
+      const [, count, latestMs] = buckets[i]!;
       left -= count;
       if (left < policy.limit) {
         retryAfterMs = Math.max(0, latestMs + windowMs - nowMs);
