@@ -26,7 +26,9 @@ export function admission(authenticate: Authenticate, check: CheckRateLimit, sta
     state.rateLimit = peekOnly ? await status.execute(subject) : await check.execute(subject);
     setRateLimitHeaders(state.reply, state.rateLimit);
     if (state.authError !== undefined) throw state.authError;
-    return next();
+    // Awaited, not returned: an async function that returns a promise takes two more microtask
+    // turns to adopt it.
+    await next();
   };
 }
 

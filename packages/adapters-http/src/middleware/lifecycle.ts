@@ -12,7 +12,7 @@
  * One middleware rather than four: each layer of koa-compose costs a bound function and a promise
  * per request, and these steps always run together and in this order.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { AccessLog, HttpLogger } from '../app.js';
 import { Deadlines } from '../deadlines.js';
@@ -22,6 +22,17 @@ import type { RequestState } from '../state.js';
 import { notFound, replyWithError } from './errors.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+
+/**
+ * Generated request ids: 64 random bits drawn once per process, then a counter, e.g.
+ * `6f1c0a9d3b2e4f71-1a2b`. As unique as a log needs across processes and restarts, and an order of
+ * magnitude cheaper than a random UUID per request (no random bytes to draw or format).
+ */
+function requestIds(): () => string {
+  const prefix = `${randomBytes(8).toString('hex')}-`;
+  let counter = 0;
+  return () => prefix + (++counter).toString(36);
+}
 const UNWRITABLE = JSON.stringify({ error: 'internal_error', message: 'The operation failed on our side. It is safe to retry.' });
 
 export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
@@ -45,6 +56,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
     });
   };
 
+  const nextRequestId = requestIds();
   const deadlines = new Deadlines<{ ctx: Context; reply: Reply; started: number }>(allowanceMs, ({ ctx, reply, started }) => {
     replyWithError(ctx, reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
     finish(ctx, reply, started);
@@ -53,7 +65,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
   return async (ctx, next) => {
     const started = performance.now();
     const incoming = ctx.req.headers['x-request-id'];
-    const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     const reply = new Reply();
     reply.headers.push('X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff');
     const state = ctx.state as RequestState;
