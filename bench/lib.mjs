@@ -1,6 +1,8 @@
-/** Helpers of bench/run.mjs: child processes steered over IPC, and autocannon runs. */
-import { fork } from 'node:child_process';
-import { openSync } from 'node:fs';
+/** Helpers of bench/run.mjs: child processes steered over IPC, and load runs (wrk or autocannon). */
+import { execFile, execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -63,12 +65,39 @@ export function cannon(options) {
 }
 
 /**
+ * The load generator: wrk when it is on the PATH (C, one thread: it needs far less CPU per request
+ * than the servers it drives, so it does not cap the fast ones), else autocannon from the npm
+ * registry. BENCH_GENERATOR=wrk|autocannon chooses.
+ */
+export const generator = chooseGenerator(process.env.BENCH_GENERATOR);
+
+function chooseGenerator(wanted) {
+  if (wanted !== undefined && wanted !== 'wrk' && wanted !== 'autocannon') throw new Error('BENCH_GENERATOR: wrk or autocannon');
+  if (wanted === 'autocannon') return 'autocannon';
+  let version;
+  try {
+    // wrk -v prints its version and exits 1.
+    version = execFileSync('wrk', ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    version = `${error.stdout ?? ''}`;
+  }
+  if (/^wrk /m.test(version)) return 'wrk';
+  if (wanted === 'wrk') throw new Error('BENCH_GENERATOR=wrk, but wrk is not on the PATH (apt-get install wrk)');
+  return 'autocannon';
+}
+
+/**
  * A warm-up run, then the measured run: req/s (2xx only), p50/p99 latency in ms, and the count of
  * anything that is not a 2xx (a refused or failed request must not pass for throughput).
  */
 export async function measure({ warmup = 1, duration = 4, ...options }) {
-  await cannon({ ...options, duration: warmup });
-  const result = await cannon({ ...options, duration });
+  const run = generator === 'wrk' ? wrk : cannonRun;
+  await run({ ...options, duration: warmup });
+  return run({ ...options, duration });
+}
+
+async function cannonRun(options) {
+  const result = await cannon(options);
   const ok = result['2xx'];
   return {
     rps: ok / result.duration,
@@ -77,6 +106,52 @@ export async function measure({ warmup = 1, duration = 4, ...options }) {
     bad: result.non2xx + result.errors + result.timeouts,
     requests: ok,
   };
+}
+
+/** One wrk run, one thread; a request other than a plain GET goes through a generated Lua script. */
+async function wrk({ url, connections = 16, duration, method = 'GET', headers = {}, body }) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'storefront-wrk-'));
+  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s'];
+  // wrk counts a non-2xx/3xx answer apart: report those, and the rest as the count of successes.
+  const script = [
+    `wrk.method = ${JSON.stringify(method)}`,
+    ...Object.entries(headers).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`),
+    body === undefined ? '' : `wrk.body = ${JSON.stringify(body)}`,
+  ].join('\n');
+  writeFileSync(join(dir, 'request.lua'), script);
+  args.push('-s', join(dir, 'request.lua'), url);
+  try {
+    const out = await new Promise((resolve, reject) =>
+      execFile('wrk', args, { encoding: 'utf8', timeout: (duration + 30) * 1000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    const total = Number(/(\d+) requests in ([\d.]+)(m?s)/.exec(out)?.[1]);
+    const seconds = secondsOf(/\d+ requests in ([\d.]+\w+)/.exec(out)?.[1]);
+    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+    const errors = socket === null ? 0 : socket.slice(1).reduce((sum, n) => sum + Number(n), 0);
+    const ok = total - non2xx;
+    return {
+      rps: ok / seconds,
+      p50: msOf(/^\s+50%\s+(\S+)/m.exec(out)?.[1]),
+      p99: msOf(/^\s+99%\s+(\S+)/m.exec(out)?.[1]),
+      bad: non2xx + errors,
+      requests: ok,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** wrk's durations: 812.00us, 1.20ms, 2.00s, 1.00m. */
+function msOf(text) {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text ?? '');
+  if (match === null) return NaN;
+  const scale = { us: 0.001, ms: 1, s: 1000, m: 60_000 }[match[2]];
+  return Math.round(Number(match[1]) * scale * 100) / 100;
+}
+
+function secondsOf(text) {
+  return msOf(text) / 1000;
 }
 
 export async function json(url, init = {}) {

@@ -4,24 +4,25 @@
  * about two and a half minutes, stops by itself. See docs/performance.md for results and method.
  *
  * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
- * rate limiter on with a limit it never reaches); the baseline in another (bench/baseline.mjs);
- * the load generator, autocannon, here. Every scenario has a warm-up run first. Ratios to the
- * baseline come from runs alternated with it (the machine is shared, so load drifts), and the
- * service's CPU time per request is printed as well: it moves less with the neighbours' load.
+ * rate limiter on with a limit it never reaches); the node:http baseline and the bare Koa and
+ * Fastify peers in others (bench/baseline.mjs); the load generator (wrk when on the PATH, else
+ * autocannon) is driven from here. Every scenario has a warm-up run first. Ratios to the baseline
+ * come from runs alternated with it (the machine is shared, so load drifts), and each server's CPU
+ * time per request is printed as well: it moves less with the neighbours' load.
  *
  *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders logins paging
- *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=3 node bench/run.mjs
+ *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { writeMenuFile } from './gen-menu.mjs';
-import { json, login, measure, startChild } from './lib.mjs';
+import { generator, json, login, measure, startChild } from './lib.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const MENU_SIZE = 100_000;
 const PAGING_ORDERS = 1_000_000;
 const SEARCH_QUERY = 'chicken sp';
@@ -95,29 +96,48 @@ async function run(target, options) {
   return { ...m, cpu: answered > 0 ? (after.user - before.user + after.system - before.system) / answered : undefined };
 }
 
-/** Alternates baseline and service runs; medians of each, and the median of the per-round ratios. */
-async function versus(baseline, service, path, rounds) {
+const summary = (list) => ({
+  rps: median(list.map((m) => m.rps)),
+  p50: median(list.map((m) => m.p50)),
+  p99: median(list.map((m) => m.p99)),
+  cpu: median(list.map((m) => m.cpu)),
+  bad: list.reduce((sum, m) => sum + m.bad, 0),
+});
+
+/**
+ * Alternates the baseline with each target, round after round; for each target the medians of its
+ * runs and the median of its per-round ratios to the baseline run just before it.
+ */
+async function versusAll(baseline, targets, path, rounds) {
   const b = [];
-  const s = [];
+  const runs = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     b.push(await run(baseline, { url: `${baseline.url}${path}` }));
-    s.push(await run(service, { url: `${service.url}${path}` }));
-    log(`    round ${round + 1}: baseline ${fmt(b.at(-1).rps)} req/s, service ${fmt(s.at(-1).rps)} req/s, ratio ${fmt(s.at(-1).rps / b.at(-1).rps, 3)}`);
+    const line = [`baseline ${fmt(b.at(-1).rps)}`];
+    for (const [i, target] of targets.entries()) {
+      runs[i].push(await run(target.child, { url: `${target.child.url}${path}` }));
+      line.push(`${target.name} ${fmt(runs[i].at(-1).rps)} (${fmt(runs[i].at(-1).rps / b.at(-1).rps, 3)})`);
+    }
+    log(`    round ${round + 1}: ${line.join(', ')} req/s`);
   }
-  const summary = (list) => ({
-    rps: median(list.map((m) => m.rps)),
-    p50: median(list.map((m) => m.p50)),
-    p99: median(list.map((m) => m.p99)),
-    cpu: median(list.map((m) => m.cpu)),
-    bad: list.reduce((sum, m) => sum + m.bad, 0),
-  });
-  return { baseline: summary(b), service: summary(s), ratio: median(s.map((m, i) => m.rps / b[i].rps)), ratios: s.map((m, i) => m.rps / b[i].rps) };
+  return {
+    baseline: summary(b),
+    targets: targets.map((target, i) => {
+      const ratios = runs[i].map((m, j) => m.rps / b[j].rps);
+      return { name: target.name, result: summary(runs[i]), ratio: median(ratios), ratios };
+    }),
+  };
+}
+
+async function versus(baseline, service, path, rounds) {
+  const { baseline: b, targets } = await versusAll(baseline, [{ name: 'service', child: service }], path, rounds);
+  return { baseline: b, service: targets[0].result, ratio: targets[0].ratio, ratios: targets[0].ratios };
 }
 
 const began = performance.now();
 const loadBefore = os.loadavg();
 const uptimeBefore = execSync('uptime').toString().trim();
-log(`storefront bench: nproc ${execSync('nproc').toString().trim()}, node ${process.version}, autocannon ${CONNECTIONS} connections, ${DURATION} s per run after 1 s of warm-up`);
+log(`storefront bench: nproc ${execSync('nproc').toString().trim()}, node ${process.version}, ${generator} ${CONNECTIONS} connections, ${DURATION} s per run after 1 s of warm-up`);
 log(`uptime before: ${uptimeBefore}`);
 
 try {
@@ -129,24 +149,41 @@ try {
   const productId = JSON.parse(productsBody.toString()).products.find((p) => p.available).product_id;
   const bodyFile = join(tmp, 'products.json');
   writeFileSync(bodyFile, productsBody);
-  const baseline = await child('baseline.mjs', { PATH: process.env.PATH, BASELINE_BODY_FILE: bodyFile, BASELINE_CONTENT_TYPE: productsType });
+  const bodyEnv = { PATH: process.env.PATH, BASELINE_BODY_FILE: bodyFile, BASELINE_CONTENT_TYPE: productsType };
+  const baseline = await child('baseline.mjs', bodyEnv);
 
   let productsRps;
   if (wanted('products')) {
-    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated`);
-    const shipped = await versus(baseline, service, '/api/products', ROUNDS);
-    productsRps = shipped.service.rps;
-    row('node:http baseline, same body and type', shipped.baseline);
-    row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.service, shipped.ratio, 'baseline');
-    notes.push(`GET /api/products with info logs: ratio per round ${shipped.ratios.map((r) => fmt(r, 2)).join(', ')}`);
+    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with bare Koa and Fastify as peers`);
+    const koa = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'koa' });
+    const fastify = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify' });
+    const all = await versusAll(
+      baseline,
+      [
+        { name: 'service', child: service },
+        { name: 'koa', child: koa },
+        { name: 'fastify', child: fastify },
+      ],
+      '/api/products',
+      ROUNDS,
+    );
+    await koa.stop();
+    await fastify.stop();
+    const [shipped, bareKoa, peer] = all.targets;
+    productsRps = shipped.result.rps;
+    row('node:http baseline, same body and type', all.baseline);
+    row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.result, shipped.ratio, 'baseline');
+    row('peer: bare Koa, same body and type', bareKoa.result, bareKoa.ratio, 'baseline');
+    row('peer: minimal Fastify, same body and type', peer.result, peer.ratio, 'baseline');
+    for (const target of all.targets) notes.push(`GET /api/products, ${target.name}: ratio to node:http per round ${target.ratios.map((r) => fmt(r, 2)).join(', ')}`);
 
     const silent = await child('service.mjs', { ...SERVICE_ENV, LOG_LEVEL: 'silent' });
-    const quiet = await versus(baseline, silent, '/api/products', Math.max(1, ROUNDS - 1));
+    const quiet = await versus(baseline, silent, '/api/products', Math.max(1, ROUNDS - 2));
     row('GET /api/products, LOG_LEVEL=silent', quiet.service, quiet.ratio, 'baseline');
     await silent.stop();
 
     const defaults = await child('service.mjs', START_DEFAULTS_ENV, { stdout: 'pipe' });
-    const shippedDefaults = await versus(baseline, defaults, '/api/products', Math.max(1, ROUNDS - 1));
+    const shippedDefaults = await versus(baseline, defaults, '/api/products', Math.max(1, ROUNDS - 2));
     row('GET /api/products, `pnpm start` defaults (info → pipe)', shippedDefaults.service, shippedDefaults.ratio, 'baseline');
     await defaults.stop();
   } else {

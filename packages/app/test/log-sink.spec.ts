@@ -1,10 +1,12 @@
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import { describe, it } from 'mocha';
 import { pino } from 'pino';
-import { BatchedDestination } from '../src/log-sink.js';
+import { BatchedDestination, HANDOVER_CHARS, HANDOVER_DELAY_MS } from '../src/log-sink.js';
 import { createAccessLog, createLogger } from '../src/logger.js';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const after = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function recordingTarget() {
   const calls: string[] = [];
@@ -23,30 +25,55 @@ function recordingTarget() {
 }
 
 describe('BatchedDestination', () => {
-  it('hands the lines of one turn of the event loop to the target as one write, in order, on the next turn', async () => {
+  it('gathers lines written within the hand-over delay into one write, in order', async () => {
     const { target, calls } = recordingTarget();
-    const destination = new BatchedDestination(target);
+    const destination = new BatchedDestination(target, -1);
     destination.write('one\n');
+    await nextTurn();
     destination.write('two\n');
+    await after(HANDOVER_DELAY_MS / 5);
     destination.write('three\n');
     expect(calls).to.deep.equal([]);
-    await nextTurn();
+    await after(HANDOVER_DELAY_MS * 2);
     expect(calls).to.deep.equal(['write:one\ntwo\nthree\n']);
   });
 
-  it('hands the lines of two turns over as two writes', async () => {
+  it('hands lines written after a hand-over over in a write of their own', async () => {
     const { target, calls } = recordingTarget();
-    const destination = new BatchedDestination(target);
+    const destination = new BatchedDestination(target, -1);
     destination.write('first\n');
-    await nextTurn();
+    await after(HANDOVER_DELAY_MS * 2);
     destination.write('second\n');
-    await nextTurn();
+    await after(HANDOVER_DELAY_MS * 2);
     expect(calls).to.deep.equal(['write:first\n', 'write:second\n']);
+  });
+
+  it('hands over at once when the pending lines reach the size bound, without waiting for the delay', () => {
+    const { target, calls } = recordingTarget();
+    const destination = new BatchedDestination(target, -1);
+    const line = `${'x'.repeat(1023)}\n`;
+    for (let i = 0; i < HANDOVER_CHARS / line.length - 1; i++) destination.write(line);
+    expect(calls).to.deep.equal([]);
+    destination.write(line);
+    expect(calls).to.have.length(1);
+    expect(calls[0]).to.have.length('write:'.length + HANDOVER_CHARS);
+  });
+
+  it('writes every pending line when the process exits, process.exit included', () => {
+    const script = [
+      `const { createLogger } = await import(${JSON.stringify(new URL('../src/logger.js', import.meta.url).href)});`,
+      "const logger = createLogger({ logLevel: 'info', logPretty: false });",
+      "for (let i = 0; i < 5000; i++) logger.info({ i }, 'line');",
+      'process.exit(0);',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { i: number });
+    expect(lines.map((line) => line.i)).to.deep.equal([...Array(5000).keys()]);
   });
 
   it('flush hands the pending lines over at once, then flushes the target with the callback', async () => {
     const { target, calls } = recordingTarget();
-    const destination = new BatchedDestination(target);
+    const destination = new BatchedDestination(target, -1);
     destination.write('a\n');
     destination.write('b\n');
     let flushed = false;
