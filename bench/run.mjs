@@ -289,7 +289,7 @@ console.log('|---|---:|---:|---:|---:|---|');
 for (const r of rows) {
   const ratio = r.ratio === undefined ? '' : `${fmt(r.ratio, 2)} of ${r.against}`;
   const bad = r.bad > 0 ? ` (${fmt(r.bad)} non-2xx!)` : '';
-  console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
+  console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
 }
 console.log('');
 for (const note of notes) console.log(`- ${note}`);

@@ -8,6 +8,8 @@ export interface RequestState {
   requestId: string;
   /** The answer being built; written once by the lifecycle middleware. */
   reply: Reply;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
   /** Set when a valid access token was presented. */
   caller?: Caller;
   /** Set when an Authorization header was presented but could not be accepted. */

@@ -14,6 +14,7 @@ export class InMemoryMenuRepository implements MenuRepository {
   // Revisions end up in ETags: a restarted process assigns new product ids, so its revision "1"
   // must not match the "1" a client cached from the previous process.
   private readonly instance = randomUUID().slice(0, 8);
+  private revisionText = `${this.instance}.${this.version}`;
 
   async list(): Promise<readonly Product[]> {
     return this.products;
@@ -49,14 +50,16 @@ export class InMemoryMenuRepository implements MenuRepository {
     return saved;
   }
 
-  async revision(): Promise<string> {
-    return `${this.instance}.${this.version}`;
+  revision(): Promise<string> {
+    // Asked on every menu read: the text is made when the menu changes, not per call.
+    return Promise.resolve(this.revisionText);
   }
 
   private commit(products: Product[]): void {
     this.products = Object.freeze(products.sort(compareProducts));
     this.byId = new Map(products.map((p) => [p.productId, p]));
     this.version += 1;
+    this.revisionText = `${this.instance}.${this.version}`;
   }
 }
 

@@ -50,12 +50,24 @@ export class InMemoryRateLimiter implements RateLimiter {
     return this.callers.size;
   }
 
-  async consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    return this.decide(key, policy, true);
+  consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.settled(key, policy, true);
   }
 
-  async peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    return this.decide(key, policy, false);
+  peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    return this.settled(key, policy, false);
+  }
+
+  /**
+   * The decision as a settled promise, a throw as a rejection (as from an async function). Not an
+   * async function itself: this runs on every request, and an async frame costs more than the promise.
+   */
+  private settled(key: string, policy: RateLimitPolicy, consume: boolean): Promise<RateLimitDecision> {
+    try {
+      return Promise.resolve(this.decide(key, policy, consume));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   private decide(key: string, policy: RateLimitPolicy, consume: boolean): RateLimitDecision {
@@ -99,3 +111,4 @@ export class InMemoryRateLimiter implements RateLimiter {
     }
   }
 }
+

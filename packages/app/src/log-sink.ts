@@ -4,38 +4,41 @@
  * once 16 KiB are pending, or 50 ms after the first pending line, whichever comes first; at once on
  * `flush` and at exit.
  *
- * Why: with an access-log line per request, each hand-over costs more than the line. sonic-boom
- * measures the byte length of its whole pending buffer on every write (`Buffer.byteLength(bufs[last])`)
- * and every write it makes goes through libuv's thread pool and back. Handing lines over per turn of
- * the event loop still meant a write every request or two at 50,000 requests a second; gathering
- * them cut about 1.3 µs of CPU per request (docs/performance.md). The price: a line reaches stdout
- * up to 50 ms later, and a process killed with SIGKILL loses at most that much (pino's asynchronous
- * mode has the same caveat); a normal exit, `process.exit` included, writes everything.
+ * Why: with an access-log line per request, each hand-over cost more than the line. sonic-boom
+ * measures the byte length of its whole pending text on every write (`Buffer.byteLength(bufs[last])`),
+ * and every write it makes goes through libuv's thread pool and back; handing lines over per turn
+ * of the event loop still meant a write every request or two at 50,000 requests a second. Lines
+ * are encoded into a buffer as they come, so that the gathered text does not linger on the
+ * JavaScript heap for the garbage collector to copy (docs/performance.md).
+ *
+ * The price: a line reaches stdout up to 50 ms later, and a process killed with SIGKILL loses at
+ * most that much (pino's asynchronous mode has the same caveat); a normal exit, `process.exit`
+ * included, writes everything.
  */
 import { writeSync } from 'node:fs';
 import { pino } from 'pino';
 
-/** The part of sonic-boom used here. */
+/** The part of sonic-boom (in `contentMode: 'buffer'`) used here. */
 interface Target {
-  write(chunk: string): boolean;
+  write(chunk: Buffer): boolean;
   flush(callback?: (error?: Error) => void): void;
   flushSync(): void;
 }
 
 let stdout: BatchedDestination | undefined;
 
-/** Pending lines are handed over when they reach this many characters... */
-export const HANDOVER_CHARS = 16 * 1024;
+/** Pending lines are handed over when they fill this many bytes... */
+export const HANDOVER_BYTES = 16 * 1024;
 /** ...or this long after the first of them was written. */
 export const HANDOVER_DELAY_MS = 50;
 
 export class BatchedDestination {
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private staging = Buffer.allocUnsafe(HANDOVER_BYTES);
+  private used = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * @param target sonic-boom (or the like)
+   * @param target sonic-boom in buffer mode (or the like)
    * @param fd the file descriptor it writes to: at exit, the pending lines are written there directly
    */
   constructor(
@@ -48,20 +51,33 @@ export class BatchedDestination {
     process.once('exit', () => {
       if (this.timer !== undefined) clearTimeout(this.timer);
       target.flushSync();
-      if (this.pending.length > 0) writeAllSync(fd, this.pending.join(''));
-      this.pending = [];
+      writeAllSync(fd, this.staging.subarray(0, this.used));
+      this.used = 0;
     });
   }
 
   /** stdout, as pino's default destination; one per process, shared by every logger writing there. */
   static stdout(): BatchedDestination {
-    return (stdout ??= new BatchedDestination(pino.destination({ dest: 1, sync: false }) as unknown as Target, 1));
+    const sonic = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
+    return (stdout ??= new BatchedDestination(sonic as unknown as Target, 1));
   }
 
   write(line: string): void {
-    this.pending.push(line);
-    this.pendingChars += line.length;
-    if (this.pendingChars >= HANDOVER_CHARS) {
+    const room = this.staging.length - this.used;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: only a line that may not fit is measured.
+    if (line.length * 3 > room) {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > room) {
+        this.handOver();
+        // Larger than the whole buffer (a long stack trace): handed over on its own.
+        if (bytes > this.staging.length) {
+          this.target.write(Buffer.from(line));
+          return;
+        }
+      }
+    }
+    this.used += this.staging.write(line, this.used);
+    if (this.used === this.staging.length) {
       this.handOver();
     } else if (this.timer === undefined) {
       // Unreferenced: pending lines do not keep the process alive; the exit hook writes them.
@@ -81,17 +97,18 @@ export class BatchedDestination {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.pending.length === 0) return;
-    const chunk = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.used === 0) return;
+    // sonic-boom keeps the chunk until it is written: the next lines go into a new buffer.
+    const chunk = this.staging.subarray(0, this.used);
+    this.staging = Buffer.allocUnsafe(HANDOVER_BYTES);
+    this.used = 0;
     this.target.write(chunk);
   };
 }
 
-/** Writes all of `text`, waiting out a full pipe (EAGAIN) for up to about a second. */
-function writeAllSync(fd: number, text: string): void {
-  let rest = Buffer.from(text);
+/** Writes all of `bytes`, waiting out a full pipe (EAGAIN) for up to about a second. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  let rest = bytes;
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (let waits = 0; rest.length > 0 && waits < 1_000; ) {
     try {

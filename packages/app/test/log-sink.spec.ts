@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'mocha';
 import { pino } from 'pino';
-import { BatchedDestination, HANDOVER_CHARS, HANDOVER_DELAY_MS } from '../src/log-sink.js';
+import { BatchedDestination, HANDOVER_BYTES, HANDOVER_DELAY_MS } from '../src/log-sink.js';
 import { createAccessLog, createLogger } from '../src/logger.js';
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -11,8 +11,8 @@ const after = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function recordingTarget() {
   const calls: string[] = [];
   const target = {
-    write(chunk: string): boolean {
-      calls.push(`write:${chunk}`);
+    write(chunk: Buffer): boolean {
+      calls.push(`write:${chunk.toString()}`);
       return true;
     },
     flush(callback?: (error?: Error) => void): void {
@@ -52,11 +52,24 @@ describe('BatchedDestination', () => {
     const { target, calls } = recordingTarget();
     const destination = new BatchedDestination(target, -1);
     const line = `${'x'.repeat(1023)}\n`;
-    for (let i = 0; i < HANDOVER_CHARS / line.length - 1; i++) destination.write(line);
+    for (let i = 0; i < HANDOVER_BYTES / line.length - 1; i++) destination.write(line);
     expect(calls).to.deep.equal([]);
     destination.write(line);
     expect(calls).to.have.length(1);
-    expect(calls[0]).to.have.length('write:'.length + HANDOVER_CHARS);
+    expect(calls[0]).to.have.length('write:'.length + HANDOVER_BYTES);
+  });
+
+  it('never splits a line between two writes, multi-byte characters included, and writes a line larger than the buffer on its own', async () => {
+    const { target, calls } = recordingTarget();
+    const destination = new BatchedDestination(target, -1);
+    const wide = `${'é'.repeat(6_000)}\n`; // 12,001 bytes: two do not fit in one hand-over
+    const huge = `${'x'.repeat(HANDOVER_BYTES + 10)}\n`;
+    destination.write(wide);
+    destination.write(wide);
+    destination.write(huge);
+    destination.write('last\n');
+    await after(HANDOVER_DELAY_MS * 2);
+    expect(calls).to.deep.equal([`write:${wide}`, `write:${wide}`, `write:${huge}`, 'write:last\n']);
   });
 
   it('writes every pending line when the process exits, process.exit included', () => {

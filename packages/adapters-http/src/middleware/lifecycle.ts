@@ -33,37 +33,38 @@ function requestIds(): () => string {
   let counter = 0;
   return () => prefix + (++counter).toString(36);
 }
+
 const UNWRITABLE = JSON.stringify({ error: 'internal_error', message: 'The operation failed on our side. It is safe to retry.' });
 
 export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
-  const finish = (ctx: Context, reply: Reply, started: number): void => {
+  const finish = (ctx: Context): void => {
+    const { reply, requestId, startedAt } = ctx.state as RequestState;
     try {
       writeReply(ctx, reply);
     } catch (error) {
       // Only a header value the code itself got wrong can fail here (Node checks them): answer a
       // plain 500 and log it, never crash.
-      const requestId = (ctx.state as RequestState).requestId;
       logger.error({ req_id: requestId, method: ctx.method, path: ctx.path, err: error }, 'response could not be written');
       reply.status = 500;
       if (!ctx.res.headersSent) ctx.res.writeHead(500, ['X-Request-Id', requestId, 'Content-Type', JSON_TYPE]).end(UNWRITABLE);
     }
     accessLog({
-      requestId: (ctx.state as RequestState).requestId,
+      requestId,
       method: ctx.method,
       path: ctx.path,
       status: reply.status ?? 500,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round((performance.now() - startedAt) * 10) / 10,
     });
   };
 
   const nextRequestId = requestIds();
-  const deadlines = new Deadlines<{ ctx: Context; reply: Reply; started: number }>(allowanceMs, ({ ctx, reply, started }) => {
-    replyWithError(ctx, reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
-    finish(ctx, reply, started);
+  const deadlines = new Deadlines<Context>(allowanceMs, (ctx) => {
+    replyWithError(ctx, (ctx.state as RequestState).reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
+    finish(ctx);
   });
 
   return async (ctx, next) => {
-    const started = performance.now();
+    const startedAt = performance.now();
     const incoming = ctx.req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     const reply = new Reply();
@@ -71,7 +72,8 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
     const state = ctx.state as RequestState;
     state.requestId = requestId;
     state.reply = reply;
-    const pending = deadlines.start({ ctx, reply, started });
+    state.startedAt = startedAt;
+    const pending = deadlines.start(ctx);
     try {
       await next();
       if (reply.status === undefined) throw notFound();
@@ -79,7 +81,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
       replyWithError(ctx, reply, error, logger);
     }
     // Already answered by the deadline: what the handler did since is not sent.
-    if (deadlines.finish(pending)) finish(ctx, reply, started);
+    if (deadlines.finish(pending)) finish(ctx);
   };
 }
 
