@@ -111,7 +111,8 @@ async function cannonRun(options) {
 /** One wrk run, one thread; a request other than a plain GET goes through a generated Lua script. */
 async function wrk({ url, connections = 16, duration, method = 'GET', headers = {}, body }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'storefront-wrk-'));
-  const args = ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s'];
+  // wrk takes whole seconds only.
+  const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(duration))}s`, '--latency', '--timeout', '10s'];
   // wrk counts a non-2xx/3xx answer apart: report those, and the rest as the count of successes.
   const script = [
     `wrk.method = ${JSON.stringify(method)}`,
