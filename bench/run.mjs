@@ -10,10 +10,10 @@
  * come from runs alternated with it (the machine is shared, so load drifts), and each server's CPU
  * time per request is printed as well: it moves less with the neighbours' load.
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders logins paging
+ *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders logins paging jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
-import { execSync } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -281,6 +281,13 @@ try {
   await cleanup();
 }
 
+// The JavaScript cost alone, without the kernel or a load generator (bench/inprocess.mjs).
+let jscost;
+if (wanted('jscost')) {
+  log('JavaScript cost of GET /api/products in-process (bench/inprocess.mjs), alternated');
+  jscost = execFileSync(process.execPath, [new URL('inprocess.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+}
+
 const loadAfter = os.loadavg();
 log(`uptime after: ${execSync('uptime').toString().trim()}`);
 console.log('');
@@ -292,6 +299,7 @@ for (const r of rows) {
   console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
 }
 console.log('');
+if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(
   `- machine: nproc ${os.cpus().length}, node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${fmt((performance.now() - began) / 1000)} s in all`,
