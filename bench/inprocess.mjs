@@ -93,8 +93,11 @@ async function measureOne(kind, requests, rounds) {
   await drive(20_000); // warm-up
   const cpu = [];
   for (let i = 0; i < rounds; i++) cpu.push(await drive(requests));
-  if (process.send === undefined) console.error(JSON.stringify(cpu));
-  else process.send(cpu, () => process.exit(0));
+  if (process.send === undefined) {
+    console.error(JSON.stringify(cpu));
+    process.exit(0);
+  }
+  process.send(cpu, () => process.exit(0));
 }
 
 /** The bytes of the service's GET /api/products (the demo menu), rendered as the service does. */
