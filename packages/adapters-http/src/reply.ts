@@ -48,13 +48,29 @@ export class Reply {
 
   private indexOf(name: string): number {
     const { headers } = this;
-    for (let i = 0; i < headers.length; i += 2) {
-      const candidate = headers[i]!;
-      // The same constant is the common case; then the same length, then the case-folded name.
-      if (candidate === name || (candidate.length === name.length && candidate.toLowerCase() === name.toLowerCase())) return i;
-    }
+    for (let i = 0; i < headers.length; i += 2) if (sameName(headers[i]!, name)) return i;
     return -1;
   }
+}
+
+/**
+ * Header names compared case-insensitively without lower-casing (no new strings): the same
+ * constant is the common case, then names of the same length, letter by letter.
+ */
+function sameName(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y && !(isAsciiLetter(x) && (x | 0x20) === (y | 0x20))) return false;
+  }
+  return true;
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
 }
 
 /** The reply of the request, made by the lifecycle middleware before anything else runs. */

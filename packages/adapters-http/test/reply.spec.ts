@@ -27,6 +27,22 @@ describe('Reply headers', () => {
     expect(reply.headers).to.deep.equal(['Cache-Control', 'no-store']);
     expect(reply.get('ETag')).to.equal(undefined);
   });
+
+  it('tells apart names of the same length that differ in more than the case of letters', () => {
+    const reply = new Reply();
+    reply.set('X-RateLimit-Limit', '100');
+    reply.set('X-RateLimit-Reset', '1700000000');
+    reply.set('X-Request-Id', 'r-1');
+    reply.set('Content-Type', 'text/plain');
+    expect(reply.headers).to.have.length(8);
+    expect(reply.get('x-ratelimit-limit')).to.equal('100');
+    expect(reply.get('X-RATELIMIT-RESET')).to.equal('1700000000');
+    expect(reply.get('X_RateLimit-Limit')).to.equal(undefined);
+    expect(reply.get('X-RateLimit-Limiu')).to.equal(undefined);
+    // '^' and '~' (both allowed in a header name) differ by 0x20 as 'a' and 'A' do: only letters fold.
+    reply.set('X-Mark^', '1');
+    expect(reply.get('X-Mark~')).to.equal(undefined);
+  });
 });
 
 interface Raw {
