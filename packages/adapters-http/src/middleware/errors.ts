@@ -20,6 +20,12 @@ interface ErrorBody {
 /** Headers a successful handler may have set that must not survive into an error response. */
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Link', 'Idempotent-Replayed', 'X-Refresh-Token-Expires-In', 'Location', 'Content-Type'];
 
+/** The body of every 500: nothing about the cause reaches the client. */
+export const INTERNAL_ERROR_BODY = {
+  error: 'internal_error',
+  message: 'The operation failed on our side. It is safe to retry.',
+} as const;
+
 export function notFound(): HttpProblem {
   return new HttpProblem(404, 'not_found', 'No such resource.');
 }
@@ -52,7 +58,7 @@ export function replyWithError(ctx: Context, reply: Reply, error: unknown, logge
     body = { error: status === 413 ? 'payload_too_large' : 'invalid_json', message: 'The request could not be read.' };
   } else {
     status = 500;
-    body = { error: 'internal_error', message: 'The operation failed on our side. It is safe to retry.' };
+    body = { ...INTERNAL_ERROR_BODY };
     logger.error({ req_id: (ctx.state as { requestId?: string }).requestId, method: ctx.method, path: ctx.path, err: error }, 'request failed');
   }
   reply.send(status, body);

@@ -19,7 +19,7 @@ import { Deadlines } from '../deadlines.js';
 import { HttpProblem } from '../problem.js';
 import { JSON_TYPE, Reply, writeReply } from '../reply.js';
 import type { RequestState } from '../state.js';
-import { notFound, replyWithError } from './errors.js';
+import { INTERNAL_ERROR_BODY, notFound, replyWithError } from './errors.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
@@ -34,7 +34,7 @@ function requestIds(): () => string {
   return () => prefix + (++counter).toString(36);
 }
 
-const UNWRITABLE = JSON.stringify({ error: 'internal_error', message: 'The operation failed on our side. It is safe to retry.' });
+const UNWRITABLE = JSON.stringify(INTERNAL_ERROR_BODY);
 
 export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
   const finish = (ctx: Context): void => {
