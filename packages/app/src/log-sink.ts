@@ -58,8 +58,8 @@ export class BatchedDestination {
 
   /** stdout, as pino's default destination; one per process, shared by every logger writing there. */
   static stdout(): BatchedDestination {
-    const sonic = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
-    return (stdout ??= new BatchedDestination(sonic as unknown as Target, 1));
+    stdout ??= new BatchedDestination(pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as Target, 1);
+    return stdout;
   }
 
   write(line: string): void {
