@@ -7,14 +7,20 @@
  * process) for node:http, bare Koa and the service, each in its own process, alternated.
  *
  *   node bench/inprocess.mjs                 # 3 alternations × 5 rounds of 50,000 requests each
+ *   node bench/inprocess.mjs --instructions  # instructions per request under valgrind (~3 min)
  *   node bench/inprocess.mjs <kind> [n] [r]  # one process: node | koa | service | service-silent
  *
  * Why: on a shared two-core VM, wrk's req/s moves by ±5 % from run to run and the kernel's share
  * (loopback writes, waking the client) is the same for every server; this isolates what the code
- * on top of Node costs. Run from a fresh `tsc -b` (pnpm bench does that).
+ * on top of Node costs. CPU time here still moves by ±5 % with the neighbours; instruction counts
+ * (`--instructions`: `valgrind --tool=callgrind`, counting only 10,000 requests after a warm-up)
+ * move by about ±2 % between identical builds, which is what judging a small change needs. Run
+ * from a fresh `tsc -b` (pnpm bench does that).
  */
-import { fork } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { execFile, fork, spawn } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { Duplex } from 'node:stream';
@@ -25,6 +31,40 @@ const CONNECTIONS = 16;
 const here = fileURLToPath(import.meta.url);
 const root = new URL('..', import.meta.url);
 
+
+/**
+ * Each kind under `valgrind --tool=callgrind`, two at a time (one per core): instructions per
+ * request over 10,000 requests after a 20,000-request warm-up, counted from the zeroing the child
+ * asks for (`callgrind_control -z`) to its exit.
+ */
+async function instructions() {
+  const dir = mkdtempSync(join(os.tmpdir(), 'storefront-callgrind-'));
+  const REQUESTS = 10_000;
+  const count = (kind) =>
+    new Promise((resolve, reject) => {
+      const out = join(dir, `${kind}.out`);
+      const args = ['--tool=callgrind', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', process.execPath, here, kind, String(REQUESTS), '1'];
+      execFile('valgrind', args, { env: { ...process.env, INPROCESS_CALLGRIND: '1' }, maxBuffer: 64 * 2 ** 20, timeout: 15 * 60_000 }, (error) => {
+        if (error) return reject(error);
+        const totals = /^summary:\s*(\d+)/m.exec(readFileSync(out, 'utf8'));
+        if (totals === null) return reject(new Error(`${kind}: no summary in ${out}`));
+        resolve(Number(totals[1]) / REQUESTS);
+      });
+    });
+  try {
+    const results = {};
+    for (let i = 0; i < KINDS.length; i += 2) {
+      const pair = KINDS.slice(i, i + 2);
+      const counts = await Promise.all(pair.map(count));
+      pair.forEach((kind, j) => (results[kind] = counts[j]));
+    }
+    console.log('| server (in-process, no kernel) | instructions per request | × node:http |');
+    console.log('|---|---:|---:|');
+    for (const kind of KINDS) console.log(`| ${kind} | ${Math.round(results[kind]).toLocaleString('en-US')} | ${(results[kind] / results.node).toFixed(2)} |`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 async function compare() {
   const results = Object.fromEntries(KINDS.map((kind) => [kind, []]));
@@ -91,6 +131,10 @@ async function measureOne(kind, requests, rounds) {
   }
   const drive = driver(server, body.length);
   await drive(20_000); // warm-up
+  if (process.env.INPROCESS_CALLGRIND) {
+    // Under callgrind: count only what follows (the zeroing is asynchronous; wait for it).
+    await new Promise((resolve) => spawn('callgrind_control', ['-z', String(process.pid)], { stdio: 'ignore' }).on('exit', resolve));
+  }
   const cpu = [];
   for (let i = 0; i < rounds; i++) cpu.push(await drive(requests));
   if (process.send === undefined) {
@@ -184,6 +228,8 @@ function driver(server, bodyLength) {
 // Last, once the class above is defined.
 if (process.argv[2] === undefined) {
   await compare();
+} else if (process.argv[2] === '--instructions') {
+  await instructions();
 } else {
   await measureOne(process.argv[2], Number(process.argv[3] ?? 50_000), Number(process.argv[4] ?? 5));
 }
