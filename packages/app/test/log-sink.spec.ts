@@ -59,17 +59,18 @@ describe('BatchedDestination', () => {
     expect(calls[0]).to.have.length('write:'.length + HANDOVER_BYTES);
   });
 
-  it('never splits a line between two writes, multi-byte characters included, and writes a line larger than the buffer on its own', async () => {
+  it('never splits a line between two writes, multi-byte characters included, and loses or reorders nothing', async () => {
     const { target, calls } = recordingTarget();
     const destination = new BatchedDestination(target, -1);
-    const wide = `${'é'.repeat(6_000)}\n`; // 12,001 bytes: two do not fit in one hand-over
-    const huge = `${'x'.repeat(HANDOVER_BYTES + 10)}\n`;
-    destination.write(wide);
-    destination.write(wide);
-    destination.write(huge);
-    destination.write('last\n');
+    const wide = `${'é'.repeat(6_000)}\n`; // 12,001 bytes: two do not fit in one buffer
+    const huge = `${'x'.repeat(HANDOVER_BYTES + 10)}\n`; // more than the whole buffer
+    const lines = [wide, wide, 'short\n', huge, ...Array.from({ length: 100 }, (_, i) => `line ${i}\n`)];
+    for (const line of lines) destination.write(line);
     await after(HANDOVER_DELAY_MS * 2);
-    expect(calls).to.deep.equal([`write:${wide}`, `write:${wide}`, `write:${huge}`, 'write:last\n']);
+    expect(calls.length).to.be.greaterThan(1);
+    const written = calls.map((call) => call.slice('write:'.length));
+    for (const chunk of written) expect(chunk.endsWith('\n'), 'each write ends at the end of a line').to.equal(true);
+    expect(written.join('')).to.equal(lines.join(''));
   });
 
   it('writes every pending line when the process exits, process.exit included', () => {
@@ -124,6 +125,23 @@ describe('createAccessLog', () => {
     expect(Math.abs((time as number) - Date.now())).to.be.below(1_000);
     return rest;
   }
+
+  it('writes the same text as pino for every duration and path, line after line', () => {
+    const { logger, lines } = capturingLogger('info');
+    const accessLog = createAccessLog(logger)!;
+    const durations = [0, 0.1, 0.5, 1, 1.5, 6, 9.9, 10, 12.3, 99.95, 999.9, 10_000.4, 1_234_567.8, 0.04];
+    const paths = ['/api/products', '/api/products', '/api/orders', '/api/products', '/x"y'];
+    const textOf = (line: string, key: string): string => new RegExp(`"${key}":("[^"]*"|[^,}]*)`).exec(line)![1]!;
+    for (const [i, ms] of durations.entries()) {
+      const path = paths[i % paths.length]!;
+      const rounded = Math.round(ms * 10) / 10;
+      accessLog({ ...entry, path, ms: rounded });
+      logger.info({ req_id: entry.requestId, method: entry.method, path, status: entry.status, ms: rounded }, 'request');
+      const [fast, expected] = lines.splice(0, 2);
+      expect(textOf(fast!, 'ms'), `ms ${ms}`).to.equal(textOf(expected!, 'ms'));
+      expect(JSON.parse(fast!).path, `path ${path}`).to.equal(path);
+    }
+  });
 
   it("writes the line logger.info writes: same fields, same order, same values, on the logger's stream", () => {
     const { fast, pino: expected } = bothLines(entry.path);
