@@ -58,7 +58,7 @@ export interface HttpAppDependencies {
    * Default: an info line through `logger` (`msg: "request"`, fields req_id, method, path, status,
    * ms). The app passes a writer that formats the same line itself (see packages/app/src/logger.ts).
    */
-  readonly accessLog?: AccessLog;
+  readonly accessLog?: AccessLog | undefined;
   readonly options?: HttpAppOptions;
 }
 

@@ -9,7 +9,7 @@
  * list handed to `writeHead` once is validated and written in one pass.
  */
 import type { Context } from 'koa';
-import type { RequestState } from './state.js';
+import { stateOf } from './state.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -75,7 +75,7 @@ function isAsciiLetter(code: number): boolean {
 
 /** The reply of the request, made by the lifecycle middleware before anything else runs. */
 export function replyOf(ctx: Context): Reply {
-  return (ctx.state as RequestState).reply;
+  return stateOf(ctx).reply;
 }
 
 export function setHeader(ctx: Context, name: string, value: string): void {

@@ -21,6 +21,14 @@ export function stateOf(ctx: Context): RequestState {
   return ctx.state as RequestState;
 }
 
+/**
+ * The client's address: `ctx.ip`, without its cost when proxies are not trusted (Koa reads and
+ * splits X-Forwarded-For on every request even then, to ignore it).
+ */
+export function clientAddress(ctx: Context): string {
+  return ctx.app.proxy ? ctx.ip : (ctx.req.socket.remoteAddress ?? '');
+}
+
 /** The logged-in caller, or `unauthorized` for an anonymous request. */
 export function requireCaller(ctx: Context): Caller {
   const caller = stateOf(ctx).caller;

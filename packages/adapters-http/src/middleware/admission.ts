@@ -6,8 +6,8 @@
  * and a bad token still spends quota before it is refused.
  */
 import type { Authenticate, CheckRateLimit, GetRateLimitStatus, RateLimitSubject } from '@storefront/domain';
-import type { Context, Middleware } from 'koa';
-import { stateOf } from '../state.js';
+import type { Middleware } from 'koa';
+import { clientAddress, stateOf } from '../state.js';
 import { identifyCaller } from './authenticate.js';
 import { RATE_LIMIT_STATUS_PATH, setRateLimitHeaders } from './rate-limit.js';
 
@@ -30,12 +30,4 @@ export function admission(authenticate: Authenticate, check: CheckRateLimit, sta
     // turns to adopt it.
     await next();
   };
-}
-
-/**
- * `ctx.ip` without its cost when proxies are not trusted: Koa reads and splits X-Forwarded-For on
- * every request even then (`request.ips`), to ignore it.
- */
-function clientAddress(ctx: Context): string {
-  return ctx.app.proxy ? ctx.ip : (ctx.req.socket.remoteAddress ?? '');
 }

@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { HttpLogger } from '../app.js';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_DOMAIN_CODE } from '../problem.js';
 import type { Reply } from '../reply.js';
+import { stateOf } from '../state.js';
 import { setRateLimitHeaders } from './rate-limit.js';
 
 interface ErrorBody {
@@ -59,7 +60,7 @@ export function replyWithError(ctx: Context, reply: Reply, error: unknown, logge
   } else {
     status = 500;
     body = { ...INTERNAL_ERROR_BODY };
-    logger.error({ req_id: (ctx.state as { requestId?: string }).requestId, method: ctx.method, path: ctx.path, err: error }, 'request failed');
+    logger.error({ req_id: stateOf(ctx).requestId, method: ctx.method, path: ctx.path, err: error }, 'request failed');
   }
   reply.send(status, body);
   // Refused before the whole body arrived (a bad Content-Encoding, a body over the limit): its unread

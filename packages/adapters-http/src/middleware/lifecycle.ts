@@ -18,7 +18,7 @@ import type { AccessLog, HttpLogger } from '../app.js';
 import { Deadlines } from '../deadlines.js';
 import { HttpProblem } from '../problem.js';
 import { JSON_TYPE, Reply, writeReply } from '../reply.js';
-import type { RequestState } from '../state.js';
+import { stateOf } from '../state.js';
 import { INTERNAL_ERROR_BODY, notFound, replyWithError } from './errors.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
@@ -38,7 +38,7 @@ const UNWRITABLE = JSON.stringify(INTERNAL_ERROR_BODY);
 
 export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
   const finish = (ctx: Context): void => {
-    const { reply, requestId, startedAt } = ctx.state as RequestState;
+    const { reply, requestId, startedAt } = stateOf(ctx);
     try {
       writeReply(ctx, reply);
     } catch (error) {
@@ -59,7 +59,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
 
   const nextRequestId = requestIds();
   const deadlines = new Deadlines<Context>(allowanceMs, (ctx) => {
-    replyWithError(ctx, (ctx.state as RequestState).reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
+    replyWithError(ctx, stateOf(ctx).reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
     finish(ctx);
   });
 
@@ -69,7 +69,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
     const requestId = typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : nextRequestId();
     const reply = new Reply();
     reply.headers.push('X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff');
-    const state = ctx.state as RequestState;
+    const state = stateOf(ctx);
     state.requestId = requestId;
     state.reply = reply;
     state.startedAt = startedAt;

@@ -6,12 +6,12 @@ import { isRecord } from '../json.js';
 import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { send, setHeader } from '../reply.js';
-import { requireCaller } from '../state.js';
+import { clientAddress, requireCaller } from '../state.js';
 
 export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
   router.post('/api/auth/login', jsonBody, async (ctx) => {
     const body = objectBody(ctx.request.body);
-    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: ctx.ip });
+    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: clientAddress(ctx) });
     sendPair(ctx, pair);
   });
 

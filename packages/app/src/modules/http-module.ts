@@ -16,14 +16,9 @@ export function httpModule(): ContainerModule {
       createHttpApp({
         storefront,
         logger,
-        ...optional('accessLog', createAccessLog(logger)),
+        accessLog: createAccessLog(logger),
         options: { trustProxy: config.trustProxy, bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS },
       }),
     );
   });
-}
-
-/** `{ [key]: value }`, or nothing for undefined (exactOptionalPropertyTypes). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]: V });
 }
