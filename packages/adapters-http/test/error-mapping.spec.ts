@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { STATUS_BY_DOMAIN_CODE } from '../src/problem.js';
 import { loginAs, serve, type TestServer } from './support.js';
+import { Faults } from '@storefront/testing';
 
 describe('HTTP error mapping', () => {
   describe('a domain error raised by a use case', () => {
@@ -49,17 +50,11 @@ describe('HTTP error mapping', () => {
 describe('Per-operation failure', () => {
   let server: TestServer;
   let token: string;
-  let failWrites = true;
+  let flaky: Faults<OrderRepository>;
 
   before(async () => {
-    const healthy = (await import('@storefront/adapters-memory')).createMemoryAdapters().orders;
-    const flaky: OrderRepository = {
-      claimIdempotencyKey: (claim, now) => healthy.claimIdempotencyKey(claim, now),
-      releaseIdempotencyKey: (customerId, key) => healthy.releaseIdempotencyKey(customerId, key),
-      insert: (order, key) => (failWrites ? Promise.reject(new Error('write concern timeout')) : healthy.insert(order, key)),
-      listByCustomer: (customerId, page) => healthy.listByCustomer(customerId, page),
-    };
-    server = await serve({ orders: flaky });
+    flaky = new Faults((await import('@storefront/adapters-memory')).createMemoryAdapters().orders).down('insert');
+    server = await serve({ orders: flaky.target });
     token = await loginAs(server.url, 'alice@example.com', 'alice-password');
   });
   after(() => server.close());
@@ -81,7 +76,7 @@ describe('Per-operation failure', () => {
     expect(list.status).to.equal(200);
     expect(((await list.json()) as { meta: { total: number } }).meta.total).to.equal(0);
 
-    failWrites = false;
+    flaky.heal();
     const retried = await place();
     expect(retried.status).to.equal(201);
     expect(retried.headers.get('idempotent-replayed')).to.equal(null);

@@ -4,6 +4,7 @@
  * number (a Date could be changed in place with setTime) and the customer id lives on the log.
  */
 import type { Order, OrderLine } from '@storefront/domain';
+import { orderIdTime } from '@storefront/domain';
 import type { OrderLinePool } from './order-line-pool.js';
 
 export interface OrderRow {
@@ -39,7 +40,9 @@ export function toOrder(row: OrderRow, customerId: string): Order {
   };
 }
 
-function compareRows(a: OrderRow, b: OrderRow): number {
+type RowKey = Pick<OrderRow, 'orderId' | 'createdAtMs'>;
+
+function compareRows(a: RowKey, b: RowKey): number {
   if (a.createdAtMs !== b.createdAtMs) return a.createdAtMs - b.createdAtMs;
   return a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0;
 }
@@ -66,11 +69,23 @@ export class CustomerOrderLog {
     return row;
   }
 
+  /**
+   * The row with this id. Order ids are the domain OrderStamper's: they carry their creation time,
+   * which is the row's `createdAtMs`, so the row is found by binary search (an id of another shape,
+   * by a scan).
+   */
+  find(orderId: string): OrderRow | undefined {
+    const createdAtMs = orderIdTime(orderId);
+    if (createdAtMs === undefined) return this.rows.find((row) => row.orderId === orderId);
+    const there = this.rows[this.lowerBound({ orderId, createdAtMs })];
+    return there?.orderId === orderId ? there : undefined;
+  }
+
   slice(offset: number, limit: number): readonly OrderRow[] {
     return this.rows.slice(offset, offset + limit);
   }
 
-  private lowerBound(row: OrderRow): number {
+  private lowerBound(row: RowKey): number {
     let lo = 0;
     let hi = this.rows.length;
     while (lo < hi) {

@@ -2,23 +2,15 @@
  * Idempotency-Key records of the in-memory order store, keyed by customer and key. A record is kept
  * until its `expiresAt`; expired records are dropped when met and by a sweep whose cost is spread
  * over the claims that grow the map, so memory follows the keys of the last TTL, not all time.
+ * Every change is filtered on the record's holder, as in every store (see the OrderRepository port).
  */
-import type { IdempotencyClaim } from '@storefront/domain';
-import type { OrderRow } from './customer-order-log.js';
-
-export interface IdempotencyRecord {
-  readonly fingerprint: string;
-  readonly lockExpiresAtMs: number;
-  readonly expiresAtMs: number;
-  /** Set when the claimed request stored its order. */
-  order: OrderRow | null;
-}
+import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain';
 
 const MIN_SWEEP_INTERVAL = 1024;
 
-function recordId(customerId: string, key: string): string {
+function recordId(ref: IdempotencyKeyRef): string {
   // Length-prefixed so that no (customer, key) pair can collide with another.
-  return `${customerId.length}:${customerId}:${key}`;
+  return `${ref.customerId.length}:${ref.customerId}:${ref.key}`;
 }
 
 export class IdempotencyRecords {
@@ -31,40 +23,55 @@ export class IdempotencyRecords {
   }
 
   /** The live record, or undefined when there is none or it has expired. */
-  find(customerId: string, key: string, nowMs: number): IdempotencyRecord | undefined {
-    const record = this.records.get(recordId(customerId, key));
-    return record !== undefined && record.expiresAtMs > nowMs ? record : undefined;
+  find(ref: IdempotencyKeyRef, nowMs: number): IdempotencyRecord | undefined {
+    const record = this.records.get(recordId(ref));
+    return record !== undefined && record.expiresAt.getTime() > nowMs ? record : undefined;
   }
 
   /** Starts a new in-flight record, replacing whatever was there. */
   open(claim: IdempotencyClaim, nowMs: number): void {
-    const id = recordId(claim.customerId, claim.key);
+    const id = recordId(claim);
     this.records.delete(id);
-    this.records.set(id, {
-      fingerprint: claim.fingerprint,
-      lockExpiresAtMs: claim.lockExpiresAt.getTime(),
-      expiresAtMs: claim.expiresAt.getTime(),
-      order: null,
-    });
+    this.records.set(id, copyRecord({ ...claim, state: 'in_progress' }));
     this.writesSinceSweep += 1;
     // Waiting for as many writes as the last sweep left records keeps the cost O(1) per write.
     if (this.writesSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.sizeAfterSweep)) this.sweep(nowMs);
   }
 
-  /** Drops an in-flight record; a completed one stays, so that its order can still be replayed. */
-  release(customerId: string, key: string): void {
-    const id = recordId(customerId, key);
-    if (this.records.get(id)?.order === null) this.records.delete(id);
+  /** Replaces the in-flight record held by `owner` with `change` applied; false when not held. */
+  change(ref: IdempotencyKeyRef, owner: string, change: Partial<Pick<IdempotencyRecord, 'owner' | 'lockExpiresAt' | 'state'>>): boolean {
+    const id = recordId(ref);
+    const record = this.records.get(id);
+    if (record === undefined || record.state !== 'in_progress' || record.owner !== owner) return false;
+    this.records.set(id, copyRecord({ ...record, ...change }));
+    return true;
   }
 
-  complete(customerId: string, key: string, order: OrderRow): void {
-    const record = this.records.get(recordId(customerId, key));
-    if (record !== undefined && record.order === null) record.order = order;
+  /** Drops the in-flight record held by `owner`; a completed one stays, so that it can be replayed. */
+  release(ref: IdempotencyKeyRef, owner: string): void {
+    const id = recordId(ref);
+    const record = this.records.get(id);
+    if (record !== undefined && record.state === 'in_progress' && record.owner === owner) this.records.delete(id);
   }
 
   sweep(nowMs: number): void {
-    for (const [id, record] of this.records) if (record.expiresAtMs <= nowMs) this.records.delete(id);
+    for (const [id, record] of this.records) if (record.expiresAt.getTime() <= nowMs) this.records.delete(id);
     this.writesSinceSweep = 0;
     this.sizeAfterSweep = this.records.size;
   }
+}
+
+/** A frozen copy with its own dates, so that neither the caller nor a reader can change a stored record. */
+function copyRecord(record: IdempotencyRecord): IdempotencyRecord {
+  return Object.freeze({
+    customerId: record.customerId,
+    key: record.key,
+    state: record.state,
+    fingerprint: record.fingerprint,
+    owner: record.owner,
+    orderId: record.orderId,
+    orderCreatedAt: new Date(record.orderCreatedAt.getTime()),
+    lockExpiresAt: new Date(record.lockExpiresAt.getTime()),
+    expiresAt: new Date(record.expiresAt.getTime()),
+  });
 }

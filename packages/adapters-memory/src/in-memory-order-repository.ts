@@ -1,8 +1,18 @@
 /**
  * Orders and Idempotency-Key records in process memory. Every method runs to completion without
- * awaiting, which is what makes a claim atomic here: exactly one concurrent caller gets `claimed`.
+ * awaiting, which is what makes each step atomic here: exactly one concurrent caller gets `claimed`,
+ * and a change filtered on a record's holder sees the record as it is.
  */
-import type { ClaimResult, IdempotencyClaim, Order, OrderRepository, Page, PageRequest } from '@storefront/domain';
+import type {
+  ClaimResult,
+  IdempotencyClaim,
+  IdempotencyKeyRef,
+  InsertResult,
+  Order,
+  OrderRepository,
+  Page,
+  PageRequest,
+} from '@storefront/domain';
 import { pageOffset, toPage } from '@storefront/domain';
 import { CustomerOrderLog, toOrder, toRow } from './customer-order-log.js';
 import { IdempotencyRecords } from './idempotency-records.js';
@@ -26,30 +36,44 @@ export class InMemoryOrderRepository implements OrderRepository {
 
   async claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
     const nowMs = now.getTime();
-    const record = this.idempotency.find(claim.customerId, claim.key, nowMs);
-    if (record !== undefined) {
-      if (record.order !== null) {
-        return { kind: 'completed', fingerprint: record.fingerprint, order: toOrder(record.order, claim.customerId) };
-      }
-      if (record.lockExpiresAtMs > nowMs) return { kind: 'in_progress', fingerprint: record.fingerprint };
-      // The request holding the claim is presumed dead: take the claim over.
+    const record = this.idempotency.find(claim, nowMs);
+    if (record === undefined) {
+      this.idempotency.open(claim, nowMs);
+      return { kind: 'claimed' };
     }
-    this.idempotency.open(claim, nowMs);
-    return { kind: 'claimed' };
+    const order = record.state === 'completed' ? this.find(record.customerId, record.orderId) : null;
+    return { kind: 'held', record: { ...record }, order };
   }
 
-  async releaseIdempotencyKey(customerId: string, key: string): Promise<void> {
-    this.idempotency.release(customerId, key);
+  async takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return this.idempotency.change(ref, from, { owner, lockExpiresAt });
   }
 
-  async insert(order: Order, idempotencyKey?: string): Promise<void> {
+  async completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return this.idempotency.change(ref, owner, { state: 'completed' });
+  }
+
+  async abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    this.idempotency.change(ref, owner, { lockExpiresAt: now });
+  }
+
+  async releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    this.idempotency.release(ref, owner);
+  }
+
+  async insert(order: Order): Promise<InsertResult> {
     let log = this.logs.get(order.customerId);
     if (log === undefined) {
       log = new CustomerOrderLog();
       this.logs.set(order.customerId, log);
     }
-    const stored = log.add(toRow(order, this.lines));
-    if (idempotencyKey !== undefined) this.idempotency.complete(order.customerId, idempotencyKey, stored);
+    const row = toRow(order, this.lines);
+    const stored = log.add(row);
+    return { order: stored === row ? order : toOrder(stored, order.customerId), inserted: stored === row };
+  }
+
+  async findOrder(customerId: string, orderId: string): Promise<Order | null> {
+    return this.find(customerId, orderId);
   }
 
   async listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>> {
@@ -62,5 +86,10 @@ export class InMemoryOrderRepository implements OrderRepository {
       log.size,
       page,
     );
+  }
+
+  private find(customerId: string, orderId: string): Order | null {
+    const row = this.logs.get(customerId)?.find(orderId);
+    return row === undefined ? null : toOrder(row, customerId);
   }
 }

@@ -2,6 +2,7 @@
 import {
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
+  describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
@@ -16,6 +17,10 @@ import {
 
 describeMenuRepositoryContract('InMemoryMenuRepository', async () => new InMemoryMenuRepository());
 describeOrderRepositoryContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
+describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
+  orders: new InMemoryOrderRepository(),
+  menu: new InMemoryMenuRepository(),
+}));
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());
 describeRateLimiterContract('InMemoryRateLimiter', async () => new InMemoryRateLimiter());

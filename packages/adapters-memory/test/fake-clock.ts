@@ -1,14 +1,2 @@
-/** A clock the test moves by hand. The memory adapters accept any Clock. */
-import type { Clock } from '@storefront/domain';
-
-export class FakeClock implements Clock {
-  constructor(private ms = Date.UTC(2025, 0, 15, 12, 0, 0)) {}
-
-  now(): Date {
-    return new Date(this.ms);
-  }
-
-  advance(ms: number): void {
-    this.ms += ms;
-  }
-}
+/** The shared FakeClock, under the name the memory adapter's tests import. */
+export { FakeClock } from '@storefront/testing';

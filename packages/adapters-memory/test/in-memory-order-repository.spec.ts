@@ -2,7 +2,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine } from '@storefront/domain';
 import { newId, OrderStamper } from '@storefront/domain';
-import { anIdempotencyClaim, anOrderLine } from '@storefront/testing';
+import { anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -64,8 +64,8 @@ describe('InMemoryOrderRepository', () => {
     const now = new Date();
     const claim = anIdempotencyClaim({ expiresAt: new Date(now.getTime() + DAY_MS) }, now);
     await orders.claimIdempotencyKey(claim, now);
-    const line = anOrderLine();
-    await orders.insert({ orderId: newId('ord'), customerId: claim.customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: now }, claim.key);
+    await orders.insert(anOrder({ orderId: claim.orderId, customerId: claim.customerId, createdAt: claim.orderCreatedAt }));
+    await orders.completeIdempotencyKey(claim, claim.owner);
     const later = new Date(now.getTime() + DAY_MS);
     expect(await orders.claimIdempotencyKey({ ...claim, expiresAt: new Date(later.getTime() + DAY_MS) }, later)).to.deep.equal({ kind: 'claimed' });
   });

@@ -21,8 +21,6 @@ export const INDEXES = {
   productMenuOrder: 'products_menu_order',
   /** listByCustomer: equality on the customer, then already in (createdAt, _id) order. */
   ordersByCustomer: 'orders_by_customer',
-  /** A second guard against doubles: one order per customer and Idempotency-Key. */
-  orderIdempotencyKey: 'orders_by_idempotency_key',
   /** One record per customer and key: the unique rule that makes a claim atomic. */
   idempotencyKey: 'idempotency_keys_by_customer_key',
   idempotencyExpiry: 'idempotency_keys_expiry',
@@ -37,12 +35,6 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
   [COLLECTIONS.orders]: [
     { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
-    {
-      name: INDEXES.orderIdempotencyKey,
-      key: { customerId: 1, idempotencyKey: 1 },
-      unique: true,
-      partialFilterExpression: { idempotencyKey: { $exists: true } },
-    },
   ],
   [COLLECTIONS.idempotencyKeys]: [
     { name: INDEXES.idempotencyKey, key: { customerId: 1, key: 1 }, unique: true },

@@ -1,52 +1,51 @@
 /**
- * Idempotency-Key records as stored: one per customer and key (a unique index), first
- * `in_progress` while the claiming request places its order, then `completed` with that order's id.
- * A record lives through several claims when crashed ones are taken over; `claimedAt` is when its
- * current lifetime began, which tells an order placed under it from one of an earlier, expired
- * lifetime of the same key.
+ * Idempotency-Key records as stored: one per customer and key (a unique index), `in_progress`
+ * while its holder (`owner`) places the reserved order, then `completed`. The mapping to the
+ * domain's IdempotencyRecord is field for field; dates are copied so that neither side can change
+ * the other's.
  */
-import type { IdempotencyClaim } from '@storefront/domain';
+import type { IdempotencyClaim, IdempotencyRecord } from '@storefront/domain';
 import type { ObjectId } from 'mongodb';
-
-export type IdempotencyState = 'in_progress' | 'completed';
 
 export interface IdempotencyDocument {
   _id?: ObjectId;
   customerId: string;
   key: string;
-  state: IdempotencyState;
+  state: 'in_progress' | 'completed';
   fingerprint: string;
+  owner: string;
+  orderId: string;
+  orderCreatedAt: Date;
   lockExpiresAt: Date;
   /** Removed by the TTL index some time after this; until then readers treat it as gone. */
   expiresAt: Date;
-  claimedAt: Date;
-  /** Set when completed. */
-  orderId?: string;
 }
 
 /** A new lifetime of the key, held by the claim. */
-export function newRecord(claim: IdempotencyClaim, now: Date): IdempotencyDocument {
+export function toIdempotencyDocument(claim: IdempotencyClaim): IdempotencyDocument {
   return {
     customerId: claim.customerId,
     key: claim.key,
     state: 'in_progress',
     fingerprint: claim.fingerprint,
+    owner: claim.owner,
+    orderId: claim.orderId,
+    orderCreatedAt: new Date(claim.orderCreatedAt.getTime()),
     lockExpiresAt: new Date(claim.lockExpiresAt.getTime()),
     expiresAt: new Date(claim.expiresAt.getTime()),
-    claimedAt: new Date(now.getTime()),
   };
 }
 
-/** What a takeover changes: the holder's lock and body, not when the lifetime began. */
-export function takeoverFields(claim: IdempotencyClaim): Pick<IdempotencyDocument, 'fingerprint' | 'lockExpiresAt' | 'expiresAt'> {
+export function toIdempotencyRecord(document: IdempotencyDocument): IdempotencyRecord {
   return {
-    fingerprint: claim.fingerprint,
-    lockExpiresAt: new Date(claim.lockExpiresAt.getTime()),
-    expiresAt: new Date(claim.expiresAt.getTime()),
+    customerId: document.customerId,
+    key: document.key,
+    state: document.state,
+    fingerprint: document.fingerprint,
+    owner: document.owner,
+    orderId: document.orderId,
+    orderCreatedAt: new Date(document.orderCreatedAt.getTime()),
+    lockExpiresAt: new Date(document.lockExpiresAt.getTime()),
+    expiresAt: new Date(document.expiresAt.getTime()),
   };
-}
-
-/** True when `orderCreatedAt` falls in the record's current lifetime. */
-export function placedUnder(record: IdempotencyDocument, orderCreatedAt: Date): boolean {
-  return orderCreatedAt.getTime() >= record.claimedAt.getTime();
 }

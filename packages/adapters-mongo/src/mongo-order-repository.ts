@@ -1,21 +1,26 @@
 /**
  * Orders in MongoDB: one document per order (`_id` = order id), listed from the
  * (customerId, createdAt, _id) index, and Idempotency-Key claims in their own collection
- * (MongoIdempotencyKeys). An order is stored before its claim is completed, so a crash in between
- * leaves a stored order and an open claim, which the next claim after the lock expires completes
- * with that order instead of placing another.
+ * (MongoIdempotencyKeys). A second order under one key cannot exist: every holder of a key places
+ * the order id reserved by its first claim, and `_id` is unique. A write retried after a lost
+ * acknowledgement (by the driver, or by the domain's protocol) finds its order stored and reads it.
  */
-import type { ClaimResult, IdempotencyClaim, Order, OrderRepository, Page, PageRequest } from '@storefront/domain';
+import type {
+  ClaimResult,
+  IdempotencyClaim,
+  IdempotencyKeyRef,
+  InsertResult,
+  Order,
+  OrderRepository,
+  Page,
+  PageRequest,
+} from '@storefront/domain';
 import { toPage } from '@storefront/domain';
 import type { Collection } from 'mongodb';
-import { INDEXES } from './collections.js';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { toOrder, toOrderDocument, type OrderDocument } from './order-mapper.js';
 import { countCustomerOrders, findCustomerOrders } from './order-queries.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
-
-/** A stale key binding is released at most this often before the insert gives up. */
-const MAX_INSERT_ATTEMPTS = 3;
 
 export class MongoOrderRepository implements OrderRepository {
   constructor(
@@ -27,14 +32,40 @@ export class MongoOrderRepository implements OrderRepository {
     return storeOperation(() => this.keys.claim(claim, now));
   }
 
-  releaseIdempotencyKey(customerId: string, key: string): Promise<void> {
-    return storeOperation(() => this.keys.release(customerId, key));
+  takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return storeOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
   }
 
-  insert(order: Order, idempotencyKey?: string): Promise<void> {
+  completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return storeOperation(() => this.keys.complete(ref, owner));
+  }
+
+  abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    return storeOperation(() => this.keys.abandon(ref, owner, now));
+  }
+
+  releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    return storeOperation(() => this.keys.release(ref, owner));
+  }
+
+  insert(order: Order): Promise<InsertResult> {
     return storeOperation(async () => {
-      await this.store(order, idempotencyKey);
-      if (idempotencyKey !== undefined) await this.keys.complete(order.customerId, idempotencyKey, order.orderId);
+      try {
+        await this.orders.insertOne(toOrderDocument(order));
+        return { order, inserted: true };
+      } catch (error) {
+        if (!isDuplicateKey(error, '_id_')) throw error;
+      }
+      const stored = await this.orders.findOne({ _id: order.orderId });
+      if (stored === null) throw new Error(`order ${order.orderId} was refused as a duplicate but cannot be read`);
+      return { order: toOrder(stored), inserted: false };
+    });
+  }
+
+  findOrder(customerId: string, orderId: string): Promise<Order | null> {
+    return storeOperation(async () => {
+      const document = await this.orders.findOne({ _id: orderId, customerId });
+      return document === null ? null : toOrder(document);
     });
   }
 
@@ -46,21 +77,5 @@ export class MongoOrderRepository implements OrderRepository {
       ]);
       return toPage(documents.map(toOrder), total, page);
     });
-  }
-
-  private async store(order: Order, idempotencyKey: string | undefined): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.orders.insertOne(toOrderDocument(order, idempotencyKey));
-        return;
-      } catch (error) {
-        // The same order again (a retried write): it is stored once, and that is all insert promises.
-        if (isDuplicateKey(error, '_id_')) return;
-        const keyTaken = idempotencyKey !== undefined && isDuplicateKey(error, INDEXES.orderIdempotencyKey);
-        if (!keyTaken || attempt >= MAX_INSERT_ATTEMPTS) throw error;
-        // Throws when another order of this claim holds the key; returns when the key is free again.
-        await this.keys.resolveOrderConflict(order.customerId, idempotencyKey);
-      }
-    }
   }
 }

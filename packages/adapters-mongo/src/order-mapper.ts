@@ -1,6 +1,6 @@
 /**
- * Orders as stored: `_id` = order id, with the Idempotency-Key that placed it (if any) so that a
- * unique index can refuse a second order for the same key. Lines are copied field by field, so that
+ * Orders as stored: `_id` = order id (unique, which is what keeps one Idempotency-Key to one order:
+ * see MongoOrderRepository). Lines are copied field by field, so that
  * neither extra properties of the caller's objects nor later edits to them reach the store.
  */
 import type { Order, OrderLine } from '@storefront/domain';
@@ -20,11 +20,10 @@ export interface OrderDocument {
   amount: number;
   currency: string;
   createdAt: Date;
-  idempotencyKey?: string;
 }
 
-export function toOrderDocument(order: Order, idempotencyKey?: string): OrderDocument {
-  const document: OrderDocument = {
+export function toOrderDocument(order: Order): OrderDocument {
+  return {
     _id: order.orderId,
     customerId: order.customerId,
     items: order.items.map(toLine),
@@ -32,8 +31,6 @@ export function toOrderDocument(order: Order, idempotencyKey?: string): OrderDoc
     currency: order.currency,
     createdAt: new Date(order.createdAt.getTime()),
   };
-  if (idempotencyKey !== undefined) document.idempotencyKey = idempotencyKey;
-  return document;
 }
 
 export function toOrder(document: OrderDocument): Order {

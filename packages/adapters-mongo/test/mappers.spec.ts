@@ -1,17 +1,27 @@
-import { aProductDraft, aSession, anOrder, anOrderLine } from '@storefront/testing';
+import { aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
+import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
 import { toOrder, toOrderDocument } from '../src/order-mapper.js';
 import { freezeProduct, productFields, productNameKey } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
 
 describe('document mappers', () => {
-  it('store an order with its key and give it back exactly, without the key', () => {
+  it('store an order under its id and give it back exactly', () => {
     const order = anOrder({ items: [anOrderLine(), anOrderLine({ name: 'Crème brûlée' })] });
-    const document = toOrderDocument(order, 'key-1');
-    expect(document).to.include({ _id: order.orderId, customerId: order.customerId, idempotencyKey: 'key-1' });
+    const document = toOrderDocument(order);
+    expect(document).to.include({ _id: order.orderId, customerId: order.customerId });
     expect(toOrder(document)).to.deep.equal(order);
-    expect(toOrderDocument(order)).to.not.have.property('idempotencyKey');
+  });
+
+  it('store an idempotency claim in flight and give back the same record, dates copied', () => {
+    const claim = anIdempotencyClaim();
+    const document = toIdempotencyDocument(claim);
+    expect(document.state).to.equal('in_progress');
+    const record = toIdempotencyRecord(document);
+    expect(record).to.deep.equal({ ...claim, state: 'in_progress' });
+    record.lockExpiresAt.setTime(0);
+    expect(document.lockExpiresAt.getTime()).to.equal(claim.lockExpiresAt.getTime());
   });
 
   it('copy an order, so later edits of the caller reach nothing stored', () => {

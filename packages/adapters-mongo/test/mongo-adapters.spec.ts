@@ -2,6 +2,7 @@ import {
   anOrder,
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
+  describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describeSessionStoreContract,
 } from '@storefront/testing';
@@ -21,6 +22,7 @@ describe('Mongo adapters', function () {
 
   describeMenuRepositoryContract('MongoMenuRepository', async () => adapters.menu);
   describeOrderRepositoryContract('MongoOrderRepository', async () => adapters.orders);
+  describeOrderPlacementFaultsContract('MongoOrderRepository', async () => ({ orders: adapters.orders, menu: adapters.menu }));
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
 

@@ -38,6 +38,7 @@ const RUNTIME_EXPORTS = [
   'decideSlidingWindow',
   'isDomainError',
   'newId',
+  'orderIdTime',
   'pageOffset',
   'parseMenuDocument',
   'sessionIdOf',
@@ -182,8 +183,15 @@ const menu: MenuRepository = {
 };
 const orderRepository: OrderRepository = {
   claimIdempotencyKey: async () => ({ kind: 'claimed' }),
+  takeOverIdempotencyKey: async () => false,
+  completeIdempotencyKey: async () => true,
+  abandonIdempotencyKey: async () => undefined,
   releaseIdempotencyKey: async () => undefined,
-  insert: async (order) => void orders.push(order),
+  insert: async (order) => {
+    orders.push(order);
+    return { order, inserted: true };
+  },
+  findOrder: async (customerId, orderId) => orders.find((o) => o.customerId === customerId && o.orderId === orderId) ?? null,
   listByCustomer: async (customerId, page) => {
     const mine = orders.filter((o) => o.customerId === customerId);
     return toPage(mine.slice((page.page - 1) * page.limit, page.page * page.limit), mine.length, page);

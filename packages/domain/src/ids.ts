@@ -98,3 +98,18 @@ export async function sha256Hex(text: string): Promise<string> {
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
   return hex;
 }
+
+/**
+ * The creation time (epoch ms) an order id of OrderStamper carries in its time part, or undefined
+ * for an id of another shape. Stores use it to find an order by id without an index of all ids.
+ */
+export function orderIdTime(orderId: string): number | undefined {
+  if (orderId.length < 14 || !orderId.startsWith('ord_')) return undefined;
+  let ms = 0;
+  for (let i = 4; i < 14; i++) {
+    const digit = ALPHABET.indexOf(orderId[i]!);
+    if (digit < 0) return undefined;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}

@@ -52,14 +52,21 @@ export type { TokenPair } from './session-tokens.js';
 
 // Ports, and what adapters share to implement them alike.
 export type { MenuRepository } from './ports/menu-repository.js';
-export type { ClaimResult, IdempotencyClaim, OrderRepository } from './ports/order-repository.js';
+export type {
+  ClaimResult,
+  IdempotencyClaim,
+  IdempotencyKeyRef,
+  IdempotencyRecord,
+  InsertResult,
+  OrderRepository,
+} from './ports/order-repository.js';
 export type { CustomerRepository } from './ports/customer-repository.js';
 export type { SessionStore } from './ports/session-store.js';
 export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 export type { HealthProbe } from './ports/health.js';
 export type { AccessClaims, Clock, PasswordHasher, TokenService } from './ports/security.js';
 export { systemClock } from './ports/security.js';
-export { newId, OrderStamper } from './ids.js';
+export { newId, OrderStamper, orderIdTime } from './ids.js';
 export type { IdPrefix } from './ids.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './rate-limit/sliding-window.js';
 export type { WindowBuckets } from './rate-limit/sliding-window.js';

@@ -3,7 +3,7 @@
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
 import type { Customer, IdempotencyClaim, Order, OrderLine, Product, ProductDraft, Session } from '@storefront/domain';
-import { newId } from '@storefront/domain';
+import { newId, OrderStamper } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -47,17 +47,22 @@ export function anOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
   };
 }
 
-/** `amount` follows the items unless given. */
+/**
+ * `amount` follows the items unless given; the id is stamped from `createdAt` as the domain stamps
+ * it (stores may rely on an order id carrying its creation time).
+ */
 export function anOrder(overrides: Partial<Order> = {}): Order {
   const items = overrides.items ?? [anOrderLine()];
+  // A fresh stamper keeps `createdAt` exactly as given (one stamper never goes back in time).
+  const { orderId, createdAt } = new OrderStamper().next(overrides.createdAt ?? new Date());
   return {
-    orderId: newId('ord'),
+    orderId,
     customerId: newId('cus'),
     items,
     amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
     currency: 'USD',
-    createdAt: new Date(),
     ...overrides,
+    createdAt,
   };
 }
 
@@ -87,12 +92,16 @@ export function aSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-/** A claim on a fresh key, locked for 60 s and kept for 24 h from `now`. */
+/** A claim on a fresh key by a new holder, reserving a new order, locked for 60 s and kept for 24 h from `now`. */
 export function anIdempotencyClaim(overrides: Partial<IdempotencyClaim> = {}, now = new Date()): IdempotencyClaim {
+  const reserved = new OrderStamper().next(now);
   return {
     customerId: newId('cus'),
     key: `key-${uniqueSuffix()}`,
     fingerprint: randomHex(),
+    owner: randomHex(10),
+    orderId: reserved.orderId,
+    orderCreatedAt: reserved.createdAt,
     lockExpiresAt: new Date(now.getTime() + 60_000),
     expiresAt: new Date(now.getTime() + DAY_MS),
     ...overrides,

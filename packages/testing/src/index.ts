@@ -5,7 +5,13 @@
 export * from './builders.js';
 export { expectDomainError, rejectionOf, sleep } from './assertions.js';
 export { describeMenuRepositoryContract } from './contracts/menu-repository.contract.js';
-export { describeOrderRepositoryContract } from './contracts/order-repository.contract.js';
+export {
+  describeOrderPlacementFaultsContract,
+  describeOrderRepositoryContract,
+  type PlacementStores,
+} from './contracts/order-repository.contract.js';
+export { FakeClock } from './fake-clock.js';
+export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';

@@ -25,12 +25,19 @@ function failing(orders: OrderRepository): OrderRepository {
     if (outage.hang) return new Promise<T>(() => undefined);
     return outage.writes ? Promise.reject(new Error('E11000 write concern timeout at db-2:27017 (secret-driver-detail)')) : work();
   };
-  return {
-    claimIdempotencyKey: (claim, now) => write(() => orders.claimIdempotencyKey(claim, now)),
-    releaseIdempotencyKey: (customerId, key) => orders.releaseIdempotencyKey(customerId, key),
-    insert: (order, key) => write(() => orders.insert(order, key)),
-    listByCustomer: (customerId, page) => (outage.reads ? Promise.reject(new Error('connection pool closed')) : orders.listByCustomer(customerId, page)),
-  };
+  const reads: ReadonlySet<string> = new Set(['listByCustomer', 'findOrder']);
+  // Every method of the port, so that a method added to it is wrapped too.
+  return new Proxy(orders, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string') return value;
+      const call = (...args: unknown[]) => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      if (reads.has(property)) {
+        return (...args: unknown[]) => (outage.reads ? Promise.reject(new Error('connection pool closed')) : call(...args));
+      }
+      return (...args: unknown[]) => write(() => call(...args));
+    },
+  });
 }
 
 const probe: HealthProbe = {

@@ -59,12 +59,14 @@ const random = (n: number) => Math.floor(Math.random() * n);
 
 function withLatency(orders: OrderRepository): OrderRepository {
   const later = <T>(work: () => Promise<T>) => sleep(random(3)).then(work);
-  return {
-    claimIdempotencyKey: (claim, now) => later(() => orders.claimIdempotencyKey(claim, now)),
-    releaseIdempotencyKey: (customerId, key) => later(() => orders.releaseIdempotencyKey(customerId, key)),
-    insert: (order, key) => later(() => orders.insert(order, key)),
-    listByCustomer: (customerId, page) => orders.listByCustomer(customerId, page),
-  };
+  // Every write step of the port gets a little latency (so that racing retries interleave); reads none.
+  return new Proxy(orders, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string' || property === 'listByCustomer') return value;
+      return (...args: unknown[]) => later(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  });
 }
 
 describe('Orders under load', function () {

@@ -1,38 +1,80 @@
 import type { Order } from '../model/order.js';
 import type { Page, PageRequest } from '../model/page.js';
 
-/** An Idempotency-Key as scoped by the domain: per customer, with a fingerprint of the request. */
-export interface IdempotencyClaim {
+/** An Idempotency-Key as scoped by the domain: per customer. */
+export interface IdempotencyKeyRef {
   readonly customerId: string;
   readonly key: string;
+}
+
+/**
+ * A request's claim on an Idempotency-Key. The order the key will place is reserved here, with
+ * the first claim, and every later holder of the key places that same order id: whatever happens
+ * to the requests, a key can only ever store one order (the store refuses a second order with an
+ * id it holds). See docs/decisions.md, "Idempotent order placement".
+ */
+export interface IdempotencyClaim extends IdempotencyKeyRef {
   /** Hash of the normalised request body; the same key with another body is a conflict. */
   readonly fingerprint: string;
+  /** A random token naming the request holding the claim: every later change is filtered on it. */
+  readonly owner: string;
+  /** The reserved order: its id and creation time. */
+  readonly orderId: string;
+  readonly orderCreatedAt: Date;
   /** A claim left in flight longer than this (a crashed request) may be taken over. */
   readonly lockExpiresAt: Date;
   /** The record (and its replay) is kept at least until then. */
   readonly expiresAt: Date;
 }
 
-/** What claiming an idempotency key found: a fresh claim, a request in flight, or a completed order. */
+/** An Idempotency-Key record as stored: in flight while its holder places the order, then completed. */
+export interface IdempotencyRecord extends IdempotencyClaim {
+  readonly state: 'in_progress' | 'completed';
+}
+
+/**
+ * What claiming a key found: a fresh claim, or the key's live record unchanged. A completed record
+ * comes with its order (null only if the store lost it, which the domain reports as a failure).
+ */
 export type ClaimResult =
   | { readonly kind: 'claimed' }
-  | { readonly kind: 'in_progress'; readonly fingerprint: string }
-  | { readonly kind: 'completed'; readonly fingerprint: string; readonly order: Order };
+  | { readonly kind: 'held'; readonly record: IdempotencyRecord; readonly order: Order | null };
 
-/** Port: where orders and their idempotency keys live. */
+/** What `insert` did: stored this order, or found one with its id already stored. */
+export interface InsertResult {
+  readonly order: Order;
+  readonly inserted: boolean;
+}
+
+/**
+ * Port: where orders and their idempotency keys live. Every change of a key record is atomic and
+ * filtered on the record's holder (`owner`), so a request that outlived its lock changes nothing.
+ */
 export interface OrderRepository {
   /**
-   * Atomically claims an idempotency key for a customer. Exactly one concurrent caller gets
-   * `claimed`; the others see `in_progress` until it completes, then `completed` with the order.
+   * Creates the key's record from `claim` when it has no live one (none, or one expired at `now`)
+   * and answers `claimed`; otherwise answers the live record, changing nothing. Of concurrent
+   * claims of a key, exactly one is `claimed`.
    */
   claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult>;
-  /** Releases a claim whose order could not be placed, so that a retry may try again. */
-  releaseIdempotencyKey(customerId: string, key: string): Promise<void>;
   /**
-   * Stores a new order; with an idempotency key, also completes that key's claim so that retries
-   * replay this order. Never stores the same order twice.
+   * Hands an in-flight record held by `from` to `owner`, locked until `lockExpiresAt`; the
+   * fingerprint and the reserved order stay. False when the record is no longer held by `from`.
    */
-  insert(order: Order, idempotencyKey?: string): Promise<void>;
+  takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean>;
+  /** Marks the record completed (its reserved order is stored) if `owner` still holds it in flight. */
+  completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean>;
+  /** Ends the lock of the record now, keeping it, if `owner` still holds it in flight. */
+  abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void>;
+  /**
+   * Deletes the record if `owner` still holds it in flight. Only for a claim under which nothing
+   * was written: it frees the key for another body.
+   */
+  releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void>;
+  /** Stores an order unless one with its id is stored already; resolves to the stored order. */
+  insert(order: Order): Promise<InsertResult>;
+  /** One of the customer's orders, or null (also for another customer's order id). */
+  findOrder(customerId: string, orderId: string): Promise<Order | null>;
   /** The customer's orders, oldest first (created_at, then order_id), one page. */
   listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>>;
 }

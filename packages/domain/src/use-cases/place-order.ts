@@ -1,12 +1,22 @@
+/**
+ * Placing an order, exactly once per Idempotency-Key. The whole protocol of a key is here, top to
+ * bottom; the store supplies atomic steps on one record (claim, take over, complete, abandon,
+ * release), each filtered on the request holding it. The invariant and its case table are in
+ * docs/decisions.md, "Idempotent order placement"; in short:
+ *
+ * - the first claim of a key reserves the order id, and every later holder places that same id,
+ *   so a key can never store two orders (the store refuses a second order with an id it holds);
+ * - a claim is released (the key freed) only when nothing was written under it;
+ * - after a write whose outcome is unknown, the holder only gives up its lock: the next request
+ *   takes the claim over, finds the order if it was stored (a replay), or places it.
+ */
 import { DomainError, validationFailed } from '../errors.js';
-import { OrderStamper, sha256Hex } from '../ids.js';
-import type { Order, OrderLine, OrderRequestLine } from '../model/order.js';
-import { ORDER_LIMITS } from '../model/order.js';
-import type { Product } from '../model/product.js';
-import { Issues, isIntegerIn, isRecord } from '../model/validation.js';
+import { OrderStamper, randomToken, sha256Hex } from '../ids.js';
+import type { Order, OrderRequestLine } from '../model/order.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
-import type { OrderRepository } from '../ports/order-repository.js';
+import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
+import { parseLines, priceLines } from './order-pricing.js';
 
 /** An order as a customer asks for it: product ids and quantities, never prices. */
 export interface PlaceOrderInput {
@@ -31,7 +41,18 @@ export interface PlaceOrderOptions {
   readonly idempotencyLockSeconds?: number;
 }
 
+/** The order a claim will place: reserved with the key's first claim. */
+interface Reservation {
+  readonly orderId: string;
+  readonly createdAt: Date;
+}
+
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */
+const MAX_CLAIM_ATTEMPTS = 5;
+
+const inUse = (): DomainError =>
+  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
 
 /** Prices an order from the menu (never from the client) and stores it exactly once per key. */
 export class PlaceOrder {
@@ -55,96 +76,107 @@ export class PlaceOrder {
       throw validationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
     const lines = parseLines(input.items);
-    if (key === undefined) return { order: await this.place(input.customerId, lines), replayed: false };
-
+    const reservation = this.stamper.next(this.clock.now());
+    if (key === undefined) {
+      const { order } = await this.orders.insert(await this.price(input.customerId, lines, reservation));
+      return { order, replayed: false };
+    }
+    const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
     const fingerprint = await sha256Hex(JSON.stringify(lines.map((l) => [l.productId, l.quantity])));
-    const now = this.clock.now();
-    const claim = await this.orders.claimIdempotencyKey(
-      {
-        customerId: input.customerId,
-        key,
-        fingerprint,
-        lockExpiresAt: new Date(now.getTime() + this.lockMs),
-        expiresAt: new Date(now.getTime() + this.ttlMs),
-      },
-      now,
-    );
-    if (claim.kind !== 'claimed' && claim.fingerprint !== fingerprint) {
-      throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
-    }
-    if (claim.kind === 'in_progress') {
-      throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
-    }
-    if (claim.kind === 'completed') return { order: claim.order, replayed: true };
+    const owner = randomToken(20);
 
-    try {
-      return { order: await this.place(input.customerId, lines, key), replayed: false };
-    } catch (error) {
-      await this.orders.releaseIdempotencyKey(input.customerId, key).catch(() => undefined);
-      throw error;
+    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+      const now = this.clock.now();
+      const claim = await this.orders.claimIdempotencyKey(
+        {
+          ...ref,
+          fingerprint,
+          owner,
+          orderId: reservation.orderId,
+          orderCreatedAt: reservation.createdAt,
+          lockExpiresAt: this.lockFrom(now),
+          expiresAt: new Date(now.getTime() + this.ttlMs),
+        },
+        now,
+      );
+      if (claim.kind === 'claimed') return this.placeHolding(ref, owner, reservation, lines);
+
+      const { record } = claim;
+      if (record.fingerprint !== fingerprint) {
+        throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+      }
+      if (record.state === 'completed') {
+        if (claim.order === null) throw new Error(`Idempotency-Key record completed without its order ${record.orderId}`);
+        return { order: claim.order, replayed: true };
+      }
+      if (record.lockExpiresAt.getTime() > now.getTime()) throw inUse();
+
+      // The holder crashed, outlived its lock, or gave it up after a write of unknown outcome.
+      const stored = await this.orders.findOrder(ref.customerId, record.orderId);
+      if (stored !== null) {
+        // Completing can lose to another request that took the record over meanwhile; the
+        // order is the same either way.
+        await this.orders.completeIdempotencyKey(ref, record.owner);
+        return { order: stored, replayed: true };
+      }
+      if (await this.orders.takeOverIdempotencyKey(ref, record.owner, owner, this.lockFrom(this.clock.now()))) {
+        return this.placeHolding(ref, owner, reservationOf(record), lines);
+      }
+      // Another request changed the record since it was read: look again.
     }
+    throw inUse();
   }
 
-  private async place(customerId: string, lines: readonly OrderRequestLine[], key?: string): Promise<Order> {
+  /** Places the reserved order while `owner` holds the key's claim. */
+  private async placeHolding(
+    ref: IdempotencyKeyRef,
+    owner: string,
+    reservation: Reservation,
+    lines: readonly OrderRequestLine[],
+  ): Promise<PlaceOrderResult> {
+    let order: Order;
+    try {
+      order = await this.price(ref.customerId, lines, reservation);
+    } catch (error) {
+      // Nothing was written under this claim: free the key (for a corrected body, say).
+      await this.orders.releaseIdempotencyKey(ref, owner).catch(() => undefined);
+      throw error;
+    }
+    let stored: Order;
+    let inserted: boolean;
+    try {
+      ({ order: stored, inserted } = await this.orders.insert(order));
+    } catch (error) {
+      // The order may or may not be stored: keep the claim and its reservation, end the lock so
+      // that a retry takes the claim over at once and replays the order or places it.
+      await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => undefined);
+      throw error;
+    }
+    // The order is stored. If the completion is lost, a retry finds the order through the
+    // reservation once the lock ends; the client is told about the order it has.
+    const completed = await this.orders.completeIdempotencyKey(ref, owner).catch(() => false);
+    if (!completed) await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => undefined);
+    return { order: stored, replayed: !inserted };
+  }
+
+  private async price(customerId: string, lines: readonly OrderRequestLine[], reservation: Reservation): Promise<Order> {
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
-    const byId = new Map(products.map((p) => [p.productId, p]));
-    const items = priceLines(lines, byId);
-    const { orderId, createdAt } = this.stamper.next(this.clock.now());
-    const order: Order = {
-      orderId,
+    const items = priceLines(lines, new Map(products.map((p) => [p.productId, p])));
+    return {
+      orderId: reservation.orderId,
       customerId,
       items,
       amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
-      currency: byId.get(items[0]!.productId)!.currency,
-      createdAt,
+      currency: products.find((p) => p.productId === items[0]!.productId)!.currency,
+      createdAt: reservation.createdAt,
     };
-    await this.orders.insert(order, key);
-    return order;
+  }
+
+  private lockFrom(now: Date): Date {
+    return new Date(now.getTime() + this.lockMs);
   }
 }
 
-function parseLines(items: readonly OrderRequestLine[]): OrderRequestLine[] {
-  const issues = new Issues();
-  if (!Array.isArray(items) || items.length < ORDER_LIMITS.minLines || items.length > ORDER_LIMITS.maxLines) {
-    issues.add('items', `must be a list of ${ORDER_LIMITS.minLines} to ${ORDER_LIMITS.maxLines} lines`);
-    issues.throwIfAny();
-  }
-  items.forEach((item: unknown, i) => {
-    if (!isRecord(item)) return issues.add(`items.${i}`, 'must be an object with product_id and quantity');
-    const { productId, quantity } = item;
-    if (typeof productId !== 'string' || productId.length === 0 || productId.length > 64) {
-      issues.add(`items.${i}.product_id`, 'must be a product id string of 1 to 64 characters');
-    }
-    if (!isIntegerIn(quantity, ORDER_LIMITS.minQuantity, ORDER_LIMITS.maxQuantity)) {
-      issues.add(`items.${i}.quantity`, `must be an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}`);
-    }
-  });
-  issues.throwIfAny();
-  return items.map(({ productId, quantity }) => ({ productId, quantity }));
-}
-
-function priceLines(lines: readonly OrderRequestLine[], byId: ReadonlyMap<string, Product>): OrderLine[] {
-  const unknown = new Issues();
-  const unavailable = new Issues();
-  lines.forEach((line, i) => {
-    const product = byId.get(line.productId);
-    if (product === undefined) unknown.add(`items.${i}.product_id`, `no product ${line.productId} on the menu`);
-    else if (!product.available) unavailable.add(`items.${i}.product_id`, `${product.name} is not available right now`);
-  });
-  if (unknown.list.length > 0) {
-    throw new DomainError('unknown_product', 'The order names a product that is not on the menu.', { details: unknown.list });
-  }
-  if (unavailable.list.length > 0) {
-    throw new DomainError('product_unavailable', 'The order names a product that is not available.', { details: unavailable.list });
-  }
-  return lines.map((line) => {
-    const product = byId.get(line.productId)!;
-    return {
-      productId: product.productId,
-      name: product.name,
-      quantity: line.quantity,
-      unitPrice: product.price,
-      lineTotal: product.price * line.quantity,
-    };
-  });
+function reservationOf(record: IdempotencyRecord): Reservation {
+  return { orderId: record.orderId, createdAt: record.orderCreatedAt };
 }

@@ -1,0 +1,223 @@
+/**
+ * Keyed order placement under failure: each case of the table in docs/decisions.md ("Idempotent
+ * order placement") injected at the OrderRepository boundary of a real adapter, with the domain's
+ * PlaceOrder on top. Whatever fails, a key stores exactly one order, and a retry with the same key
+ * and body gets that order.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { MenuRepository, OrderRepository, PlaceOrderResult } from '@storefront/domain';
+import { createStorefront, isDomainError } from '@storefront/domain';
+import { expectDomainError, rejectionOf } from '../assertions.js';
+import { aProductDraft, uniqueSuffix } from '../builders.js';
+import { FakeClock } from '../fake-clock.js';
+import { Faults, InjectedFault } from '../faults/faulty.js';
+
+/** The stores a placement needs; the suite wraps `orders` (and `menu`, to stall pricing). */
+export interface PlacementStores {
+  readonly orders: OrderRepository;
+  readonly menu: MenuRepository;
+}
+
+const LOCK_SECONDS = 60;
+
+/** The ports a placement never touches (customers, sessions, limiter, hashing, tokens). */
+const notUsed = new Proxy(
+  {},
+  {
+    get: () => () => {
+      throw new Error('not used by order placement');
+    },
+  },
+) as never;
+
+export function orderPlacementFaultsContract(factory: () => Promise<PlacementStores>): void {
+  /** One customer, one product, a PlaceOrder over the wrapped stores, a clock the test moves. */
+  async function world() {
+    const stores = await factory();
+    const orders = new Faults(stores.orders);
+    const menu = new Faults(stores.menu);
+    // Real time as the start: a store's TTL monitor must not see the records as long expired.
+    const clock = new FakeClock(Date.now());
+    const { placeOrder } = createStorefront(
+      { menu: menu.target, orders: orders.target, clock, customers: notUsed, sessions: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+      { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
+    );
+    const [product] = await stores.menu.upsertByName([aProductDraft()]);
+    const customerId = `cus_${uniqueSuffix()}`;
+    const key = `key-${uniqueSuffix()}`;
+    const body = [{ productId: product!.productId, quantity: 2 }];
+    const place = (items = body): Promise<PlaceOrderResult> => placeOrder.execute({ customerId, items, idempotencyKey: key });
+    const stored = async () => (await stores.orders.listByCustomer(customerId, { page: 1, limit: 100 })).items;
+    const pastTheLock = () => clock.advance(LOCK_SECONDS * 1000 + 1);
+    const setAvailable = (available: boolean) => stores.menu.upsertByName([{ ...aProductDraft(), name: product!.name, available }]);
+    return { orders, menu, clock, place, stored, pastTheLock, setAvailable, product: product!, body };
+  }
+
+  describe('the request dies after its order is stored', () => {
+    it('answers retries 409 while the lock lasts, then replays the stored order', async () => {
+      const w = await world();
+      // Nothing after the insert reaches the store: what a crash leaves behind.
+      w.orders.fail('completeIdempotencyKey', 'before').fail('abandonIdempotencyKey', 'before');
+      const first = await w.place();
+      await expectDomainError(w.place(), 'idempotency_key_in_use');
+      w.pastTheLock();
+      // The menu has changed since: the order stored is still the answer, not a new pricing.
+      await w.setAvailable(false);
+      const retry = await w.place();
+      expect(retry).to.deep.equal({ order: first.order, replayed: true });
+      expect(await w.stored()).to.deep.equal([first.order]);
+    });
+  });
+
+  describe("the claim's completion fails", () => {
+    it('still answers the stored order, and a retry replays it at once', async () => {
+      const w = await world();
+      w.orders.fail('completeIdempotencyKey', 'before');
+      const first = await w.place();
+      expect(first.replayed).to.equal(false);
+      expect(await w.place()).to.deep.equal({ order: first.order, replayed: true });
+      expect(await w.stored()).to.deep.equal([first.order]);
+    });
+
+    it('replays the order when the completion was applied but its acknowledgement lost', async () => {
+      const w = await world();
+      w.orders.fail('completeIdempotencyKey', 'after');
+      const first = await w.place();
+      expect(await w.place()).to.deep.equal({ order: first.order, replayed: true });
+      expect(await w.stored()).to.have.length(1);
+    });
+  });
+
+  describe("the insert's acknowledgement is lost", () => {
+    it('fails the request, and an immediate retry replays the order that was stored', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'after');
+      expect(await rejectionOf(w.place())).to.be.instanceOf(InjectedFault);
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(true);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+    });
+
+    it('replays it after the lock when the store could not even be told the lock ended', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      await rejectionOf(w.place());
+      await expectDomainError(w.place(), 'idempotency_key_in_use');
+      w.pastTheLock();
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(true);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+    });
+
+    it('places the order on retry when the failed insert never reached the store', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'before');
+      await rejectionOf(w.place());
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(false);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+      expect(await w.place()).to.deep.equal({ order: retry.order, replayed: true });
+    });
+  });
+
+  describe('the lock expires and another request takes over', () => {
+    it('gives both requests the one order when the late request stores first', async () => {
+      const w = await world();
+      const gate = w.orders.hold('insert');
+      const slow = w.place();
+      await gate.reached;
+      w.pastTheLock();
+      const takeover = w.orders.hold('insert');
+      const second = w.place();
+      await takeover.reached;
+      gate.open();
+      const first = await slow;
+      takeover.open();
+      const other = await second;
+      expect(other.order).to.deep.equal(first.order);
+      expect([first.replayed, other.replayed]).to.deep.equal([false, true]);
+      expect(await w.stored()).to.deep.equal([first.order]);
+    });
+
+    it('gives both requests the one order when the takeover stores first', async () => {
+      const w = await world();
+      const gate = w.orders.hold('insert');
+      const slow = w.place();
+      await gate.reached;
+      w.pastTheLock();
+      const second = await w.place();
+      expect(second.replayed).to.equal(false);
+      gate.open();
+      expect(await slow).to.deep.equal({ order: second.order, replayed: true });
+      expect(await w.stored()).to.deep.equal([second.order]);
+      expect(await w.place()).to.deep.equal({ order: second.order, replayed: true });
+    });
+
+    it('does not let the late request free the key that the takeover holds', async () => {
+      const w = await world();
+      const pricing = w.menu.hold('findByIds');
+      const slow = w.place();
+      await pricing.reached;
+      w.pastTheLock();
+      const insert = w.orders.hold('insert');
+      // The second request also fails to complete its claim, so the record stays in flight.
+      w.orders.fail('completeIdempotencyKey', 'before').fail('abandonIdempotencyKey', 'before');
+      const second = w.place();
+      await insert.reached;
+      // The late request now finds the product gone and gives its claim up: it must change nothing.
+      await w.setAvailable(false);
+      pricing.open();
+      await expectDomainError(slow, 'product_unavailable');
+      await w.setAvailable(true);
+      insert.open();
+      const placed = await second;
+      w.pastTheLock();
+      expect(await w.place()).to.deep.equal({ order: placed.order, replayed: true });
+      expect(await w.stored()).to.deep.equal([placed.order]);
+    });
+  });
+
+  describe('two bodies race on one key', () => {
+    it('stores one order; the other body is refused, never placed', async () => {
+      const w = await world();
+      const other = [{ productId: w.product.productId, quantity: 3 }];
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => w.place(i % 2 === 0 ? w.body : other)));
+      const placed = results.flatMap((r) => (r.status === 'fulfilled' && !r.value.replayed ? [r.value.order] : []));
+      expect(placed).to.have.length(1);
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          expect(isDomainError(r.reason, 'idempotency_key_in_use') || isDomainError(r.reason, 'idempotency_key_reused'), String(r.reason)).to.equal(true);
+        }
+      }
+      expect(await w.stored()).to.deep.equal(placed);
+      const winner = placed[0]!.items[0]!.quantity === 2 ? w.body : other;
+      const loser = winner === w.body ? other : w.body;
+      await expectDomainError(w.place(loser), 'idempotency_key_reused');
+      expect(await w.place(winner)).to.deep.equal({ order: placed[0], replayed: true });
+    });
+
+    it('refuses another body after the lock has expired instead of taking the claim over', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      await rejectionOf(w.place());
+      w.pastTheLock();
+      await expectDomainError(w.place([{ productId: w.product.productId, quantity: 5 }]), 'idempotency_key_reused');
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(true);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+    });
+  });
+
+  describe('nothing was written under the claim', () => {
+    it('frees the key, so a corrected body can use it', async () => {
+      const w = await world();
+      await w.setAvailable(false);
+      await expectDomainError(w.place(), 'product_unavailable');
+      await w.setAvailable(true);
+      const corrected = await w.place([{ productId: w.product.productId, quantity: 1 }]);
+      expect(corrected.replayed).to.equal(false);
+      expect(await w.stored()).to.deep.equal([corrected.order]);
+    });
+  });
+}
