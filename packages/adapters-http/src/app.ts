@@ -1,7 +1,8 @@
 /**
- * Assembles the Koa app from three middleware: the lifecycle (request id, time allowance, errors →
- * replies, the one write of the reply, access log) → admission (caller identification, rate limit,
- * bad-credential refusal) → routes (404/405). Handlers answer through `send` and `setHeader` of
+ * Assembles the Koa app from two middleware: the lifecycle (request id, time allowance, errors →
+ * replies, the one write of the reply, access log) → the router, which matches the route, runs
+ * admission (caller identification, rate limit by the route's quota, bad-credential refusal) and
+ * then the route's handlers (or 404/405). Handlers answer through `send` and `setHeader` of
  * reply.ts, not `ctx.body` and `ctx.set`: the reply is written in one piece at the end.
  */
 import type { Storefront } from '@storefront/domain';
@@ -47,6 +48,14 @@ export interface HttpAppOptions {
   readonly bodyLimitBytes?: number;
   /** Trust X-Forwarded-For for the client address (behind a load balancer). Default false. */
   readonly trustProxy?: boolean;
+  /**
+   * With `trustProxy`: how many proxies in front of the app append to X-Forwarded-For (integer
+   * ≥ 1). Default 1. The client is the entry the outermost of them appended, the `hops`-th from
+   * the right; entries further left were written by the client and are ignored. A header with
+   * fewer entries than `hops` gives its leftmost entry (the request came through fewer proxies);
+   * none, the socket's address. This is Koa's `maxIpsCount`.
+   */
+  readonly trustProxyHops?: number;
   /** A request still running after this is answered 408 (body still arriving) or 503. Default 10 s. */
   readonly requestTimeoutMs?: number;
 }
@@ -83,7 +92,9 @@ export function routeTable(app: Koa): RouteEntry[] {
 export function createHttpApp(deps: HttpAppDependencies): Koa {
   const { storefront, logger, options = {} } = deps;
   const accessLog = deps.accessLog ?? accessLogThrough(logger);
-  const app = new Koa({ proxy: options.trustProxy ?? false });
+  const hops = options.trustProxyHops ?? 1;
+  if (!Number.isSafeInteger(hops) || hops < 1) throw new RangeError(`trustProxyHops must be an integer ≥ 1, got ${hops}`);
+  const app = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: hops });
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
 
@@ -96,8 +107,7 @@ export function createHttpApp(deps: HttpAppDependencies): Koa {
   routeTables.set(app, router.table());
 
   app.use(lifecycle(logger, accessLog, options.requestTimeoutMs ?? 10_000));
-  app.use(admission(storefront.authenticate, storefront.checkRateLimit, storefront.getRateLimitStatus));
-  app.use(router.middleware());
+  app.use(router.middleware(admission(storefront)));
   return app;
 }
 

@@ -3,6 +3,7 @@ import type { Caller, RateLimitStatus } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 import type { Context } from 'koa';
 import type { Reply } from './reply.js';
+import type { Endpoint } from './router.js';
 
 export interface RequestState {
   requestId: string;
@@ -15,6 +16,8 @@ export interface RequestState {
   /** Set when an Authorization header was presented but could not be accepted. */
   authError?: unknown;
   rateLimit?: RateLimitStatus;
+  /** The route that matched the method and path; unset for a 404, 405 or OPTIONS. */
+  endpoint?: Endpoint;
 }
 
 export function stateOf(ctx: Context): RequestState {
@@ -23,7 +26,9 @@ export function stateOf(ctx: Context): RequestState {
 
 /**
  * The client's address: `ctx.ip`, without its cost when proxies are not trusted (Koa reads and
- * splits X-Forwarded-For on every request even then, to ignore it).
+ * splits X-Forwarded-For on every request even then, to ignore it). With trusted proxies it is the
+ * X-Forwarded-For entry the outermost trusted proxy appended (`trustProxyHops` from the right, Koa's
+ * `maxIpsCount`), never an entry the client wrote. Rate limits key it with `clientLimitKey`.
  */
 export function clientAddress(ctx: Context): string {
   return ctx.app.proxy ? ctx.ip : (ctx.req.socket.remoteAddress ?? '');

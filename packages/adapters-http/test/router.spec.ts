@@ -3,13 +3,13 @@ import { expect } from 'chai';
 import type { Context, Middleware, Next } from 'koa';
 import { HttpProblem } from '../src/problem.js';
 import { Reply } from '../src/reply.js';
-import { Router } from '../src/router.js';
+import { Router, SAFE_TO_RETRY, type Admit, type Endpoint } from '../src/router.js';
 
 /** The little of a Koa context the router reads and writes. */
 interface FakeContext {
   method: string;
   path: string;
-  state: { reply: Reply };
+  state: { reply: Reply; endpoint?: Endpoint };
   ran: string[];
 }
 
@@ -24,13 +24,13 @@ function handler(name: string): Middleware {
   };
 }
 
-async function dispatch(router: Router, ctx: FakeContext): Promise<{ fellThrough: boolean; error?: unknown }> {
+async function dispatch(router: Router, ctx: FakeContext, admit?: Admit): Promise<{ fellThrough: boolean; error?: unknown }> {
   let fellThrough = false;
   const next: Next = async () => {
     fellThrough = true;
   };
   try {
-    await router.middleware()(ctx as unknown as Context, next);
+    await router.middleware(admit)(ctx as unknown as Context, next);
     return { fellThrough };
   } catch (error) {
     return { fellThrough, error };
@@ -39,10 +39,11 @@ async function dispatch(router: Router, ctx: FakeContext): Promise<{ fellThrough
 
 function aRouter(): Router {
   return new Router()
-    .post('/api/orders', handler('before-body'), handler('place'))
+    .post('/api/orders', { retry: 'check first' }, handler('before-body'), handler('place'))
     .get('/api/orders', handler('list'))
     .get('/api/products', handler('products'))
-    .post('/api/auth/login', handler('login'));
+    .get('/api/rate-limit', { quota: 'peek' }, handler('quota'))
+    .post('/api/auth/login', { retry: 'log in again' }, handler('login'));
 }
 
 describe('Router', () => {
@@ -96,10 +97,56 @@ describe('Router', () => {
       { method: 'POST', path: '/api/orders' },
       { method: 'GET', path: '/api/orders' },
       { method: 'GET', path: '/api/products' },
+      { method: 'GET', path: '/api/rate-limit' },
       { method: 'POST', path: '/api/auth/login' },
     ]);
     expect(() => aRouter().get('/api/products', handler('again'))).to.throw(/routed twice/);
     expect(() => new Router().get('/API/Products', handler('x'))).to.throw(/lower-case/);
     expect(() => new Router().get('/api/products/', handler('x'))).to.throw(/lower-case/);
+  });
+
+  it('records the route it matched, with the properties it was registered with, whatever the spelling of the path', async () => {
+    for (const path of ['/api/rate-limit', '/api/rate-limit/', '/API/RATE-LIMIT', '/Api/Rate-Limit/']) {
+      for (const method of ['GET', 'HEAD']) {
+        const ctx = context(method, path);
+        await dispatch(aRouter(), ctx);
+        expect(ctx.state.endpoint, `${method} ${path}`).to.include({ path: '/api/rate-limit', quota: 'peek', retry: SAFE_TO_RETRY });
+      }
+    }
+    const order = context('POST', '/API/orders/');
+    await dispatch(aRouter(), order);
+    expect(order.state.endpoint).to.include({ path: '/api/orders', quota: 'counted', retry: 'check first' });
+    // A path registered for GET only peeks on GET: another method matches no route.
+    const post = context('POST', '/api/rate-limit');
+    await dispatch(aRouter(), post);
+    expect(post.state.endpoint).to.equal(undefined);
+  });
+
+  it('admits every request before anything answers it, telling admission the route (none for a 404, 405 or OPTIONS)', async () => {
+    const seen: [string, string | undefined][] = [];
+    const admit: Admit = async (ctx, endpoint) => {
+      seen.push([`${ctx.method} ${ctx.path}`, endpoint?.path]);
+    };
+    await dispatch(aRouter(), context('GET', '/API/Products/'), admit);
+    await dispatch(aRouter(), context('GET', '/api/nowhere'), admit);
+    await dispatch(aRouter(), context('DELETE', '/api/orders'), admit);
+    await dispatch(aRouter(), context('OPTIONS', '/api/orders'), admit);
+    expect(seen).to.deep.equal([
+      ['GET /API/Products/', '/api/products'],
+      ['GET /api/nowhere', undefined],
+      ['DELETE /api/orders', undefined],
+      ['OPTIONS /api/orders', undefined],
+    ]);
+  });
+
+  it('runs no handler, and answers nothing, when admission refuses', async () => {
+    const refusal = new Error('refused');
+    const admit: Admit = () => Promise.reject(refusal);
+    for (const [method, path] of [['GET', '/api/products'], ['OPTIONS', '/api/orders'], ['GET', '/nowhere']]) {
+      const ctx = context(method!, path!);
+      expect(await dispatch(aRouter(), ctx, admit)).to.deep.equal({ fellThrough: false, error: refusal });
+      expect(ctx.ran).to.deep.equal([]);
+      expect(ctx.state.reply.status).to.equal(undefined);
+    }
   });
 });

@@ -28,6 +28,8 @@ export interface StorefrontConfig {
   readonly demoData: boolean;
   readonly rateLimit: RateLimitConfig;
   readonly loginRateLimit: RateLimitConfig;
+  /** Each of GET /api/status and GET /api/rate-limit, per client address (they spend no quota). */
+  readonly statusRateLimit: RateLimitConfig;
   readonly scrypt: ScryptConfig;
   /** PASERK k4.secret; undefined → an ephemeral key (memory store only). */
   readonly tokenSecretKey: string | undefined;
@@ -39,6 +41,8 @@ export interface StorefrontConfig {
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
   readonly trustProxy: boolean;
+  /** With `trustProxy`: the proxies that append to X-Forwarded-For; the client is the entry this many from the right. */
+  readonly trustProxyHops: number;
   readonly shutdownTimeoutSeconds: number;
   /** MongoDB connection string naming the database (mongo store only). */
   readonly mongodbUri: string | undefined;
@@ -72,6 +76,8 @@ const STORES: readonly StoreKind[] = ['memory', 'mongo'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MAX_LIMIT = 1_000_000_000;
 const MAX_WINDOW_SECONDS = 86_400;
+/** More proxies than this in front of one service is a mistake, not a topology. */
+const MAX_PROXY_HOPS = 10;
 /** The largest scrypt memory per operation the hasher will verify (128 · 2^logN · r bytes). */
 const MAX_SCRYPT_BYTES = 2 ** 30;
 
@@ -88,6 +94,9 @@ export function loadConfig(env: Env): StorefrontConfig {
   if (128 * 2 ** scrypt.logN * scrypt.r > MAX_SCRYPT_BYTES) {
     read.fail('SCRYPT_R', `SCRYPT_LOG_N=${scrypt.logN} with SCRYPT_R=${scrypt.r} needs more than 1 GiB per hash; lower one of them`);
   }
+  const trustProxy = read.boolean('TRUST_PROXY', false);
+  // Hops without trust would be ignored, and every client would share the load balancer's quota.
+  if (!trustProxy && read.isSet('TRUST_PROXY_HOPS')) read.fail('TRUST_PROXY_HOPS', 'TRUST_PROXY_HOPS is set but TRUST_PROXY is not true; set TRUST_PROXY=true or unset TRUST_PROXY_HOPS');
   const config: StorefrontConfig = {
     port: read.integer('PORT', 3000, 0, 65_535),
     host: read.string('HOST', '0.0.0.0'),
@@ -102,12 +111,17 @@ export function loadConfig(env: Env): StorefrontConfig {
       max: read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT),
       windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
     },
+    statusRateLimit: {
+      max: read.integer('STATUS_RATE_LIMIT_MAX', 600, 1, MAX_LIMIT),
+      windowSeconds: read.integer('STATUS_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
+    },
     scrypt,
     tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', memory),
     tokenPreviousKeys: read.verificationKeys('TOKEN_PREVIOUS_KEYS'),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logPretty: read.boolean('LOG_PRETTY', false),
-    trustProxy: read.boolean('TRUST_PROXY', false),
+    trustProxy,
+    trustProxyHops: read.integer('TRUST_PROXY_HOPS', 1, 1, MAX_PROXY_HOPS),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
     mongodbUri: memory ? undefined : read.mongoUri('MONGODB_URI'),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
@@ -135,6 +149,10 @@ class Reader {
   private raw(name: string): string | undefined {
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
+  }
+
+  isSet(name: string): boolean {
+    return this.raw(name) !== undefined;
   }
 
   string(name: string, fallback: string): string {

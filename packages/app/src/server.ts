@@ -104,6 +104,9 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     limiter: config.redisUrl === undefined ? 'memory' : 'redis',
     rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
+    status_rate_limit: `${config.statusRateLimit.max}/${config.statusRateLimit.windowSeconds}s`,
+    // Which address the per-IP limits see: a wrong hop count is the usual proxy mistake.
+    trust_proxy_hops: config.trustProxy ? config.trustProxyHops : 0,
     scrypt_log_n: config.scrypt.logN,
   };
 }

@@ -23,12 +23,14 @@ describe('loadConfig', () => {
       demoData: true,
       rateLimit: { max: 120, windowSeconds: 60 },
       loginRateLimit: { max: 10, windowSeconds: 60 },
+      statusRateLimit: { max: 600, windowSeconds: 60 },
       scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4 },
       tokenSecretKey: undefined,
       tokenPreviousKeys: [],
       logLevel: 'info',
       logPretty: false,
       trustProxy: false,
+      trustProxyHops: 1,
       shutdownTimeoutSeconds: 10,
       mongodbUri: undefined,
       redisUrl: undefined,
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW_SECONDS: '30',
       LOGIN_RATE_LIMIT_MAX: '3',
       LOGIN_RATE_LIMIT_WINDOW_SECONDS: '120',
+      STATUS_RATE_LIMIT_MAX: '50',
+      STATUS_RATE_LIMIT_WINDOW_SECONDS: '10',
       SCRYPT_LOG_N: '10',
       SCRYPT_R: '4',
       SCRYPT_P: '2',
@@ -58,6 +62,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'silent',
       LOG_PRETTY: 'true',
       TRUST_PROXY: '1',
+      TRUST_PROXY_HOPS: '2',
       SHUTDOWN_TIMEOUT_SECONDS: '0',
       REDIS_URL: 'redis://cache.internal:6379/2',
       REDIS_COMMAND_TIMEOUT_MS: '250',
@@ -70,12 +75,14 @@ describe('loadConfig', () => {
       demoData: false,
       rateLimit: { max: 5_000_000, windowSeconds: 30 },
       loginRateLimit: { max: 3, windowSeconds: 120 },
+      statusRateLimit: { max: 50, windowSeconds: 10 },
       scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2 },
       tokenSecretKey: key,
       tokenPreviousKeys: [previous],
       logLevel: 'silent',
       logPretty: true,
       trustProxy: true,
+      trustProxyHops: 2,
       shutdownTimeoutSeconds: 0,
       mongodbUri: undefined,
       redisUrl: 'redis://cache.internal:6379/2',
@@ -120,12 +127,31 @@ describe('loadConfig', () => {
       ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
       ['LOG_PRETTY', 'maybe', 'LOG_PRETTY must be true, false, 1 or 0, got "maybe"'],
       ['TRUST_PROXY', 'on', 'TRUST_PROXY must be true, false, 1 or 0, got "on"'],
+      ['STATUS_RATE_LIMIT_MAX', '0', 'STATUS_RATE_LIMIT_MAX must be a positive integer, got "0"'],
+      ['STATUS_RATE_LIMIT_WINDOW_SECONDS', '90000', 'STATUS_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "90000"'],
       ['SHUTDOWN_TIMEOUT_SECONDS', '-5', 'SHUTDOWN_TIMEOUT_SECONDS must be an integer from 0 to 3600, got "-5"'],
     ];
     for (const [variable, value, message] of cases) {
       const error = configError({ [variable]: value });
       expect(error.message).to.equal(message);
       expect(error.issues).to.deep.equal([{ variable, message }]);
+    }
+  });
+
+  it('trusts one proxy hop by default, and reads TRUST_PROXY_HOPS from 1 to 10', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' })).to.include({ trustProxy: true, trustProxyHops: 1 });
+    expect(loadConfig({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '3' })).to.include({ trustProxy: true, trustProxyHops: 3 });
+    for (const value of ['0', '-1', '1.5', 'two', '11']) {
+      const error = configError({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: value });
+      expect(error.issues).to.deep.equal([{ variable: 'TRUST_PROXY_HOPS', message: `TRUST_PROXY_HOPS must be an integer from 1 to 10, got "${value}"` }]);
+    }
+  });
+
+  it('refuses TRUST_PROXY_HOPS without TRUST_PROXY=true: the hops would be ignored and every client would share the proxy\'s quota', () => {
+    for (const env of [{ TRUST_PROXY_HOPS: '2' }, { TRUST_PROXY: 'false', TRUST_PROXY_HOPS: '1' }]) {
+      expect(configError(env).issues).to.deep.equal([
+        { variable: 'TRUST_PROXY_HOPS', message: 'TRUST_PROXY_HOPS is set but TRUST_PROXY is not true; set TRUST_PROXY=true or unset TRUST_PROXY_HOPS' },
+      ]);
     }
   });
 

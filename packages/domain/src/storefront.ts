@@ -48,6 +48,11 @@ export interface StorefrontOptions {
   readonly requestPolicy?: RateLimitPolicy;
   /** Login attempts, per client and per email. Default 10 per 60 s. */
   readonly loginPolicy?: RateLimitPolicy;
+  /**
+   * Requests that only read the service's state (status, quota), per client address and per
+   * endpoint, instead of the caller's quota. Default 600 per 60 s.
+   */
+  readonly pollPolicy?: RateLimitPolicy;
   readonly orders?: PlaceOrderOptions;
   /**
    * Verified access tokens remembered until their expiry, so that a signature is checked once per
@@ -61,6 +66,8 @@ export interface StorefrontOptions {
 export const DEFAULT_REQUEST_POLICY: RateLimitPolicy = { name: 'default', limit: 120, windowSeconds: 60 };
 /** 10 login attempts per client, and per email, per sliding 60 s. */
 export const DEFAULT_LOGIN_POLICY: RateLimitPolicy = { name: 'login', limit: 10, windowSeconds: 60 };
+/** 600 status or quota reads per client and endpoint per sliding 60 s: 10 a second, far above any health check. */
+export const DEFAULT_POLL_POLICY: RateLimitPolicy = { name: 'poll', limit: 600, windowSeconds: 60 };
 
 /** Every use case, wired: call `storefront.<useCase>.execute(input)`. */
 export interface Storefront {
@@ -75,6 +82,8 @@ export interface Storefront {
   readonly getCurrentCustomer: GetCurrentCustomer;
   readonly checkRateLimit: CheckRateLimit;
   readonly getRateLimitStatus: GetRateLimitStatus;
+  /** The limit of requests that only read the service's state (see `StorefrontOptions.pollPolicy`). */
+  readonly checkPollLimit: CheckRateLimit;
   readonly checkStatus: CheckStatus;
   readonly registerCustomer: RegisterCustomer;
   readonly setCustomerDisabled: SetCustomerDisabled;
@@ -112,7 +121,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     getCurrentCustomer: new GetCurrentCustomer(),
     checkRateLimit: new CheckRateLimit(limiter, requestPolicy),
     getRateLimitStatus: new GetRateLimitStatus(limiter, requestPolicy),
-    checkStatus: new CheckStatus(ports.probes ?? []),
+    checkPollLimit: new CheckRateLimit(limiter, options.pollPolicy ?? DEFAULT_POLL_POLICY),
+    checkStatus: new CheckStatus(ports.probes ?? [], clock),
     registerCustomer: new RegisterCustomer(customers, hasher, clock),
     setCustomerDisabled: new SetCustomerDisabled(customers),
     importMenu: new ImportMenu(ports.menu, catalog),

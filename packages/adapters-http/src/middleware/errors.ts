@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import type { HttpLogger } from '../app.js';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_DOMAIN_CODE } from '../problem.js';
 import type { Reply } from '../reply.js';
+import { SAFE_TO_RETRY } from '../router.js';
 import { stateOf } from '../state.js';
 import { setRateLimitHeaders } from './rate-limit.js';
 
@@ -21,11 +22,15 @@ interface ErrorBody {
 /** Headers a successful handler may have set that must not survive into an error response. */
 const SUCCESS_ONLY_HEADERS = ['ETag', 'Link', 'Idempotent-Replayed', 'X-Refresh-Token-Expires-In', 'Location', 'Content-Type'];
 
-/** The body of every 500: nothing about the cause reaches the client. */
-export const INTERNAL_ERROR_BODY = {
-  error: 'internal_error',
-  message: 'The operation failed on our side. It is safe to retry.',
-} as const;
+/**
+ * The body of every 500: nothing about the cause reaches the client, only what it may do next, as
+ * the matched route says (router.ts, `retry`): a read can be retried, a keyed order too, an order
+ * without a key cannot. A request no route answered changed nothing and can be retried.
+ */
+export function internalErrorBody(ctx: Context): { error: 'internal_error'; message: string } {
+  const retry = stateOf(ctx).endpoint?.retry ?? SAFE_TO_RETRY;
+  return { error: 'internal_error', message: `The operation failed on our side. ${typeof retry === 'string' ? retry : retry(ctx)}` };
+}
 
 export function notFound(): HttpProblem {
   return new HttpProblem(404, 'not_found', 'No such resource.');
@@ -59,7 +64,7 @@ export function replyWithError(ctx: Context, reply: Reply, error: unknown, logge
     body = { error: status === 413 ? 'payload_too_large' : 'invalid_json', message: 'The request could not be read.' };
   } else {
     status = 500;
-    body = { ...INTERNAL_ERROR_BODY };
+    body = internalErrorBody(ctx);
     logger.error({ req_id: stateOf(ctx).requestId, method: ctx.method, path: ctx.path, err: error }, 'request failed');
   }
   reply.send(status, body);

@@ -19,7 +19,7 @@ import { Deadlines } from '../deadlines.js';
 import { HttpProblem } from '../problem.js';
 import { JSON_TYPE, Reply, writeReply } from '../reply.js';
 import { stateOf } from '../state.js';
-import { INTERNAL_ERROR_BODY, notFound, replyWithError } from './errors.js';
+import { internalErrorBody, notFound, replyWithError } from './errors.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
 
@@ -34,8 +34,6 @@ function requestIds(): () => string {
   return () => prefix + (++counter).toString(36);
 }
 
-const UNWRITABLE = JSON.stringify(INTERNAL_ERROR_BODY);
-
 export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs: number): Middleware {
   const finish = (ctx: Context): void => {
     const { reply, requestId, startedAt } = stateOf(ctx);
@@ -46,7 +44,7 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
       // plain 500 and log it, never crash.
       logger.error({ req_id: requestId, method: ctx.method, path: ctx.path, err: error }, 'response could not be written');
       reply.status = 500;
-      if (!ctx.res.headersSent) ctx.res.writeHead(500, ['X-Request-Id', requestId, 'Content-Type', JSON_TYPE]).end(UNWRITABLE);
+      if (!ctx.res.headersSent) ctx.res.writeHead(500, ['X-Request-Id', requestId, 'Content-Type', JSON_TYPE]).end(JSON.stringify(internalErrorBody(ctx)));
     }
     accessLog({
       requestId,

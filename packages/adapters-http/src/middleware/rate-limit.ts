@@ -2,8 +2,6 @@
 import type { RateLimitStatus } from '@storefront/domain';
 import type { Reply } from '../reply.js';
 
-export const RATE_LIMIT_STATUS_PATH = '/api/rate-limit';
-
 export function setRateLimitHeaders(reply: Reply, status: RateLimitStatus): void {
   reply.set('RateLimit', `"default";r=${status.remaining};t=${status.reset}`);
   reply.set('X-RateLimit-Limit', String(status.limit));

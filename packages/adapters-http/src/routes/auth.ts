@@ -6,21 +6,29 @@ import { isRecord } from '../json.js';
 import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { send, setHeader } from '../reply.js';
-import { clientAddress, requireCaller } from '../state.js';
+import { clientLimitKey } from '../client-address.js';
+import { requireCaller } from '../state.js';
+
+/** What a client may do after a 500 from each route (router.ts, `retry`). */
+const RETRY = {
+  login: 'Logging in again is harmless, but each attempt counts against the login limit.',
+  refresh: 'The refresh token may already have been used: if a retry with it is refused, log in again.',
+  logout: 'Send the logout again: a 401 answer means the session is already closed.',
+} as const;
 
 export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
-  router.post('/api/auth/login', jsonBody, async (ctx) => {
+  router.post('/api/auth/login', { retry: RETRY.login }, jsonBody, async (ctx) => {
     const body = objectBody(ctx.request.body);
-    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: clientAddress(ctx) });
+    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: clientLimitKey(ctx) });
     sendPair(ctx, pair);
   });
 
-  router.post('/api/auth/refresh', jsonBody, async (ctx) => {
+  router.post('/api/auth/refresh', { retry: RETRY.refresh }, jsonBody, async (ctx) => {
     const body = objectBody(ctx.request.body);
     sendPair(ctx, await storefront.refreshSession.execute({ refreshToken: body['refresh_token'] }));
   });
 
-  router.post('/api/auth/logout', jsonBody, async (ctx) => {
+  router.post('/api/auth/logout', { retry: RETRY.logout }, jsonBody, async (ctx) => {
     await storefront.logout.execute(requireCaller(ctx));
     setHeader(ctx, 'Cache-Control', 'no-store');
     send(ctx, 204);

@@ -1,7 +1,7 @@
 /** POST /api/orders (idempotent with Idempotency-Key) and GET /api/orders (the caller's, paged). */
 import type { Router } from '../router.js';
 import type { FieldIssue, OrderRequestLine, Storefront } from '@storefront/domain';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { isRecord } from '../json.js';
 import { orderJson, pageMeta } from '../mappers.js';
 import { validationProblem } from '../problem.js';
@@ -9,8 +9,19 @@ import { readPaging } from '../query.js';
 import { send, setHeader } from '../reply.js';
 import { requireCaller } from '../state.js';
 
+/**
+ * After a 500, a placement with an Idempotency-Key can be sent again as it was: it replays or
+ * places once. Without a key, the order may have been stored before the failure, and sending it
+ * again would place a second one.
+ */
+function retryAdvice(ctx: Context): string {
+  return ctx.req.headers['idempotency-key'] === undefined
+    ? 'The order may have been placed: check GET /api/orders before placing it again (with an Idempotency-Key, a retry is safe).'
+    : 'It is safe to retry with the same Idempotency-Key.';
+}
+
 export function orderRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
-  router.post('/api/orders', jsonBody, async (ctx) => {
+  router.post('/api/orders', { retry: retryAdvice }, jsonBody, async (ctx) => {
     const caller = requireCaller(ctx);
     const items = readOrderBody(ctx.request.body);
     const key = ctx.headers['idempotency-key'];

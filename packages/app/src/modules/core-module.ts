@@ -31,6 +31,7 @@ export function coreModule(): ContainerModule {
           {
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
             loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
+            pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },
           },
         ),
     );

@@ -17,7 +17,12 @@ export function httpModule(): ContainerModule {
         storefront,
         logger,
         accessLog: createAccessLog(logger),
-        options: { trustProxy: config.trustProxy, bodyLimitBytes: BODY_LIMIT_BYTES, requestTimeoutMs: REQUEST_TIMEOUT_MS },
+        options: {
+          trustProxy: config.trustProxy,
+          trustProxyHops: config.trustProxyHops,
+          bodyLimitBytes: BODY_LIMIT_BYTES,
+          requestTimeoutMs: REQUEST_TIMEOUT_MS,
+        },
       }),
     );
   });

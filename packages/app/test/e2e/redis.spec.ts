@@ -152,7 +152,9 @@ describe('e2e: Redis outage', function () {
     expect(await statusOf(a!)).to.equal(200);
     await stopRedis();
 
-    // Down: the status says so, the other operations still answer, and the limit still holds.
+    // Down: the status says so (its checks are reused for up to 1 s), the other operations still
+    // answer, and the limit still holds.
+    expect(await waitFor(async () => (await statusOf(a!)) === 503, 5_000), 'GET /api/status says 503 once Redis is down').to.equal(true);
     const degraded = await call(baseOf(a!), '/api/status', { localAddress: '127.0.0.251' });
     expect(degraded.status).to.equal(503);
     expect(degraded.body).to.deep.equal({ status: 'degraded', checks: { store: 'ok', rate_limiter: 'down' } });

@@ -95,7 +95,13 @@ describe('A store that fails one kind of operation', function () {
     expect(placed.status, `the same Idempotency-Key after recovery: ${placed.text}`).to.equal(201);
     expect(placed.headers['idempotent-replayed'], 'a first placement, not a replay').to.equal(undefined);
     expect(await total()).to.equal(before + 1);
-    const healthy = await call(server.url, '/api/status');
+    // The status answers from dependency checks at most 1 s old: the recovery shows within about a
+    // second (polled for up to 5 s, for a slow machine).
+    let healthy = await call(server.url, '/api/status');
+    for (let i = 0; i < 50 && healthy.status !== 200; i++) {
+      await sleep(100);
+      healthy = await call(server.url, '/api/status');
+    }
     expect(healthy.status).to.equal(200);
     expect(healthy.json).to.deep.equal({ status: 'ok', checks: { store: 'ok', rate_limiter: 'ok' } });
   });

@@ -9,6 +9,11 @@ export type RateLimitScope = 'customer' | 'ip';
 export interface RateLimitSubject {
   readonly scope: RateLimitScope;
   readonly id: string;
+  /**
+   * A quota kept apart for one resource (e.g. one polling endpoint), so that the same caller
+   * under the same policy has one count per resource. Absent: the caller's one quota.
+   */
+  readonly resource?: string;
 }
 
 /** A quota as a client is told it, in whole seconds. */
@@ -24,7 +29,7 @@ export interface RateLimitStatus {
 }
 
 function keyOf(subject: RateLimitSubject): string {
-  return `${subject.scope}:${subject.id}`;
+  return subject.resource === undefined ? `${subject.scope}:${subject.id}` : `${subject.resource}:${subject.scope}:${subject.id}`;
 }
 
 export function toStatus(decision: RateLimitDecision, policy: RateLimitPolicy, scope: RateLimitScope): RateLimitStatus {

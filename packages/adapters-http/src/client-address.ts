@@ -1,0 +1,76 @@
+/**
+ * Whose per-IP quota a client address spends. An IPv4 address is one client. An IPv6 address is
+ * not: a single subscriber is routinely handed a whole /64 (RFC 6177) and can pick a fresh address
+ * in it for every request, so IPv6 callers are counted by their /64 prefix. An IPv4-mapped IPv6
+ * address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 peer) is the IPv4
+ * address it maps, so that both spellings of one client share one quota.
+ */
+import type { Context } from 'koa';
+import { clientAddress } from './state.js';
+
+/** The per-IP rate-limit key of the client of `ctx` (the general quota and the login limit). */
+export function clientLimitKey(ctx: Context): string {
+  return rateLimitKeyOfAddress(clientAddress(ctx));
+}
+
+const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
+const BRACKETED = /^\[([^\]]+)\](?::\d{1,5})?$/;
+const HEXTET = /^[0-9a-f]{1,4}$/;
+
+/**
+ * `2001:db8:1:2:aaaa::1` → `2001:db8:1:2::/64`; `::ffff:192.0.2.1` → `192.0.2.1`; an IPv4
+ * address as it is. Also accepted: a zone id (`fe80::1%eth0`), brackets and a port
+ * (`[2001:db8::1]:443`, `192.0.2.1:443`), as some proxies write them. Anything that is not an
+ * address is returned unchanged: it still names one quota, it just cannot be grouped.
+ */
+export function rateLimitKeyOfAddress(address: string): string {
+  // The common case, an IPv4 peer: nothing to parse.
+  if (!address.includes(':')) return address;
+  const text = address.trim();
+  const v4WithPort = IPV4_WITH_PORT.exec(text);
+  if (v4WithPort !== null) return v4WithPort[1]!;
+  const bracketed = BRACKETED.exec(text);
+  const hextets = parseIpv6((bracketed === null ? text : bracketed[1]!).toLowerCase());
+  if (hextets === undefined) return address;
+  if (hextets.slice(0, 5).every((h) => h === 0) && hextets[5] === 0xffff) {
+    const [high, low] = [hextets[6]!, hextets[7]!];
+    return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  }
+  return `${hextets.slice(0, 4).map((h) => h.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (zone id dropped), or undefined if it is not one. */
+function parseIpv6(text: string): number[] | undefined {
+  const zone = text.indexOf('%');
+  const bare = zone === -1 ? text : text.slice(0, zone);
+  const halves = bare.split('::');
+  if (halves.length > 2) return undefined;
+  const head = groupsOf(halves[0]!);
+  const tail = halves.length === 2 ? groupsOf(halves[1]!) : [];
+  if (head === undefined || tail === undefined) return undefined;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  return [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...tail];
+}
+
+/** `a:b:c` → its groups; a last group written as IPv4 (`::ffff:1.2.3.4`) counts as two. */
+function groupsOf(part: string): number[] | undefined {
+  if (part === '') return [];
+  const groups: number[] = [];
+  const pieces = part.split(':');
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    const v4 = i === pieces.length - 1 ? IPV4.exec(piece) : null;
+    if (v4 !== null) {
+      const bytes = v4.slice(1).map(Number);
+      if (bytes.some((b) => b > 255)) return undefined;
+      groups.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
+    } else if (HEXTET.test(piece)) {
+      groups.push(parseInt(piece, 16));
+    } else {
+      return undefined;
+    }
+  }
+  return groups;
+}
