@@ -3,9 +3,16 @@
  * given (those of the service's GET /api/products). Forked by bench/run.mjs, same as the service, so
  * all are measured the same way. BASELINE_KIND:
  *
- *   node     a bare node:http server: the ceiling every ratio is taken against (default)
- *   koa      a bare Koa app, one middleware setting the type and the body: what Koa costs on its own
- *   fastify  a minimal Fastify app, one route: the peer the issue names (0.86 of node:http there)
+ *   node      a bare node:http server: the baseline every ratio is taken against (default)
+ *   ceiling   node:http sending the same bytes AND the same response headers as the service (taken
+ *             from one of its answers, BASELINE_HEADERS; the request id counts up): the most any
+ *             server with this feature set's answer could do
+ *   koa       a bare Koa app, one middleware setting the type and the body: what Koa costs on its own
+ *   fastify   a minimal Fastify app, one route
+ *   fastify-features  the same features as the service, written as a Fastify user would:
+ *             @fastify/rate-limit (in-memory, a limit never reached), X-Request-Id (echoed when
+ *             sane, else generated), ETag/304 over the pre-encoded body, nosniff, Cache-Control,
+ *             Fastify's pino logger at LOG_LEVEL (its default request logging) to stdout
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -21,6 +28,19 @@ if (kind === 'node') {
     res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length });
     res.end(body);
   });
+} else if (kind === 'ceiling') {
+  const headers = JSON.parse(process.env.BASELINE_HEADERS);
+  const at = headers.findIndex(([name]) => name.toLowerCase() === 'x-request-id');
+  const flat = headers.flat();
+  const prefix = `${Math.random().toString(16).slice(2, 18)}-`;
+  let counter = 0;
+  server = http.createServer((_req, res) => {
+    if (at >= 0) flat[at * 2 + 1] = prefix + ++counter;
+    res.writeHead(200, flat);
+    res.end(body);
+  });
+} else if (kind === 'fastify-features') {
+  server = await fastifyWithFeatures();
 } else if (kind === 'koa') {
   // The Koa the service runs on (a dependency of the HTTP adapter, not of the workspace root).
   const Koa = createRequire(new URL('../packages/adapters-http/package.json', import.meta.url))('koa');
@@ -40,6 +60,33 @@ if (kind === 'node') {
   throw new Error(`BASELINE_KIND: node, koa or fastify, not ${kind}`);
 }
 server.keepAliveTimeout = 5_000;
+
+async function fastifyWithFeatures() {
+  const { default: Fastify } = await import('fastify');
+  const { default: rateLimit } = await import('@fastify/rate-limit');
+  const { createHash } = await import('node:crypto');
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  const prefix = `${Math.random().toString(16).slice(2, 18)}-`;
+  let counter = 0;
+  const app = Fastify({
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'req_id',
+    genReqId: () => prefix + ++counter,
+  });
+  await app.register(rateLimit, { max: 100_000_000, timeWindow: 60_000 });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+  });
+  app.get('/api/products', (request, reply) => {
+    reply.header('etag', etag).header('cache-control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type(contentType).send(body);
+  });
+  await app.ready();
+  return app.server;
+}
 server.listen(0, '127.0.0.1', () => {
   process.send({ ready: true, url: `http://127.0.0.1:${server.address().port}` });
 });

@@ -129,6 +129,17 @@ async function versusAll(baseline, targets, path, rounds) {
   };
 }
 
+/**
+ * The headline of GET /api/products: the service against the same-response ceiling and against the
+ * feature-equivalent Fastify, each the median of per-round ratios (the three ran in the same rounds).
+ */
+const headlines = [];
+function headline(level, service, ceiling, fastify) {
+  const per = (a, b) => median(a.ratios.map((r, i) => r / b.ratios[i]));
+  headlines.push(`GET /api/products at ${level}: the service is ${fmt(per(service, ceiling), 2)} of the same-response node:http ceiling and ${fmt(per(service, fastify), 2)}× the feature-equivalent Fastify (medians of per-round ratios)`);
+  log(`  ${headlines.at(-1)}`);
+}
+
 async function versus(baseline, service, path, rounds) {
   const { baseline: b, targets } = await versusAll(baseline, [{ name: 'service', child: service }], path, rounds);
   return { baseline: b, service: targets[0].result, ratio: targets[0].ratio, ratios: targets[0].ratios };
@@ -154,33 +165,56 @@ try {
 
   let productsRps;
   if (wanted('products')) {
-    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with bare Koa and Fastify as peers`);
+    // The service's own answer headers, for the same-response ceiling (Date and the connection
+    // headers are Node's own; Content-Length is set from the body).
+    const own = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+    const headers = [...products.headers].filter(([name]) => !own.has(name));
+    const ceilingEnv = { ...bodyEnv, BASELINE_KIND: 'ceiling', BASELINE_HEADERS: JSON.stringify(headers) };
+    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with the same-response ceiling, bare Koa, Fastify and a feature-equivalent Fastify`);
+    const ceiling = await child('baseline.mjs', ceilingEnv);
     const koa = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'koa' });
     const fastify = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify' });
+    const featured = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify-features', LOG_LEVEL: 'info' });
     const all = await versusAll(
       baseline,
       [
         { name: 'service', child: service },
+        { name: 'ceiling', child: ceiling },
+        { name: 'fastify-features', child: featured },
         { name: 'koa', child: koa },
         { name: 'fastify', child: fastify },
       ],
       '/api/products',
       ROUNDS,
     );
-    await koa.stop();
-    await fastify.stop();
-    const [shipped, bareKoa, peer] = all.targets;
+    await Promise.all([koa.stop(), fastify.stop(), featured.stop()]);
+    const [shipped, same, peerFeatured, bareKoa, peer] = all.targets;
     productsRps = shipped.result.rps;
     row('node:http baseline, same body and type', all.baseline);
     row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.result, shipped.ratio, 'baseline');
+    row('ceiling: node:http, same body and same headers', same.result, same.ratio, 'baseline');
+    row('peer: Fastify with the same features, info → /dev/null', peerFeatured.result, peerFeatured.ratio, 'baseline');
     row('peer: bare Koa, same body and type', bareKoa.result, bareKoa.ratio, 'baseline');
     row('peer: minimal Fastify, same body and type', peer.result, peer.ratio, 'baseline');
+    headline('info', shipped, same, peerFeatured);
     for (const target of all.targets) notes.push(`GET /api/products, ${target.name}: ratio to node:http per round ${target.ratios.map((r) => fmt(r, 2)).join(', ')}`);
 
     const silent = await child('service.mjs', { ...SERVICE_ENV, LOG_LEVEL: 'silent' });
-    const quiet = await versus(baseline, silent, '/api/products', Math.max(1, ROUNDS - 2));
-    row('GET /api/products, LOG_LEVEL=silent', quiet.service, quiet.ratio, 'baseline');
-    await silent.stop();
+    const featuredSilent = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify-features', LOG_LEVEL: 'silent' });
+    const quiet = await versusAll(
+      baseline,
+      [
+        { name: 'service', child: silent },
+        { name: 'ceiling', child: ceiling },
+        { name: 'fastify-features', child: featuredSilent },
+      ],
+      '/api/products',
+      Math.max(1, ROUNDS - 2),
+    );
+    row('GET /api/products, LOG_LEVEL=silent', quiet.targets[0].result, quiet.targets[0].ratio, 'baseline');
+    row('peer: Fastify with the same features, silent', quiet.targets[2].result, quiet.targets[2].ratio, 'baseline');
+    headline('silent', ...quiet.targets);
+    await Promise.all([silent.stop(), featuredSilent.stop(), ceiling.stop()]);
 
     const defaults = await child('service.mjs', START_DEFAULTS_ENV, { stdout: 'pipe' });
     const shippedDefaults = await versus(baseline, defaults, '/api/products', Math.max(1, ROUNDS - 2));
@@ -299,6 +333,8 @@ for (const r of rows) {
   console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
 }
 console.log('');
+for (const line of headlines) console.log(`- ${line}`);
+if (headlines.length > 0) console.log('');
 if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(
