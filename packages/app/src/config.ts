@@ -3,6 +3,7 @@
  * bad value stops the process at start with a message naming the variable, never later at runtime.
  */
 import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
+import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type StoreKind = 'memory' | 'mongo';
@@ -46,6 +47,8 @@ export interface StorefrontConfig {
   readonly shutdownTimeoutSeconds: number;
   /** MongoDB connection string naming the database (mongo store only). */
   readonly mongodbUri: string | undefined;
+  /** The longest wait of each stage of a MongoDB operation (server selection, pool, socket). */
+  readonly mongodbTimeoutMs: number;
   /** Redis for the shared rate limiter; undefined → the in-process limiter. */
   readonly redisUrl: string | undefined;
   /** A Redis command slower than this fails and the in-process limiter decides instead. */
@@ -124,6 +127,9 @@ export function loadConfig(env: Env): StorefrontConfig {
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 1, 1, MAX_PROXY_HOPS),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
     mongodbUri: memory ? undefined : read.mongoUri('MONGODB_URI'),
+    // Below the 10 s request time-out, so that a stalled MongoDB fails the operation (and frees its
+    // pooled connection) before the request is answered 503 without it.
+    mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
   };
@@ -201,6 +207,11 @@ class Reader {
     // Not WHATWG URL parsing: a replica-set string lists several host:port pairs.
     if (!/^mongodb(\+srv)?:\/\/[^/\s]+\/[^/?\s]+/.test(value)) {
       this.fail(name, `${name} must be mongodb://hosts/database or mongodb+srv://host/database, e.g. mongodb://db-1:27017,db-2:27017/storefront?replicaSet=rs0; the value given is not`);
+      return undefined;
+    }
+    const problem = mongoUriProblem(value);
+    if (problem !== undefined) {
+      this.fail(name, `${name} cannot be used: ${problem}`);
       return undefined;
     }
     return value;

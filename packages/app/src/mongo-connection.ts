@@ -2,17 +2,25 @@
  * The MongoDB store's connection, made in the background and retried until MongoDB is up, so that a
  * Storefront started before its database serves at once: store operations fail fast with
  * `store_unavailable` (500 for that operation) and /api/status reports `store: down` meanwhile.
+ * A failure that no retry can change (see mongo-start-errors.ts) ends the attempts instead: ready()
+ * rejects with a ConfigError naming MONGODB_URI, and the process exits 1 on it.
+ *
+ * Every operation runs with the settings of mongo-settings.ts: each stage bounded by
+ * MONGODB_TIMEOUT_MS, majority-acknowledged journaled writes, primary majority reads.
  *
  * A fresh client per attempt: the driver leaves a client whose first connect failed unusable.
  */
 import { createMongoAdapters, type MongoAdapters } from '@storefront/adapters-mongo';
 import { DomainError } from '@storefront/domain';
 import { MongoClient } from 'mongodb';
+import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
+import { classifyStartError } from './mongo-start-errors.js';
+import { DEFAULT_MONGODB_TIMEOUT_MS, deploymentOf, durableDb, mongoClientOptions } from './mongo-settings.js';
 
 export interface MongoConnectionOptions {
-  /** How long one operation waits for a usable server. Default 5 s. */
-  readonly serverSelectionTimeoutMs?: number;
+  /** The bound of every stage of an operation (MONGODB_TIMEOUT_MS). Default 2 s. */
+  readonly timeoutMs?: number;
   /** Longest pause between connection attempts. Default 10 s. */
   readonly maxRetryDelayMs?: number;
 }
@@ -29,7 +37,7 @@ export class MongoStoreConnection {
     private readonly options: MongoConnectionOptions = {},
   ) {
     this.connected = this.connectUntilUp();
-    this.connected.catch(() => undefined); // rejected only by stop(); readers see their own rejection
+    this.connected.catch(() => undefined); // rejected only by stop() or a permanent error; readers see their own rejection
   }
 
   /** The adapters once connected; `undefined` while MongoDB is not reachable yet. */
@@ -37,7 +45,7 @@ export class MongoStoreConnection {
     return this.adapters;
   }
 
-  /** Resolves once connected and indexed. */
+  /** Resolves once connected and indexed; rejects with a ConfigError on a permanent failure. */
   ready(): Promise<MongoAdapters> {
     return this.connected;
   }
@@ -57,18 +65,25 @@ export class MongoStoreConnection {
     let delay = 250;
     for (let attempt = 1; ; attempt++) {
       if (this.stopped) throw new Error('the MongoDB connection was stopped');
-      const client = new MongoClient(this.uri, {
-        appName: 'storefront',
-        serverSelectionTimeoutMS: this.options.serverSelectionTimeoutMs ?? 5000,
-      });
-      this.client = client;
+      let client: MongoClient | undefined;
       try {
+        client = new MongoClient(this.uri, mongoClientOptions(this.options.timeoutMs ?? DEFAULT_MONGODB_TIMEOUT_MS));
+        this.client = client;
         await client.connect();
-        this.adapters = await createMongoAdapters({ db: client.db() });
-        this.logger.info({ database: client.db().databaseName, attempt }, 'store: connected to MongoDB');
+        const deployment = deploymentOf(await client.db('admin').command({ hello: 1 }));
+        const { db, raised } = durableDb(client, deployment);
+        for (const note of raised) this.logger.warn({}, note);
+        this.adapters = await createMongoAdapters({ db });
+        this.logger.info({ database: db.databaseName, attempt, replicated: deployment.replicated }, 'store: connected to MongoDB');
         return this.adapters;
       } catch (error) {
-        await client.close().catch(() => undefined);
+        await client?.close().catch(() => undefined);
+        if (this.stopped) throw new Error('the MongoDB connection was stopped');
+        const failure = classifyStartError(error);
+        if (failure.permanent) {
+          this.logger.error({ err: error, attempt }, 'store: MongoDB refused the store for good; not retrying');
+          throw ConfigError.of('MONGODB_URI', `MONGODB_URI: MongoDB refuses the store, and retrying will not change that: ${failure.reason}`);
+        }
         this.logger.warn({ err: error, attempt, retry_in_ms: delay }, 'store: MongoDB is not reachable yet; retrying');
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
         delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 10_000);

@@ -22,6 +22,13 @@ export interface RunningStorefront {
   readonly storefront: Storefront;
   /** The time-outs the HTTP server was given. */
   readonly timeouts: { readonly [K in keyof ServerTimeouts]: number };
+  /**
+   * Resolves once the store serves and holds its start-up data: at once with the memory store;
+   * with MongoDB once connected, indexed and seeded. Rejects with a ConfigError when the store can
+   * never serve (MongoDB refuses it for good: MONGODB_URI; a bad STOREFRONT_MENU_FILE), else with
+   * the seeding error. Already logged; `pnpm start` exits 1 on a ConfigError.
+   */
+  readonly ready: Promise<void>;
   /** Stops accepting connections, lets in-flight requests finish, resolves when all are closed. */
   close(): Promise<void>;
 }
@@ -58,13 +65,17 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const storefront = resolve(container, TYPES.Storefront);
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
+  let closing: Promise<void> | undefined;
+  let ready = Promise.resolve();
   if (config.store === 'memory') {
     await seedStore(storefront, config, logger);
-  } else if (config.demoData || config.menuFile !== undefined) {
-    // A persistent store is seeded once it is reachable, without holding up the start.
-    resolve(container, TYPES.StoreReady)()
-      .then(() => seedStore(storefront, config, logger))
-      .catch((error: unknown) => logger.error({ err: error }, 'seeding the store failed'));
+  } else {
+    // A persistent store is connected and seeded in the background, without holding up the start.
+    const seed = config.demoData || config.menuFile !== undefined;
+    ready = resolve(container, TYPES.StoreReady)().then(() => (seed ? seedStore(storefront, config, logger) : undefined));
+    ready.catch((error: unknown) => {
+      if (closing === undefined) logger.error({ err: error }, 'the store cannot be prepared');
+    });
   }
   await storefront.login.warmUp();
 
@@ -85,12 +96,12 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const url = `http://${urlHost(config.host)}:${port}`;
   logger.info(describe(config, port, url), 'storefront started');
 
-  let closing: Promise<void> | undefined;
   return {
     url,
     port,
     storefront,
     timeouts,
+    ready,
     close: () => (closing ??= shutdown().then(() => unload(container, logger))),
   };
 }

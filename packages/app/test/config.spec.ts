@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       trustProxyHops: 1,
       shutdownTimeoutSeconds: 10,
       mongodbUri: undefined,
+      mongodbTimeoutMs: 2000,
       redisUrl: undefined,
       redisCommandTimeoutMs: 100,
     });
@@ -66,6 +67,7 @@ describe('loadConfig', () => {
       SHUTDOWN_TIMEOUT_SECONDS: '0',
       REDIS_URL: 'redis://cache.internal:6379/2',
       REDIS_COMMAND_TIMEOUT_MS: '250',
+      MONGODB_TIMEOUT_MS: '1500',
     });
     expect(config).to.deep.equal({
       port: 0,
@@ -85,6 +87,7 @@ describe('loadConfig', () => {
       trustProxyHops: 2,
       shutdownTimeoutSeconds: 0,
       mongodbUri: undefined,
+      mongodbTimeoutMs: 1500,
       redisUrl: 'redis://cache.internal:6379/2',
       redisCommandTimeoutMs: 250,
     });
@@ -130,6 +133,8 @@ describe('loadConfig', () => {
       ['STATUS_RATE_LIMIT_MAX', '0', 'STATUS_RATE_LIMIT_MAX must be a positive integer, got "0"'],
       ['STATUS_RATE_LIMIT_WINDOW_SECONDS', '90000', 'STATUS_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "90000"'],
       ['SHUTDOWN_TIMEOUT_SECONDS', '-5', 'SHUTDOWN_TIMEOUT_SECONDS must be an integer from 0 to 3600, got "-5"'],
+      ['MONGODB_TIMEOUT_MS', '50', 'MONGODB_TIMEOUT_MS must be an integer from 100 to 10000, got "50"'],
+      ['MONGODB_TIMEOUT_MS', '20000', 'MONGODB_TIMEOUT_MS must be an integer from 100 to 10000, got "20000"'],
     ];
     for (const [variable, value, message] of cases) {
       const error = configError({ [variable]: value });
@@ -211,5 +216,24 @@ describe('loadConfig', () => {
       expect(configError({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: bad }).issues[0], bad).to.include({ variable: 'MONGODB_URI' });
     }
     expect(loadConfig({ MONGODB_URI: 'ignored' }).mongodbUri, 'memory store').to.equal(undefined);
+  });
+
+  it('refuses at start a MONGODB_URI the driver cannot read or whose database MongoDB would refuse, naming MONGODB_URI without echoing its password', () => {
+    const key = generateSigningKey();
+    const cases: Array<[string, RegExp]> = [
+      ['mongodb://127.0.0.1:1/bad$name', /database "bad\$name", and a MongoDB database name cannot contain/],
+      ['mongodb://127.0.0.1:1/bad%20name', /database "bad name"/],
+      ['mongodb://127.0.0.1:1/shop.orders', /database "shop\.orders"/],
+      [`mongodb://127.0.0.1:1/${'d'.repeat(64)}`, /64 bytes/],
+      ['mongodb://app:hunter2@127.0.0.1:1/storefront?w=majority&bogusOption=1', /driver cannot read it: option bogusoption is not supported/],
+      ['mongodb://app:hunter2@127.0.0.1:1/storefront?readPreference=nearest-ish', /driver cannot read it: Invalid read preference mode "nearest-ish"/],
+    ];
+    for (const [uri, message] of cases) {
+      const error = configError({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: uri });
+      expect(error.issues.map((issue) => issue.variable), uri).to.deep.equal(['MONGODB_URI']);
+      expect(error.message, uri).to.match(/^MONGODB_URI cannot be used: /).and.match(message);
+      expect(error.message, uri).not.to.include('hunter2');
+    }
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: `mongodb://127.0.0.1:1/${'d'.repeat(63)}` }).store).to.equal('mongo');
   });
 });

@@ -7,6 +7,7 @@
 import type { HealthProbe } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
+import type { StorefrontConfig } from '../config.js';
 import { TYPES } from '../identifiers.js';
 import type { Logger } from '../logger.js';
 import { deferredPort, MongoStoreConnection } from '../mongo-connection.js';
@@ -14,7 +15,10 @@ import { deferredPort, MongoStoreConnection } from '../mongo-connection.js';
 export function mongoModule(uri: string): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bind<MongoStoreConnection>(TYPES.MongoConnection)
-      .toResolvedValue((logger: Logger) => new MongoStoreConnection(uri, logger), [TYPES.Logger])
+      .toResolvedValue(
+        (logger: Logger, config: StorefrontConfig) => new MongoStoreConnection(uri, logger, { timeoutMs: config.mongodbTimeoutMs }),
+        [TYPES.Logger, TYPES.Config],
+      )
       .inSingletonScope()
       .onDeactivation((connection) => connection.stop());
     bindFactory(bind, TYPES.StoreReady, [TYPES.MongoConnection], (connection) => async () => {
