@@ -25,8 +25,9 @@ const HEXTET = /^[0-9a-f]{1,4}$/;
  * address is returned unchanged: it still names one quota, it just cannot be grouped.
  */
 export function rateLimitKeyOfAddress(address: string): string {
-  // The common case, an IPv4 peer: nothing to parse.
+  // The common cases, an IPv4 peer on an IPv4 or a dual-stack socket: nothing to parse.
   if (!address.includes(':')) return address;
+  if (address.startsWith('::ffff:') && ipv4Bytes(address.slice(7)) !== undefined) return address.slice(7);
   const text = address.trim();
   const v4WithPort = IPV4_WITH_PORT.exec(text);
   if (v4WithPort !== null) return v4WithPort[1]!;
@@ -61,10 +62,9 @@ function groupsOf(part: string): number[] | undefined {
   const pieces = part.split(':');
   for (let i = 0; i < pieces.length; i++) {
     const piece = pieces[i]!;
-    const v4 = i === pieces.length - 1 ? IPV4.exec(piece) : null;
-    if (v4 !== null) {
-      const bytes = v4.slice(1).map(Number);
-      if (bytes.some((b) => b > 255)) return undefined;
+    if (i === pieces.length - 1 && piece.includes('.')) {
+      const bytes = ipv4Bytes(piece);
+      if (bytes === undefined) return undefined;
       groups.push((bytes[0]! << 8) | bytes[1]!, (bytes[2]! << 8) | bytes[3]!);
     } else if (HEXTET.test(piece)) {
       groups.push(parseInt(piece, 16));
@@ -73,4 +73,12 @@ function groupsOf(part: string): number[] | undefined {
     }
   }
   return groups;
+}
+
+/** The four bytes of a dotted IPv4 address, or undefined if it is not one. */
+function ipv4Bytes(text: string): number[] | undefined {
+  const match = IPV4.exec(text);
+  if (match === null) return undefined;
+  const bytes = match.slice(1).map(Number);
+  return bytes.some((b) => b > 255) ? undefined : bytes;
 }
