@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'mocha';
 import { expect } from 'chai';
-import { startStorefront } from '../../src/server.js';
+import type { startStorefront } from '../../src/server.js';
 import { assertMatchesContract } from '../contract/openapi.js';
+import { startStorefrontForRun } from '../mongo-mode.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startStorefront>>;
 export type Env = Record<string, string | undefined>;
@@ -32,8 +33,12 @@ export const CAROL = { email: 'carol@example.com', password: 'carol-password' } 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
+/**
+ * A server on the store of this run (see ../mongo-mode.ts): memory, or with MONGODB_URI a MongoDB
+ * database of its own with the demo data, dropped on close. Resolves once it serves.
+ */
 export function startServer(env: Env = {}): Promise<RunningServer> {
-  return startStorefront({ ...BASE_ENV, ...env });
+  return startStorefrontForRun({ ...BASE_ENV, ...env });
 }
 
 export interface ServerHandle {

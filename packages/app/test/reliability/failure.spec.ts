@@ -14,8 +14,8 @@ import type { Redis } from 'ioredis';
 import { after, afterEach, before, describe, it } from 'mocha';
 import type { Logger } from '../../src/logger.js';
 import { TYPES } from '../../src/identifiers.js';
-import { startStorefront } from '../../src/server.js';
-import { ALICE, availableProductIds, call, composeStorefront, expectJsonError, login, RELIABILITY_ENV, sleep, type ComposedServer } from './support.js';
+import { memoryOnly } from '../mongo-mode.js';
+import { ALICE, availableProductIds, call, composeStorefront, expectJsonError, login, RELIABILITY_ENV, sleep, startStorefront, type ComposedServer } from './support.js';
 
 /** Which store operations fail, switched by the tests. */
 const outage = { writes: false, reads: false, hang: false, probe: false };
@@ -46,6 +46,7 @@ const probe: HealthProbe = {
 };
 
 describe('A store that fails one kind of operation', function () {
+  memoryOnly(this, 'fails operations by wrapping the memory order repository and probe; MongoDB outages are in packages/app/test/mongo-connection.spec.ts');
   this.timeout(20_000);
   let server: ComposedServer;
   let token: string;

@@ -13,8 +13,8 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { after, before, describe, it } from 'mocha';
-import { startStorefront, type RunningStorefront } from '../../src/server.js';
-import { availableProductIds, call, errorShapeProblem, newCustomer, orderTotal, RELIABILITY_ENV, send, type RawResponse, type Tokens } from './support.js';
+import type { RunningStorefront } from '../../src/server.js';
+import { availableProductIds, call, errorShapeProblem, newCustomer, orderTotal, RELIABILITY_ENV, send, startStorefront, type RawResponse, type Tokens } from './support.js';
 
 const BATCH = 20;
 /** FUZZ_REQUESTS may raise the count, never lower it below 10,000. */

@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { resolve } from '../../src/binding.js';
 import { TYPES } from '../../src/identifiers.js';
-import { startStorefront, type RunningStorefront } from '../../src/server.js';
-import { ALICE, availableProductIds, call, composeStorefront, median, newCustomer, RELIABILITY_ENV, type ComposedServer } from './support.js';
+import type { RunningStorefront } from '../../src/server.js';
+import { ALICE, availableProductIds, call, composeStorefront, median, newCustomer, RELIABILITY_ENV, startStorefront, type ComposedServer } from './support.js';
 
 describe('Login timing', function () {
   this.timeout(60_000);

@@ -10,8 +10,8 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
-import { startStorefront, type RunningStorefront } from '../../src/server.js';
-import { ALICE, availableProductIds, call, login, RELIABILITY_ENV, sleep } from './support.js';
+import type { RunningStorefront } from '../../src/server.js';
+import { ALICE, availableProductIds, call, login, RELIABILITY_ENV, sleep, startStorefront } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 

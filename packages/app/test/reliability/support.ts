@@ -15,6 +15,8 @@ import { createContainer } from '../../src/container.js';
 import { TYPES } from '../../src/identifiers.js';
 import { createLogger } from '../../src/logger.js';
 import { seedStore } from '../../src/seed.js';
+import type { RunningStorefront, StartOptions } from '../../src/server.js';
+import { mongoDatabaseFor, startStorefrontForRun } from '../mongo-mode.js';
 
 /** Quiet, fast hashing, and limits no test reaches. */
 export const RELIABILITY_ENV: Readonly<Record<string, string>> = {
@@ -24,6 +26,7 @@ export const RELIABILITY_ENV: Readonly<Record<string, string>> = {
   SCRYPT_LOG_N: '10',
   RATE_LIMIT_MAX: '1000000000',
   LOGIN_RATE_LIMIT_MAX: '1000000000',
+  STATUS_RATE_LIMIT_MAX: '1000000000',
 };
 
 export const ALICE = { email: 'alice@example.com', password: 'alice-password' } as const;
@@ -36,32 +39,48 @@ export interface ComposedServer {
 }
 
 /**
+ * startStorefront on the store of this run (see ../mongo-mode.ts): memory, or with MONGODB_URI a
+ * MongoDB database of its own with the demo data, dropped on close. Resolves once it serves.
+ */
+export function startStorefront(env: Env = {}, options: StartOptions = {}): Promise<RunningStorefront> {
+  return startStorefrontForRun(env, options);
+}
+
+/**
  * What startStorefront does (configuration → container → seed → HTTP server), with a hook that may
- * rebind services before anything is resolved: a failing repository, a shared store, a spy.
+ * rebind services before anything is resolved: a failing repository, a shared store, a spy. On the
+ * store of this run, like startStorefront.
  */
 export async function composeStorefront(env: Env = {}, customize: (container: Container) => void = () => undefined): Promise<ComposedServer> {
-  const config = loadConfig({ ...RELIABILITY_ENV, ...env });
+  const database = await mongoDatabaseFor({ ...RELIABILITY_ENV, ...env });
+  const config = loadConfig(database === null ? { ...RELIABILITY_ENV, ...env } : database.apply({ ...RELIABILITY_ENV, ...env }));
   const logger = createLogger(config);
   const container = createContainer(config, logger);
-  customize(container);
-  const storefront = resolve(container, TYPES.Storefront);
-  await resolve(container, TYPES.CryptoAdapters).tokens.ready();
-  await seedStore(storefront, config, logger);
-  await storefront.login.warmUp();
-  const server = http.createServer(requestListener(resolve(container, TYPES.HttpApp)));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    container,
-    storefront,
-    close: async () => {
-      const closed = new Promise<void>((done) => server.close(() => done()));
+  let server: http.Server | undefined;
+  const close = async (): Promise<void> => {
+    if (server !== undefined) {
+      const closed = new Promise<void>((done) => server!.close(() => done()));
       server.closeAllConnections();
       await closed;
-      await container.unbindAllAsync();
-    },
+    }
+    await container.unbindAllAsync();
+    await database?.release();
   };
+  try {
+    customize(container);
+    const storefront = resolve(container, TYPES.Storefront);
+    await resolve(container, TYPES.CryptoAdapters).tokens.ready();
+    await resolve(container, TYPES.StoreReady)();
+    await seedStore(storefront, config, logger);
+    await storefront.login.warmUp();
+    server = http.createServer(requestListener(resolve(container, TYPES.HttpApp)));
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, container, storefront, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

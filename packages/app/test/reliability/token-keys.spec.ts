@@ -13,6 +13,7 @@ import { createMemoryAdapters, type MemoryAdapters } from '@storefront/adapters-
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { TYPES } from '../../src/identifiers.js';
+import { memoryOnly } from '../mongo-mode.js';
 import { startStorefront } from '../../src/server.js';
 import { ConfigError } from '../../src/config.js';
 import { decodeToken, newSigningKey, signToken, type TestSigningKey } from '../e2e/tokens.js';
@@ -66,6 +67,7 @@ function expectInvalidToken(res: RawResponse, code: 'invalid_token' | 'token_exp
 }
 
 describe('Rotating the token signing key', function () {
+  memoryOnly(this, 'its "restart" is a second server on the same memory store; in mongo mode every server gets a database of its own');
   this.timeout(30_000);
   const oldKey: TestSigningKey = newSigningKey();
   const newKey: TestSigningKey = newSigningKey();
