@@ -5,14 +5,6 @@
  * address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 peer) is the IPv4
  * address it maps, so that both spellings of one client share one quota.
  */
-import type { Context } from 'koa';
-import { clientAddress } from './state.js';
-
-/** The per-IP rate-limit key of the client of `ctx` (the general quota and the login limit). */
-export function clientLimitKey(ctx: Context): string {
-  return rateLimitKeyOfAddress(clientAddress(ctx));
-}
-
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
 const BRACKETED = /^\[([^\]]+)\](?::\d{1,5})?$/;

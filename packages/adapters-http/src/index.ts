@@ -1,6 +1,10 @@
 /**
- * @storefront/adapters-http: the Koa HTTP adapter. `createHttpApp(deps)` returns a Koa app that
- * serves the Storefront interface from a set of domain use cases; it never touches a DI container.
+ * @storefront/adapters-http: the HTTP adapter. `createHttpApp(deps)` serves the Storefront interface
+ * from a set of domain use cases and returns a Node request listener (Koa inside, confined to
+ * koa-app.ts); `createHttpServer(app)` puts it on a Node server with the limits of DECISIONS. It
+ * never touches a DI container.
  */
-export { createHttpApp, requestListener, routeTable } from './app.js';
-export type { AccessEntry, AccessLog, HttpAppDependencies, HttpAppOptions, HttpLogger, RouteEntry } from './app.js';
+export { createHttpApp } from './koa-app.js';
+export { createHttpServer } from './http-server.js';
+export { HTTP_LIMITS, SERVER_TIMEOUTS, type ServerTimeouts } from './limits.js';
+export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, RouteEntry } from './app-types.js';

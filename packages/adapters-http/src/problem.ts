@@ -1,37 +1,31 @@
 /**
- * HTTP-level failures that never reach the domain (bad JSON, wrong media type, unknown path), and
- * the one table from domain error codes to statuses.
+ * Every error code an HTTP answer can carry, and the one table from code to status. Domain errors
+ * bring their code (DomainError); what never reaches the domain (a body that is not JSON, an
+ * unknown path, a request line Node's parser refused) is an HttpProblem with a code of its own.
+ * Nothing else in the adapter names a status for an error.
  */
-import type { DomainErrorCode, FieldIssue } from '@storefront/domain';
+import type { DomainError, DomainErrorCode, FieldIssue } from '@storefront/domain';
+import { validationFailed } from '@storefront/domain';
 
+/** Codes of failures that never reach the domain. */
 export type HttpErrorCode =
+  | 'bad_request'
   | 'invalid_json'
-  | 'validation_failed'
   | 'unsupported_media_type'
   | 'payload_too_large'
-  | 'unauthorized'
-  | 'invalid_token'
+  | 'headers_too_large'
   | 'not_found'
   | 'method_not_allowed'
-  | 'internal_error'
   | 'request_timeout'
+  | 'internal_error'
   | 'service_unavailable';
 
-export class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: HttpErrorCode,
-    message: string,
-    readonly details?: readonly FieldIssue[],
-    readonly headers: Readonly<Record<string, string>> = {},
-  ) {
-    super(message);
-    this.name = 'HttpProblem';
-  }
-}
+export type ErrorCode = DomainErrorCode | HttpErrorCode;
 
-/** Domain code → HTTP status. Anything not listed is a server fault. */
-export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
+/** Code → status: the only place an error's status is decided. A 5xx never shows its message. */
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  bad_request: 400,
+  invalid_json: 400,
   validation_failed: 400,
   invalid_credentials: 401,
   unauthorized: 401,
@@ -40,18 +34,42 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   account_disabled: 403,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   unknown_product: 422,
   product_unavailable: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  headers_too_large: 431,
+  internal_error: 500,
   store_unavailable: 500,
+  service_unavailable: 503,
 };
+
+/** A failure of the request itself, answered with its code's status and its message. */
+export class HttpProblem extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly details?: readonly FieldIssue[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'HttpProblem';
+    this.status = STATUS_BY_CODE[code];
+  }
+}
 
 export const REALM = 'Bearer realm="storefront"';
 export const INVALID_TOKEN_CHALLENGE = `${REALM}, error="invalid_token"`;
 
-export function validationProblem(details: readonly FieldIssue[]): HttpProblem {
-  return new HttpProblem(400, 'validation_failed', 'The request is invalid.', details);
+/** A body or query that does not have the shape of the route: the domain's `validation_failed`. */
+export function validationProblem(details: readonly FieldIssue[]): DomainError {
+  return validationFailed(details);
 }

@@ -1,10 +1,12 @@
 /** Strict query-string reading: one value per parameter, integers written as plain digits. */
 import type { FieldIssue } from '@storefront/domain';
-import type { Context } from 'koa';
+import type { Exchange } from './exchange.js';
 import { validationProblem } from './problem.js';
 
-export function readString(ctx: Context, name: string, issues: FieldIssue[]): string | undefined {
-  const value = ctx.query[name];
+type WithQuery = Pick<Exchange, 'query'>;
+
+export function readString(exchange: WithQuery, name: string, issues: FieldIssue[]): string | undefined {
+  const value = exchange.query[name];
   if (Array.isArray(value)) {
     issues.push({ path: name, message: 'must be given once' });
     return undefined;
@@ -12,8 +14,8 @@ export function readString(ctx: Context, name: string, issues: FieldIssue[]): st
   return value;
 }
 
-export function readInteger(ctx: Context, name: string, issues: FieldIssue[]): number | undefined {
-  const raw = readString(ctx, name, issues);
+export function readInteger(exchange: WithQuery, name: string, issues: FieldIssue[]): number | undefined {
+  const raw = readString(exchange, name, issues);
   if (raw === undefined) return undefined;
   if (!/^\d{1,15}$/.test(raw)) {
     issues.push({ path: name, message: 'must be a positive integer' });
@@ -22,10 +24,10 @@ export function readInteger(ctx: Context, name: string, issues: FieldIssue[]): n
   return Number(raw);
 }
 
-export function readPaging(ctx: Context): { page: number | undefined; limit: number | undefined } {
+export function readPaging(exchange: WithQuery): { page: number | undefined; limit: number | undefined } {
   const issues: FieldIssue[] = [];
-  const page = readInteger(ctx, 'page', issues);
-  const limit = readInteger(ctx, 'limit', issues);
+  const page = readInteger(exchange, 'page', issues);
+  const limit = readInteger(exchange, 'limit', issues);
   if (issues.length > 0) throw validationProblem(issues);
   return { page, limit };
 }

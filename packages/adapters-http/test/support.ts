@@ -5,7 +5,7 @@ import type { Storefront, StorefrontPorts } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, requestListener, type HttpLogger } from '../src/index.js';
+import { createHttpApp, type HttpLogger } from '../src/index.js';
 
 export interface LogEntry {
   readonly level: 'info' | 'warn' | 'error';
@@ -30,7 +30,7 @@ export async function serve(overrides: Partial<StorefrontPorts> = {}): Promise<T
     warn: (fields, message) => logs.push({ level: 'warn', fields, message }),
     error: (fields, message) => logs.push({ level: 'error', fields, message }),
   };
-  const server: Server = createServer(requestListener(createHttpApp({ storefront, logger })));
+  const server: Server = createServer(createHttpApp({ storefront, logger }).listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

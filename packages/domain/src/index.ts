@@ -45,7 +45,7 @@ export type { Order, OrderLine, OrderRequestLine } from './model/order.js';
 export type { Session } from './model/session.js';
 export { PAGING, pageOffset, toPage } from './model/page.js';
 export type { Page, PageRequest } from './model/page.js';
-export { parseMenuDocument } from './model/validation.js';
+export { isRecord, parseMenuDocument } from './model/validation.js';
 export { SEARCH_LIMITS } from './search/normalize.js';
 export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from './session-tokens.js';
 export type { TokenPair } from './session-tokens.js';

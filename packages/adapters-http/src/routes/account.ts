@@ -1,26 +1,27 @@
 /** GET /api/me, GET /api/rate-limit and GET /api/status. */
-import type { Router } from '../router.js';
 import type { Storefront } from '@storefront/domain';
+import { requireCaller } from '../exchange.js';
 import { customerJson, rateLimitJson } from '../mappers.js';
-import { send, setHeader } from '../reply.js';
-import { requireCaller, stateOf } from '../state.js';
+import { json } from '../reply.js';
+import { get, type Route } from '../route.js';
 
-export function accountRoutes(router: Router, storefront: Storefront): void {
-  router.get('/api/me', (ctx) => {
-    setHeader(ctx, 'Cache-Control', 'no-store');
-    send(ctx, 200, customerJson(storefront.getCurrentCustomer.execute(requireCaller(ctx))));
-  });
+const NO_STORE = ['Cache-Control', 'no-store'];
 
-  // Peek routes: admission has looked at the caller's quota without consuming it, and counted the
-  // request against the route's own per-address limit (middleware/admission.ts).
-  router.get('/api/rate-limit', { quota: 'peek' }, (ctx) => {
-    setHeader(ctx, 'Cache-Control', 'no-store');
-    send(ctx, 200, rateLimitJson(stateOf(ctx).rateLimit!));
-  });
+export function accountRoutes(storefront: Storefront): Route[] {
+  return [
+    get('/api/me', (exchange) => json(200, customerJson(storefront.getCurrentCustomer.execute(requireCaller(exchange))), NO_STORE)),
 
-  router.get('/api/status', { quota: 'peek' }, async (ctx) => {
-    const status = await storefront.checkStatus.execute();
-    setHeader(ctx, 'Cache-Control', 'no-store');
-    send(ctx, status.status === 'ok' ? 200 : 503, status);
-  });
+    // Peek routes: admission has looked at the caller's quota without consuming it, and counted the
+    // request against the route's own per-address limit (admission.ts).
+    get('/api/rate-limit', (exchange) => json(200, rateLimitJson(exchange.rateLimit!), NO_STORE), { quota: 'peek' }),
+
+    get(
+      '/api/status',
+      async () => {
+        const status = await storefront.checkStatus.execute();
+        return json(status.status === 'ok' ? 200 : 503, status, NO_STORE);
+      },
+      { quota: 'peek' },
+    ),
+  ];
 }

@@ -1,38 +1,38 @@
 /** POST /api/auth/login, /api/auth/refresh and /api/auth/logout. */
-import type { Router } from '../router.js';
 import type { Storefront, TokenPair } from '@storefront/domain';
-import type { Context, Middleware } from 'koa';
-import { isRecord } from '../json.js';
+import { isRecord } from '@storefront/domain';
+import { requireCaller } from '../exchange.js';
 import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
-import { send, setHeader } from '../reply.js';
-import { clientLimitKey } from '../client-address.js';
-import { requireCaller } from '../state.js';
+import { empty, json, type Reply } from '../reply.js';
+import { post, type Route } from '../route.js';
 
-/** What a client may do after a 500 from each route (router.ts, `retry`). */
+/** What a client may do after a 500 from each route (route.ts, `retry`). */
 const RETRY = {
   login: 'Logging in again is harmless, but each attempt counts against the login limit.',
   refresh: 'The refresh token may already have been used: if a retry with it is refused, log in again.',
   logout: 'Send the logout again: a 401 answer means the session is already closed.',
 } as const;
 
-export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
-  router.post('/api/auth/login', { retry: RETRY.login }, jsonBody, async (ctx) => {
-    const body = objectBody(ctx.request.body);
-    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: clientLimitKey(ctx) });
-    sendPair(ctx, pair);
-  });
+const NO_STORE = ['Cache-Control', 'no-store'];
 
-  router.post('/api/auth/refresh', { retry: RETRY.refresh }, jsonBody, async (ctx) => {
-    const body = objectBody(ctx.request.body);
-    sendPair(ctx, await storefront.refreshSession.execute({ refreshToken: body['refresh_token'] }));
-  });
+export function authRoutes(storefront: Storefront): Route[] {
+  return [
+    post('/api/auth/login', { retry: RETRY.login }, async (exchange) => {
+      const body = objectBody(exchange.body);
+      return pairReply(await storefront.login.execute({ email: body['email'], password: body['password'], client: exchange.client }));
+    }),
 
-  router.post('/api/auth/logout', { retry: RETRY.logout }, jsonBody, async (ctx) => {
-    await storefront.logout.execute(requireCaller(ctx));
-    setHeader(ctx, 'Cache-Control', 'no-store');
-    send(ctx, 204);
-  });
+    post('/api/auth/refresh', { retry: RETRY.refresh }, async (exchange) => {
+      const body = objectBody(exchange.body);
+      return pairReply(await storefront.refreshSession.execute({ refreshToken: body['refresh_token'] }));
+    }),
+
+    post('/api/auth/logout', { retry: RETRY.logout }, async (exchange) => {
+      await storefront.logout.execute(requireCaller(exchange));
+      return empty(204, NO_STORE);
+    }),
+  ];
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -41,8 +41,6 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body;
 }
 
-function sendPair(ctx: Context, pair: TokenPair): void {
-  setHeader(ctx, 'Cache-Control', 'no-store');
-  setHeader(ctx, 'X-Refresh-Token-Expires-In', String(pair.refreshExpiresIn));
-  send(ctx, 200, tokenPairJson(pair));
+function pairReply(pair: TokenPair): Reply {
+  return json(200, tokenPairJson(pair), ['Cache-Control', 'no-store', 'X-Refresh-Token-Expires-In', String(pair.refreshExpiresIn)]);
 }

@@ -1,0 +1,85 @@
+/**
+ * Who is calling, and may they: the caller is identified from the access token, the request counts
+ * against the caller's quota (the customer with a valid token, else the client address, IPv6 by
+ * /64), and only then is a bad token refused. Refused requests are not counted. The order matters:
+ * the rate limit needs to know the caller, and a bad token still spends quota before it is refused.
+ *
+ * It runs once the route is known (koa-app.ts), for every request (404, 405 and OPTIONS included),
+ * so the cost of a request is the route's property, whatever spelling of its path the client used.
+ * A `peek` route (status and quota reads) spends nothing of the caller's quota, only looks at it for
+ * the headers every answer carries, and counts against a generous per-address limit of its own
+ * instead, so that polling it cannot be used to hammer the store.
+ */
+import type { Authenticate, Caller, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain';
+import { DomainError, isDomainError, RateLimitedError } from '@storefront/domain';
+import type { Exchange } from './exchange.js';
+import type { Route } from './route.js';
+
+export interface AdmissionUseCases {
+  readonly authenticate: Authenticate;
+  /** Counts a request against the caller's quota. */
+  readonly checkRateLimit: CheckRateLimit;
+  /** Looks at the caller's quota without counting (peek routes). */
+  readonly getRateLimitStatus: GetRateLimitStatus;
+  /** The per-address limit of each peek route. */
+  readonly checkPollLimit: CheckRateLimit;
+}
+
+/** What admission reads of a request and fills in. */
+export interface Admitted extends Pick<Exchange, 'header' | 'client'> {
+  caller: Caller | undefined;
+  rateLimit: RateLimitStatus | undefined;
+}
+
+export type Admit = (exchange: Admitted, route: Route | undefined) => Promise<void>;
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i;
+
+export function admission(useCases: AdmissionUseCases): Admit {
+  const { authenticate, checkRateLimit, getRateLimitStatus, checkPollLimit } = useCases;
+  return async (exchange, route) => {
+    const header = exchange.header('authorization');
+    let authError: unknown;
+    // Anonymous (no header, or an empty one): nothing to wait for.
+    if (header !== undefined && header !== '') {
+      try {
+        exchange.caller = await identify(header, authenticate);
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        authError = error;
+      }
+    }
+    const subject: RateLimitSubject =
+      exchange.caller !== undefined ? { scope: 'customer', id: exchange.caller.customer.customerId } : { scope: 'ip', id: exchange.client };
+    if (route?.quota === 'peek') {
+      exchange.rateLimit = await getRateLimitStatus.execute(subject);
+      await countPoll(checkPollLimit, exchange.client, route.path);
+    } else {
+      // A refusal throws RateLimitedError, which carries the status for the headers.
+      exchange.rateLimit = await checkRateLimit.execute(subject);
+    }
+    if (authError !== undefined) throw authError;
+  };
+}
+
+/** `Authorization: Bearer <token>` → the caller; a DomainError when the header holds no live token. */
+function identify(header: string, authenticate: Authenticate): Promise<Caller> {
+  const match = BEARER.exec(header.trim());
+  if (match === null) throw new DomainError('invalid_token', 'Send the access token as "Authorization: Bearer <token>".');
+  return authenticate.execute(match[1]!);
+}
+
+/**
+ * Counts a peek request against its route's own limit, per client address even with a token (a
+ * health checker and a client behind one address have separate quotas per route, not per
+ * customer). The refusal is a plain `rate_limited` error, not a RateLimitedError: the headers
+ * describe the caller's quota, which this refusal did not touch.
+ */
+async function countPoll(check: CheckRateLimit, client: string, path: string): Promise<void> {
+  try {
+    await check.execute({ scope: 'ip', id: client, resource: path });
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    throw new DomainError('rate_limited', `Too many requests to ${path}; retry later.`, { retryAfterSeconds: error.status.retryAfter });
+  }
+}

@@ -1,0 +1,72 @@
+/** The types of the adapter's public surface: what createHttpApp takes and returns. */
+import type { Storefront } from '@storefront/domain';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The subset of pino's API the adapter logs through. */
+export interface HttpLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+  /**
+   * Optional, as pino has it: a logger writing to the same place with other options. The default
+   * access log writes through `child({}, { redact: [] })`: its fixed fields hold no secret, and
+   * pino's redaction paths cost more than the rest of the line.
+   */
+  child?(bindings: Record<string, unknown>, options: { redact: string[] }): HttpLogger;
+}
+
+/** What the access log records of each answered request. None of it is a secret. */
+export interface AccessEntry {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Time to answer, in milliseconds, to a tenth. */
+  readonly ms: number;
+}
+
+/** Writes one access-log line per answered request. */
+export type AccessLog = (entry: AccessEntry) => void;
+
+export interface HttpAppOptions {
+  /** Largest accepted JSON body. Default HTTP_LIMITS.bodyLimitBytes (16 KiB). */
+  readonly bodyLimitBytes?: number | undefined;
+  /** Trust X-Forwarded-For for the client address (behind a load balancer). Default false. */
+  readonly trustProxy?: boolean | undefined;
+  /**
+   * With `trustProxy`: how many proxies in front of the app append to X-Forwarded-For (integer
+   * ≥ 1). Default 1. The client is the entry the outermost of them appended, the `hops`-th from
+   * the right; entries further left were written by the client and are ignored. A header with
+   * fewer entries than `hops` gives its leftmost entry (the request came through fewer proxies);
+   * none, the socket's address. This is Koa's `maxIpsCount`.
+   */
+  readonly trustProxyHops?: number | undefined;
+  /** Default HTTP_LIMITS.requestTimeoutMs (10 s). */
+  readonly requestTimeoutMs?: number | undefined;
+}
+
+export interface HttpAppDependencies {
+  readonly storefront: Storefront;
+  readonly logger: HttpLogger;
+  /** Default: the access log of access-log.ts through `logger.info`. */
+  readonly accessLog?: AccessLog | undefined;
+  readonly options?: HttpAppOptions | undefined;
+}
+
+/** One route the app serves: a method and a path as the route modules wrote it (`/api/orders`). */
+export interface RouteEntry {
+  readonly method: string;
+  readonly path: string;
+}
+
+/** The HTTP adapter as the app sees it: no Koa in sight. */
+export interface HttpApp {
+  /** The Node request listener. */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Every route as registered (`HEAD`, implied by `GET`, is not listed). */
+  routes(): RouteEntry[];
+  /** Streams open now. */
+  readonly openStreams: number;
+  /** Ends every open stream (on shutdown: a server closing must not wait for them). */
+  endStreams(): void;
+}

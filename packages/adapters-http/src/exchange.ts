@@ -1,0 +1,39 @@
+/**
+ * What a handler is given: the request as the adapter has read it, and what admission learned
+ * about it (the caller, its quota). Handlers take an Exchange and return a Reply (reply.ts); they
+ * never see Koa, so they can be called in a test with a plain object.
+ */
+import type { Caller, RateLimitStatus } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+
+export interface Exchange {
+  readonly method: string;
+  /** The path as the client sent it, without the query string. */
+  readonly path: string;
+  /** Path parameters of the matched route (`/api/orders/:order_id` → `order_id`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Query parameters; one given twice is an array. */
+  readonly query: Readonly<Record<string, string | string[] | undefined>>;
+  /** The parsed JSON body of a route that reads one; undefined without a body. */
+  readonly body: unknown;
+  /** A request header by its lower-case name; repeated headers joined with `, `. */
+  header(name: string): string | undefined;
+  /** The client, as the per-client limits key it (IPv6 by /64; see client-address.ts). */
+  readonly client: string;
+  readonly requestId: string;
+  /** Set when a valid access token was presented. */
+  readonly caller: Caller | undefined;
+  /** The caller's quota after this request (admission). */
+  readonly rateLimit: RateLimitStatus | undefined;
+  /** Fires when the request has been answered early (time allowance) or the client has gone. */
+  readonly signal: AbortSignal;
+}
+
+/** The logged-in caller, or `unauthorized` for an anonymous request. */
+export function requireCaller(exchange: Exchange): Caller {
+  const caller = exchange.caller;
+  if (caller === undefined) {
+    throw new DomainError('unauthorized', 'Log in first and send the access token as "Authorization: Bearer <token>".');
+  }
+  return caller;
+}

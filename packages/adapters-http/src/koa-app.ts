@@ -1,0 +1,231 @@
+/**
+ * The one file that knows Koa. Koa gives each request its context (request and response wrappers,
+ * the client address behind trusted proxies, the parsed query), composes the middleware,
+ * @koa/router matches the routes (case-insensitive, a trailing slash forgiven, HEAD with GET, 405
+ * and OPTIONS from `allowedMethods`), and koa-body reads JSON bodies. Everything else is
+ * hand-written and Koa-free, for the reasons measured in docs/performance.md: the reply is a value
+ * written once by the lifecycle (lifecycle.ts, write-reply.ts) instead of `ctx.body`/`ctx.set`, and
+ * one deadline queue bounds every request instead of a timer each.
+ *
+ * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
+ * → router: for a route, admission (caller, quota by the route's property) → body → handler; for
+ * no route, admission, then 405/OPTIONS/404.
+ */
+import Router from '@koa/router';
+import type { Caller, RateLimitStatus } from '@storefront/domain';
+import Koa, { type Context, type Middleware } from 'koa';
+import { koaBody } from 'koa-body';
+import { admission, type Admitted } from './admission.js';
+import type { AccessLog, HttpApp, HttpAppDependencies, HttpLogger } from './app-types.js';
+import { rateLimitKeyOfAddress } from './client-address.js';
+import { Lifecycle, type InFlight } from './lifecycle.js';
+import { HTTP_LIMITS } from './limits.js';
+import { HttpProblem } from './problem.js';
+import { empty, type Reply } from './reply.js';
+import type { Route } from './route.js';
+import { accountRoutes } from './routes/account.js';
+import { authRoutes } from './routes/auth.js';
+import { menuRoutes } from './routes/menu.js';
+import { orderRoutes } from './routes/orders.js';
+import { OpenStreams } from './streams.js';
+
+export function createHttpApp(deps: HttpAppDependencies): HttpApp {
+  const { storefront, logger, options = {} } = deps;
+  const hops = options.trustProxyHops ?? 1;
+  if (!Number.isSafeInteger(hops) || hops < 1) throw new RangeError(`trustProxyHops must be an integer ≥ 1, got ${hops}`);
+  const koa = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: hops });
+  koa.silent = true;
+  koa.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
+
+  const streams = new OpenStreams();
+  const { policy } = storefront.checkRateLimit;
+  const lifecycle = new Lifecycle(
+    logger,
+    deps.accessLog ?? accessLogThrough(logger),
+    options.requestTimeoutMs ?? HTTP_LIMITS.requestTimeoutMs,
+    streams,
+    `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+  );
+  const admit = admission(storefront);
+  const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
+  const routes = [...menuRoutes(storefront), ...orderRoutes(storefront), ...authRoutes(storefront), ...accountRoutes(storefront)];
+
+  const router = new Router();
+  for (const route of routes) {
+    const chain: Middleware[] = [
+      async (ctx, next) => {
+        const exchange = exchangeOf(ctx);
+        exchange.route = route;
+        await admit(exchange, route);
+        await next();
+      },
+    ];
+    if (route.method === 'POST') chain.push(body);
+    chain.push(async (ctx) => {
+      const exchange = exchangeOf(ctx);
+      exchange.reply = await route.handle(exchange);
+    });
+    router.register(route.path, [route.method], chain);
+  }
+
+  koa.use(async (ctx, next) => {
+    // The lifecycle writes every reply itself.
+    ctx.respond = false;
+    const exchange = new KoaExchange(ctx, lifecycle.requestId(ctx.req.headers['x-request-id']));
+    (ctx.state as State).exchange = exchange;
+    const pending = lifecycle.start(exchange);
+    try {
+      await next();
+      lifecycle.settle(exchange, pending, exchange.reply ?? unrouted(ctx));
+    } catch (error) {
+      lifecycle.settle(exchange, pending, undefined, error);
+    }
+  });
+  koa.use(router.routes());
+  koa.use(router.allowedMethods());
+  // No route for the path and method: the request is still admitted (and counted) before its 404,
+  // 405 or OPTIONS answer, which allowedMethods decides once this returns.
+  koa.use((ctx) => admit(exchangeOf(ctx), undefined));
+
+  return {
+    listener: koa.callback(),
+    routes: () => routes.map((route) => ({ method: route.method, path: route.path })),
+    get openStreams() {
+      return streams.size;
+    },
+    endStreams: () => streams.endAll(),
+  };
+}
+
+interface State {
+  exchange: KoaExchange;
+}
+
+function exchangeOf(ctx: Context): KoaExchange {
+  return (ctx.state as State).exchange;
+}
+
+/** What allowedMethods decided for a request no route answered. */
+function unrouted(ctx: Context): Reply {
+  const allow = ctx.response.get('Allow');
+  if (ctx.method === 'OPTIONS' && ctx.status === 200) return empty(204, ['Allow', allow]);
+  if (ctx.status === 405 || ctx.status === 501) {
+    throw new HttpProblem('method_not_allowed', `${ctx.method} is not allowed here; use ${allow}.`, undefined, { Allow: allow });
+  }
+  throw new HttpProblem('not_found', 'No such resource.');
+}
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** One request, as handlers (Exchange), admission and the lifecycle see it. */
+class KoaExchange implements InFlight, Admitted {
+  caller: Caller | undefined = undefined;
+  rateLimit: RateLimitStatus | undefined = undefined;
+  route: Route | undefined = undefined;
+  reply: Reply | undefined = undefined;
+  readonly startedAt = performance.now();
+  private controller: AbortController | undefined;
+  private clientKey: string | undefined;
+
+  constructor(
+    private readonly ctx: Context,
+    readonly requestId: string,
+  ) {}
+
+  get req() {
+    return this.ctx.req;
+  }
+
+  get res() {
+    return this.ctx.res;
+  }
+
+  get method(): string {
+    return this.ctx.method;
+  }
+
+  get path(): string {
+    return this.ctx.path;
+  }
+
+  get params(): Readonly<Record<string, string>> {
+    return (this.ctx as Context & { params?: Record<string, string> }).params ?? NO_PARAMS;
+  }
+
+  get query() {
+    return this.ctx.query;
+  }
+
+  get body(): unknown {
+    return (this.ctx.request as { body?: unknown }).body;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.ctx.req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  /**
+   * The client's address, keyed for the per-client limits: Koa's `ctx.ip` behind trusted proxies
+   * (the X-Forwarded-For entry the outermost trusted proxy appended: `maxIpsCount`), else the
+   * socket's address without asking Koa (it reads and splits X-Forwarded-For even to ignore it).
+   */
+  get client(): string {
+    this.clientKey ??= rateLimitKeyOfAddress(this.ctx.app.proxy ? this.ctx.ip : (this.ctx.req.socket.remoteAddress ?? ''));
+    return this.clientKey;
+  }
+
+  /** Made on first use (login asks for it): no AbortController for requests that never look. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = new AbortController();
+      this.controller = controller;
+      const res = this.ctx.res;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.controller?.abort();
+  }
+}
+
+/** JSON request bodies through koa-body, size-limited while reading; failures are clear 4xx problems. */
+function jsonBody(limitBytes: number): Middleware {
+  const JSON_TYPES = ['application/json', 'application/*+json'];
+  const parse = koaBody({
+    json: true,
+    jsonStrict: true,
+    jsonLimit: limitBytes,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    parsedMethods: ['POST' as never],
+    onError: (error) => {
+      const status = (error as { status?: number }).status;
+      if (status === 413) throw new HttpProblem('payload_too_large', `The body is larger than ${limitBytes} bytes.`);
+      if (status === 415) throw new HttpProblem('unsupported_media_type', 'The body must be UTF-8 JSON.');
+      throw new HttpProblem('invalid_json', 'The body is not valid JSON: send a JSON object.');
+    },
+  });
+  return async (ctx, next) => {
+    const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+    if (hasBody && ctx.is(JSON_TYPES) === false) {
+      throw new HttpProblem('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+    }
+    await parse(ctx, next);
+  };
+}
+
+/**
+ * The default access log, through the logger. The line has fixed fields, none of them a secret, so
+ * it is written without the logger's redaction paths.
+ */
+function accessLogThrough(logger: HttpLogger): AccessLog {
+  const log = logger.child?.({}, { redact: [] }) ?? logger;
+  return (entry) =>
+    log.info({ req_id: entry.requestId, method: entry.method, path: entry.path, status: entry.status, ms: entry.ms }, 'request');
+}

@@ -1,0 +1,104 @@
+/**
+ * Streamed replies (Server-Sent Events): the headers go out at once, then every chunk the source
+ * writes is handed to the socket as it comes. A stream is not a request in flight: it is outside
+ * the request time-out, and ends when its source ends it, when the client goes, when its own
+ * deadline passes (e.g. its access token's expiry) or when the server shuts down.
+ */
+import type { ServerResponse } from 'node:http';
+
+/** Why a stream ended. */
+export type StreamEnd = 'done' | 'client_closed' | 'deadline' | 'shutdown';
+
+/** The writing end handed to a stream's source. */
+export interface StreamSink {
+  /** Writes a chunk now; false (and nothing written) once the stream has ended. */
+  write(chunk: string): boolean;
+  /** Ends the stream (reason `done`). */
+  end(): void;
+  readonly ended: boolean;
+  /** Called once when the stream ends, whatever the reason: release what the source holds here. */
+  onEnd(listener: (reason: StreamEnd) => void): void;
+}
+
+/** What a handler returns to stream: it is given the sink once the headers are sent. */
+export interface StreamSource {
+  /** The stream is ended this long after it opened. Default: no deadline of its own. */
+  readonly maxDurationMs?: number;
+  open(sink: StreamSink): void;
+}
+
+/** The streams open on one app, so that a shutdown can end them instead of waiting for them. */
+export class OpenStreams {
+  private readonly open = new Set<ResponseSink>();
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Starts streaming `source` on `res`, whose headers are already written; `ended` is told once. */
+  start(res: ServerResponse, source: StreamSource, ended: (reason: StreamEnd) => void): void {
+    const sink = new ResponseSink(res, (reason) => {
+      this.open.delete(sink);
+      ended(reason);
+    });
+    this.open.add(sink);
+    if (source.maxDurationMs !== undefined) sink.endAfter(source.maxDurationMs);
+    try {
+      source.open(sink);
+    } catch (error) {
+      sink.finish('done');
+      throw error;
+    }
+  }
+
+  /** Ends every open stream (reason `shutdown`). */
+  endAll(): void {
+    for (const sink of [...this.open]) sink.finish('shutdown');
+  }
+}
+
+class ResponseSink implements StreamSink {
+  private done = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners: ((reason: StreamEnd) => void)[] = [];
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onEnded: (reason: StreamEnd) => void,
+  ) {
+    res.once('close', () => this.finish('client_closed'));
+  }
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  write(chunk: string): boolean {
+    if (this.done) return false;
+    this.res.write(chunk);
+    return true;
+  }
+
+  end(): void {
+    this.finish('done');
+  }
+
+  onEnd(listener: (reason: StreamEnd) => void): void {
+    if (this.done) listener('done');
+    else this.listeners.push(listener);
+  }
+
+  endAfter(ms: number): void {
+    this.timer = setTimeout(() => this.finish('deadline'), ms);
+    this.timer.unref();
+  }
+
+  finish(reason: StreamEnd): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (!this.res.writableEnded) this.res.end();
+    this.onEnded(reason);
+    for (const listener of this.listeners) listener(reason);
+  }
+}
