@@ -30,7 +30,10 @@ export class HttpProblem extends Error {
   }
 }
 
-/** Domain code → HTTP status. Anything not listed is a server fault. */
+/**
+ * Domain code → HTTP status. Anything not listed is a server fault. A code mapped to 500 is a fault
+ * too (generic body, logged); the others, 503 included, are answered with their code and message.
+ */
 export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = {
   validation_failed: 400,
   invalid_credentials: 401,
@@ -47,6 +50,7 @@ export const STATUS_BY_DOMAIN_CODE: Readonly<Record<DomainErrorCode, number>> = 
   idempotency_key_reused: 422,
   rate_limited: 429,
   store_unavailable: 500,
+  service_unavailable: 503,
 };
 
 export const REALM = 'Bearer realm="storefront"';

@@ -18,6 +18,8 @@ export interface RequestState {
   rateLimit?: RateLimitStatus;
   /** The route that matched the method and path; unset for a 404, 405 or OPTIONS. */
   endpoint?: Endpoint;
+  /** Made on first use by requestSignal (request-signal.ts); fired when nobody reads the answer. */
+  abort?: AbortController;
 }
 
 export function stateOf(ctx: Context): RequestState {

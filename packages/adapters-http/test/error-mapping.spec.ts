@@ -9,20 +9,33 @@ import { Faults } from '@storefront/testing';
 describe('HTTP error mapping', () => {
   describe('a domain error raised by a use case', () => {
     for (const [code, status] of Object.entries(STATUS_BY_DOMAIN_CODE) as [DomainErrorCode, number][]) {
-      it(`answers ${status < 500 ? status : '500 internal_error'} for ${code}`, async () => {
+      it(`answers ${status !== 500 ? status : '500 internal_error'} for ${code}`, async () => {
         const server = await serveWithFailingMenu(() => new DomainError(code, `secret-${code}`));
         try {
           const res = await fetch(`${server.url}/api/products`);
           const body = (await res.json()) as Record<string, unknown>;
           expect(res.status).to.equal(status);
           expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-          expect(body['error']).to.equal(status < 500 ? code : 'internal_error');
-          if (status >= 500) expect(JSON.stringify(body)).not.to.contain('secret');
+          expect(body['error']).to.equal(status !== 500 ? code : 'internal_error');
+          if (status === 500) expect(JSON.stringify(body)).not.to.contain('secret');
           if (status === 401) expect(res.headers.get('www-authenticate')).to.match(/^Bearer realm="storefront"/);
         } finally {
           await server.close();
         }
       });
+    }
+  });
+
+  it('answers service_unavailable 503 with its Retry-After (header and retry_after) and logs nothing', async () => {
+    const server = await serveWithFailingMenu(() => new DomainError('service_unavailable', 'Too busy; retry later.', { retryAfterSeconds: 2 }));
+    try {
+      const res = await fetch(`${server.url}/api/products`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('2');
+      expect(await res.json()).to.deep.equal({ error: 'service_unavailable', message: 'Too busy; retry later.', retry_after: 2 });
+      expect(server.logs.filter((entry) => entry.level === 'error')).to.deep.equal([]);
+    } finally {
+      await server.close();
     }
   });
 

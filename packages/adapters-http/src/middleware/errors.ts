@@ -46,7 +46,7 @@ export function replyWithError(ctx: Context, reply: Reply, error: unknown, logge
     body = { error: error.code, message: error.message };
     if (error.details !== undefined) body.details = error.details;
     for (const [name, value] of Object.entries(error.headers)) reply.set(name, value);
-  } else if (error instanceof DomainError && STATUS_BY_DOMAIN_CODE[error.code] < 500) {
+  } else if (error instanceof DomainError && STATUS_BY_DOMAIN_CODE[error.code] !== 500) {
     status = STATUS_BY_DOMAIN_CODE[error.code];
     body = error.code === 'invalid_credentials' ? { error: error.code } : { error: error.code, message: error.message };
     if (error.details !== undefined) body.details = error.details;

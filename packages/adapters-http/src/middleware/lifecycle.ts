@@ -5,7 +5,8 @@
  * - A time allowance: a request still running after it is answered so that the client is not left
  *   hanging: 408 when the client has not finished sending its body (its fault), else 503 (ours).
  *   The operation itself is not cancelled: an order may still complete, which is why orders take
- *   an Idempotency-Key and a retry replays instead of doubling.
+ *   an Idempotency-Key and a retry replays instead of doubling. Only work that has not started and
+ *   listens to the request's signal (request-signal.ts: a login's password hash) is dropped.
  * - Errors become replies (errors.ts), an unrouted path a 404.
  * - The reply is written once (reply.ts), then one access-log line.
  *
@@ -59,6 +60,8 @@ export function lifecycle(logger: HttpLogger, accessLog: AccessLog, allowanceMs:
   const deadlines = new Deadlines<Context>(allowanceMs, (ctx) => {
     replyWithError(ctx, stateOf(ctx).reply, ctx.req.complete ? tooLong() : tooSlow(), logger);
     finish(ctx);
+    // Answered: work the handler has not started yet is not worth starting (request-signal.ts).
+    stateOf(ctx).abort?.abort();
   });
 
   return async (ctx, next) => {

@@ -7,6 +7,7 @@ import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { send, setHeader } from '../reply.js';
 import { clientLimitKey } from '../client-address.js';
+import { requestSignal } from '../request-signal.js';
 import { requireCaller } from '../state.js';
 
 /** What a client may do after a 500 from each route (router.ts, `retry`). */
@@ -19,7 +20,13 @@ const RETRY = {
 export function authRoutes(router: Router, storefront: Storefront, jsonBody: Middleware): void {
   router.post('/api/auth/login', { retry: RETRY.login }, jsonBody, async (ctx) => {
     const body = objectBody(ctx.request.body);
-    const pair = await storefront.login.execute({ email: body['email'], password: body['password'], client: clientLimitKey(ctx) });
+    const pair = await storefront.login.execute({
+      email: body['email'],
+      password: body['password'],
+      client: clientLimitKey(ctx),
+      // A login answered by its time-out, or whose client left, never starts its hash.
+      signal: requestSignal(ctx),
+    });
     sendPair(ctx, pair);
   });
 
