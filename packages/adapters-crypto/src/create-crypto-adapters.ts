@@ -6,7 +6,7 @@ import { ScryptPasswordHasher, type ScryptPasswordHasherOptions } from './scrypt
 export interface CryptoAdaptersOptions extends PasetoTokenServiceOptions {
   /** PASERK k4.secret that signs access tokens. Default: a fresh ephemeral key (tokens die with the process). */
   readonly signingKey?: string;
-  /** scrypt cost and concurrency cap. Default logN 17, r 8, p 1, 4 at once. */
+  /** scrypt cost and bounds. Default logN 17, r 8, p 1; 4 at once, 64 waiting, for at most 1 s. */
   readonly scrypt?: ScryptPasswordHasherOptions;
 }
 

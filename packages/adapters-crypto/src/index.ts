@@ -1,15 +1,25 @@
 /**
- * @storefront/adapters-crypto: password hashing with scrypt (bounded concurrency, off the event
- * loop) and access tokens as PASETO v4.public (Ed25519) with a key id in the footer.
+ * @storefront/adapters-crypto: password hashing with scrypt (bounded concurrency and waiting, off
+ * the event loop) and access tokens as PASETO v4.public (Ed25519) with a key id in the footer.
  */
 export { createCryptoAdapters, type CryptoAdapters, type CryptoAdaptersOptions } from './create-crypto-adapters.js';
 export {
   ScryptPasswordHasher,
   DEFAULT_SCRYPT_CONCURRENCY,
   DEFAULT_SCRYPT_COST,
+  DEFAULT_SCRYPT_MAX_WAIT_MS,
+  DEFAULT_SCRYPT_MAX_QUEUE,
   type ScryptCost,
   type ScryptPasswordHasherOptions,
 } from './scrypt-password-hasher.js';
 export { PasetoTokenService, type PasetoTokenServiceOptions } from './paseto-token-service.js';
-export { generateSigningKey, isPublicPaserk, isSecretPaserk, keyIdOf, type PublicPaserk, type SecretPaserk } from './paseto-keys.js';
-export { Semaphore, type SemaphoreStats } from './semaphore.js';
+export {
+  generateSigningKey,
+  isPublicPaserk,
+  isSecretPaserk,
+  keyIdOf,
+  publicKeyOf,
+  type PublicPaserk,
+  type SecretPaserk,
+} from './paseto-keys.js';
+export { Semaphore, SemaphoreRefusedError, type SemaphoreOptions, type SemaphoreRefusal, type SemaphoreStats } from './semaphore.js';

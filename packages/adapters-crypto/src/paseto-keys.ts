@@ -71,6 +71,15 @@ export async function importSigningKey(paserk: string): Promise<SigningKey> {
   return { kid: keyIdOf(publicPaserk), secretKey, publicKey, publicPaserk };
 }
 
+/**
+ * The k4.public PASERK of a k4.secret one: what to hand to instances that must verify, but never
+ * sign, tokens of that key (the first step of a key rotation). Derived as the token service derives
+ * it, so the key id matches the one in the tokens the secret key signs.
+ */
+export async function publicKeyOf(secretPaserk: string): Promise<PublicPaserk> {
+  return (await importSigningKey(secretPaserk)).publicPaserk;
+}
+
 /** A key that verifies only: a k4.public PASERK, or a k4.secret one (its public half is used). */
 export async function importVerificationKey(paserk: string): Promise<VerificationKey> {
   if (isSecretPaserk(paserk)) {

@@ -1,6 +1,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
+import { DomainError } from '@storefront/domain';
 import { ScryptPasswordHasher } from '../src/scrypt-password-hasher.js';
+import { rejectionOf } from './helpers.js';
 
 const FAST = { logN: 10 } as const;
 
@@ -77,7 +79,7 @@ describe('ScryptPasswordHasher', () => {
     expect(hasher.stats).to.include({ active: 2, queued: 6 });
     const results = await Promise.all(verifications);
     expect(results).to.deep.equal([true, false, true, false, true, false, true, false]);
-    expect(hasher.stats).to.deep.equal({ active: 0, queued: 0, peakActive: 2 });
+    expect(hasher.stats).to.include({ active: 0, queued: 0, peakActive: 2, started: 9, refused: 0 });
   });
 
   it('caps concurrent operations at 4 by default', async () => {
@@ -87,6 +89,53 @@ describe('ScryptPasswordHasher', () => {
     expect(hasher.stats).to.include({ active: 4, queued: 2 });
     await Promise.all(hashes);
     expect(hasher.stats.peakActive).to.equal(4);
+  });
+
+  it('waits in a queue of at most 64 for at most 1 s by default', () => {
+    const hasher = new ScryptPasswordHasher(FAST);
+    expect([hasher.maxQueue, hasher.maxWaitMs]).to.deep.equal([64, 1000]);
+  });
+
+  it('refuses at once with service_unavailable and a retry-after, computing nothing, when the queue is full', async () => {
+    const hasher = new ScryptPasswordHasher({ logN: 14, maxConcurrency: 1, maxQueue: 1 });
+    const hash = await hasher.hash('alice-password');
+    const running = hasher.verify(hash, 'alice-password');
+    const waiting = hasher.verify(hash, 'alice-password');
+    const refused = await rejectionOf(hasher.verify(hash, 'alice-password'));
+    expect(refused).to.be.instanceOf(DomainError).and.include({ code: 'service_unavailable', retryAfterSeconds: 1 });
+    expect(await Promise.all([running, waiting])).to.deep.equal([true, true]);
+    expect(hasher.stats).to.include({ started: 3, refused: 1 });
+  });
+
+  it('refuses with service_unavailable an operation that waited maxWaitMs for its turn', async () => {
+    const hasher = new ScryptPasswordHasher({ logN: 16, maxConcurrency: 1, maxWaitMs: 1 });
+    const running = hasher.hash('alice-password'); // some 100 ms and more: far beyond 1 ms
+    const refused = await rejectionOf(hasher.hash('bob-password'));
+    expect(refused).to.be.instanceOf(DomainError).and.include({ code: 'service_unavailable', retryAfterSeconds: 1 });
+    await running;
+    expect(hasher.stats).to.include({ started: 1, refused: 1 });
+  });
+
+  it('never computes a hash whose caller gave up before its turn', async () => {
+    const hasher = new ScryptPasswordHasher({ ...FAST, maxConcurrency: 1 });
+    const hash = await hasher.hash('alice-password');
+    const running = hasher.verify(hash, 'alice-password');
+    const caller = new AbortController();
+    const abandoned = hasher.verify(hash, 'alice-password', { signal: caller.signal });
+    caller.abort();
+    expect(await rejectionOf(abandoned)).to.be.instanceOf(DomainError).with.property('code', 'service_unavailable');
+    expect(await rejectionOf(hasher.hash('x', { signal: caller.signal }))).to.be.instanceOf(DomainError);
+    await running;
+    expect(hasher.stats).to.include({ started: 2, abandoned: 2 });
+  });
+
+  it('asks for a re-hash of a hash of another cost, and of one that is not ours', async () => {
+    const current = new ScryptPasswordHasher({ logN: 11 });
+    expect(current.needsRehash(await current.hash('x'))).to.equal(false);
+    expect(current.needsRehash(await new ScryptPasswordHasher({ logN: 10 }).hash('x'))).to.equal(true);
+    expect(current.needsRehash(await new ScryptPasswordHasher({ logN: 11, r: 4 }).hash('x'))).to.equal(true);
+    expect(current.needsRehash(await new ScryptPasswordHasher({ logN: 11, p: 2 }).hash('x'))).to.equal(true);
+    expect(current.needsRehash('$2b$10$abcdefghijklmnopqrstuv')).to.equal(true);
   });
 
   it('refuses an invalid cost', () => {

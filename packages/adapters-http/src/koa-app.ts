@@ -181,9 +181,13 @@ class KoaExchange implements InFlight, Admitted {
       const controller = new AbortController();
       this.controller = controller;
       const res = this.ctx.res;
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
+      // `close` comes after a complete answer too; only one cut short means the client left.
+      if (res.destroyed) controller.abort();
+      else {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+      }
     }
     return this.controller.signal;
   }

@@ -48,6 +48,19 @@ describe('HTTP error mapping', () => {
     }
   });
 
+  it('answers service_unavailable 503 with its Retry-After (header and retry_after) and logs nothing', async () => {
+    const server = await serveWithFailingMenu(() => new DomainError('service_unavailable', 'Too busy; retry later.', { retryAfterSeconds: 2 }));
+    try {
+      const res = await fetch(`${server.url}/api/products`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('2');
+      expect(await res.json()).to.deep.equal({ error: 'service_unavailable', message: 'Too busy; retry later.', retry_after: 2 });
+      expect(server.logs.filter((entry) => entry.level === 'error')).to.deep.equal([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers an unexpected failure with a generic 500, logs it once with its cause and request id, and leaks nothing', async () => {
     const server = await serveWithFailingMenu(() => new Error('mongo://user:hunter2@db failed at /srv/app.js:12'));
     try {

@@ -48,6 +48,13 @@ export class InMemoryCustomerRepository implements CustomerRepository {
     return true;
   }
 
+  async updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean> {
+    const customer = this.byId.get(customerId);
+    if (customer === undefined || customer.passwordHash !== expected) return false;
+    this.byId.set(customerId, { ...customer, passwordHash: replacement });
+    return true;
+  }
+
   private findSync(customerId: string): Customer | null {
     const customer = this.byId.get(customerId);
     return customer === undefined ? null : copy(customer);

@@ -48,4 +48,12 @@ export class MongoCustomerRepository implements CustomerRepository {
       return result.matchedCount > 0;
     });
   }
+
+  updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean> {
+    return storeOperation(async () => {
+      // The filter on the old hash makes it a compare-and-set in one atomic update.
+      const result = await this.customers.updateOne({ _id: customerId, passwordHash: expected }, { $set: { passwordHash: replacement } });
+      return result.matchedCount > 0;
+    });
+  }
 }

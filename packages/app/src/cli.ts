@@ -16,6 +16,7 @@ const args = process.argv.slice(2);
 const io = {
   out: (text: string) => process.stdout.write(`${text}\n`),
   readPassword: () => readPassword(process.stdin, process.stderr),
+  readSecret: () => readPassword(process.stdin, process.stderr, 'Secret key'),
 };
 
 async function main(): Promise<number> {
@@ -23,7 +24,7 @@ async function main(): Promise<number> {
     io.out(USAGE);
     return args.length === 0 ? 2 : 0;
   }
-  if (runOffline(args, io)) return 0;
+  if (await runOffline(args, io)) return 0;
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
   if (config.store === 'memory') {
     process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo to change a real store\n');

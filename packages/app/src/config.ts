@@ -19,6 +19,10 @@ export interface ScryptConfig {
   readonly r: number;
   readonly p: number;
   readonly maxConcurrency: number;
+  /** Hashes allowed to wait for their turn; one more is answered 503 at once. */
+  readonly maxQueue: number;
+  /** A hash still waiting after this is answered 503. */
+  readonly maxWaitMs: number;
 }
 
 export interface StorefrontConfig {
@@ -35,10 +39,13 @@ export interface StorefrontConfig {
   /** PASERK k4.secret; undefined → an ephemeral key (memory store only). */
   readonly tokenSecretKey: string | undefined;
   /**
-   * PASERK k4.public or k4.secret keys that verify access tokens but never sign them: the previous
-   * signing key(s), so that a key rotation does not log everyone out. Empty when unset.
+   * PASERK k4.public or k4.secret keys that verify access tokens but never sign them: during a key
+   * rotation, the next signing key (before any instance signs with it) and then the previous one
+   * (until its tokens have expired). Empty when unset.
    */
-  readonly tokenPreviousKeys: readonly string[];
+  readonly tokenVerifyKeys: readonly string[];
+  /** The keys above were read from TOKEN_PREVIOUS_KEYS, the old name of TOKEN_VERIFY_KEYS (a warning at start). */
+  readonly tokenVerifyKeysFromOldName: boolean;
   readonly logLevel: LogLevel;
   readonly logPretty: boolean;
   readonly trustProxy: boolean;
@@ -83,6 +90,8 @@ const MAX_WINDOW_SECONDS = 86_400;
 const MAX_PROXY_HOPS = 10;
 /** The largest scrypt memory per operation the hasher will verify (128 · 2^logN · r bytes). */
 const MAX_SCRYPT_BYTES = 2 ** 30;
+/** The request time-out (http-module.ts): a hash waiting longer would be for a request already answered. */
+const MAX_SCRYPT_WAIT_MS = 10_000;
 
 export function loadConfig(env: Env): StorefrontConfig {
   const read = new Reader(env);
@@ -93,6 +102,8 @@ export function loadConfig(env: Env): StorefrontConfig {
     r: read.integer('SCRYPT_R', 8, 1, 32),
     p: read.integer('SCRYPT_P', 1, 1, 16),
     maxConcurrency: read.integer('SCRYPT_MAX_CONCURRENCY', 4, 1, 64),
+    maxQueue: read.integer('SCRYPT_MAX_QUEUE', 64, 0, 100_000),
+    maxWaitMs: read.integer('SCRYPT_MAX_WAIT_MS', 1000, 0, MAX_SCRYPT_WAIT_MS),
   };
   if (128 * 2 ** scrypt.logN * scrypt.r > MAX_SCRYPT_BYTES) {
     read.fail('SCRYPT_R', `SCRYPT_LOG_N=${scrypt.logN} with SCRYPT_R=${scrypt.r} needs more than 1 GiB per hash; lower one of them`);
@@ -100,6 +111,11 @@ export function loadConfig(env: Env): StorefrontConfig {
   const trustProxy = read.boolean('TRUST_PROXY', false);
   // Hops without trust would be ignored, and every client would share the load balancer's quota.
   if (!trustProxy && read.isSet('TRUST_PROXY_HOPS')) read.fail('TRUST_PROXY_HOPS', 'TRUST_PROXY_HOPS is set but TRUST_PROXY is not true; set TRUST_PROXY=true or unset TRUST_PROXY_HOPS');
+  const verifyKeys = read.verificationKeys('TOKEN_VERIFY_KEYS');
+  const oldNameKeys = read.verificationKeys('TOKEN_PREVIOUS_KEYS');
+  if (verifyKeys.length > 0 && oldNameKeys.length > 0) {
+    read.fail('TOKEN_PREVIOUS_KEYS', 'TOKEN_PREVIOUS_KEYS is the old name of TOKEN_VERIFY_KEYS and both are set: move its keys into TOKEN_VERIFY_KEYS and unset it');
+  }
   const config: StorefrontConfig = {
     port: read.integer('PORT', 3000, 0, 65_535),
     host: read.string('HOST', '0.0.0.0'),
@@ -120,7 +136,8 @@ export function loadConfig(env: Env): StorefrontConfig {
     },
     scrypt,
     tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', memory),
-    tokenPreviousKeys: read.verificationKeys('TOKEN_PREVIOUS_KEYS'),
+    tokenVerifyKeys: verifyKeys.length > 0 ? verifyKeys : oldNameKeys,
+    tokenVerifyKeysFromOldName: verifyKeys.length === 0 && oldNameKeys.length > 0,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logPretty: read.boolean('LOG_PRETTY', false),
     trustProxy,

@@ -12,7 +12,7 @@
  */
 import { createMongoAdapters, type MongoAdapters } from '@storefront/adapters-mongo';
 import { DomainError } from '@storefront/domain';
-import { MongoClient } from 'mongodb';
+import { MongoClient, MongoServerError, type Document } from 'mongodb';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 import { classifyStartError } from './mongo-start-errors.js';
@@ -70,7 +70,7 @@ export class MongoStoreConnection {
         client = new MongoClient(this.uri, mongoClientOptions(this.options.timeoutMs ?? DEFAULT_MONGODB_TIMEOUT_MS));
         this.client = client;
         await client.connect();
-        const deployment = deploymentOf(await client.db('admin').command({ hello: 1 }));
+        const deployment = deploymentOf(await helloOf(client));
         const { db, raised } = durableDb(client, deployment);
         for (const note of raised) this.logger.warn({}, note);
         this.adapters = await createMongoAdapters({ db });
@@ -90,6 +90,15 @@ export class MongoStoreConnection {
       }
     }
   }
+}
+
+/** The server's `hello` answer; `isMaster` on a 4.4.0 or 4.4.1 server, which has no `hello` command. */
+async function helloOf(client: MongoClient): Promise<Document> {
+  const admin = client.db('admin');
+  return admin.command({ hello: 1 }).catch((error: unknown) => {
+    if (error instanceof MongoServerError && error.code === 59) return admin.command({ isMaster: 1 }); // CommandNotFound
+    throw error;
+  });
 }
 
 /**

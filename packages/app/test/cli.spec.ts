@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'mocha';
+import { generateSigningKey, PasetoTokenService } from '@storefront/adapters-crypto';
 import { loadConfig } from '../src/config.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.js', import.meta.url));
@@ -90,6 +91,29 @@ describe('storefront CLI', function () {
     const key = result.stdout.trim();
     expect(key).to.match(/^k4\.secret\.[A-Za-z0-9_-]{86}$/);
     expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://db/storefront', TOKEN_SECRET_KEY: key }).tokenSecretKey).to.equal(key);
+  });
+
+  it('prints the k4.public of a k4.secret read from stdin: the key id it gives is the one the secret key signs with', async () => {
+    const secret = generateSigningKey();
+    const result = storefront(['keys', 'public'], `${secret}\n`);
+    expect(result.status, result.stderr).to.equal(0);
+    const publicKey = result.stdout.trim();
+    expect(publicKey).to.match(/^k4\.public\.[A-Za-z0-9_-]{43}$/).and.equal(await new PasetoTokenService(secret).publicKey());
+    expect(result.stdout).not.to.include(secret.slice(10));
+    expect(loadConfig({ TOKEN_VERIFY_KEYS: publicKey }).tokenVerifyKeys).to.deep.equal([publicKey]);
+  });
+
+  it('refuses, without echoing it, input to keys public that is not a k4.secret, or a damaged one', () => {
+    const notSecret = storefront(['keys', 'public'], 'k4.local.c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA\n');
+    expect(notSecret.status).to.equal(1);
+    expect(notSecret.stderr).to.contain('is not one').and.not.contain('c2VjcmV0');
+    expect(notSecret.stdout).to.equal('');
+    // Seed of one key, public half of another: a damaged copy.
+    const [a, b] = [generateSigningKey(), generateSigningKey()].map((key) => Buffer.from(key.slice(10), 'base64url'));
+    const damaged = `k4.secret.${Buffer.concat([a!.subarray(0, 32), b!.subarray(32)]).toString('base64url')}`;
+    const refused = storefront(['keys', 'public'], damaged);
+    expect(refused.status).to.equal(1);
+    expect(refused.stderr).to.contain('damaged').and.not.contain(damaged.slice(10));
   });
 
   it('answers an unknown command with the usage and exit code 2', () => {

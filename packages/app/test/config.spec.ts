@@ -24,9 +24,10 @@ describe('loadConfig', () => {
       rateLimit: { max: 120, windowSeconds: 60 },
       loginRateLimit: { max: 10, windowSeconds: 60 },
       statusRateLimit: { max: 600, windowSeconds: 60 },
-      scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4 },
+      scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4, maxQueue: 64, maxWaitMs: 1000 },
       tokenSecretKey: undefined,
-      tokenPreviousKeys: [],
+      tokenVerifyKeys: [],
+      tokenVerifyKeysFromOldName: false,
       logLevel: 'info',
       logPretty: false,
       trustProxy: false,
@@ -58,8 +59,10 @@ describe('loadConfig', () => {
       SCRYPT_R: '4',
       SCRYPT_P: '2',
       SCRYPT_MAX_CONCURRENCY: '2',
+      SCRYPT_MAX_QUEUE: '0',
+      SCRYPT_MAX_WAIT_MS: '2500',
       TOKEN_SECRET_KEY: key,
-      TOKEN_PREVIOUS_KEYS: previous,
+      TOKEN_VERIFY_KEYS: previous,
       LOG_LEVEL: 'silent',
       LOG_PRETTY: 'true',
       TRUST_PROXY: '1',
@@ -78,9 +81,10 @@ describe('loadConfig', () => {
       rateLimit: { max: 5_000_000, windowSeconds: 30 },
       loginRateLimit: { max: 3, windowSeconds: 120 },
       statusRateLimit: { max: 50, windowSeconds: 10 },
-      scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2 },
+      scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2, maxQueue: 0, maxWaitMs: 2500 },
       tokenSecretKey: key,
-      tokenPreviousKeys: [previous],
+      tokenVerifyKeys: [previous],
+      tokenVerifyKeysFromOldName: false,
       logLevel: 'silent',
       logPretty: true,
       trustProxy: true,
@@ -127,6 +131,10 @@ describe('loadConfig', () => {
       ['SCRYPT_R', '0', 'SCRYPT_R must be an integer from 1 to 32, got "0"'],
       ['SCRYPT_P', '99', 'SCRYPT_P must be an integer from 1 to 16, got "99"'],
       ['SCRYPT_MAX_CONCURRENCY', '0', 'SCRYPT_MAX_CONCURRENCY must be an integer from 1 to 64, got "0"'],
+      ['SCRYPT_MAX_QUEUE', '-1', 'SCRYPT_MAX_QUEUE must be an integer from 0 to 100000, got "-1"'],
+      ['SCRYPT_MAX_QUEUE', 'many', 'SCRYPT_MAX_QUEUE must be an integer from 0 to 100000, got "many"'],
+      ['SCRYPT_MAX_WAIT_MS', '10001', 'SCRYPT_MAX_WAIT_MS must be an integer from 0 to 10000, got "10001"'],
+      ['SCRYPT_MAX_WAIT_MS', '1.5', 'SCRYPT_MAX_WAIT_MS must be an integer from 0 to 10000, got "1.5"'],
       ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
       ['LOG_PRETTY', 'maybe', 'LOG_PRETTY must be true, false, 1 or 0, got "maybe"'],
       ['TRUST_PROXY', 'on', 'TRUST_PROXY must be true, false, 1 or 0, got "on"'],
@@ -173,25 +181,36 @@ describe('loadConfig', () => {
     expect(error.message).not.to.include('c2VjcmV0');
   });
 
-  it('reads TOKEN_PREVIOUS_KEYS as a comma-separated list of k4.public and k4.secret keys, blanks around commas ignored', async () => {
+  it('reads TOKEN_VERIFY_KEYS as a comma-separated list of k4.public and k4.secret keys, blanks around commas ignored', async () => {
     const secret = generateSigningKey();
     const publicKey = await new PasetoTokenService(generateSigningKey()).publicKey();
-    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: ` ${secret} , ${publicKey} ` }).tokenPreviousKeys).to.deep.equal([secret, publicKey]);
-    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: publicKey }).tokenPreviousKeys).to.deep.equal([publicKey]);
-    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: '  ' }).tokenPreviousKeys).to.deep.equal([]);
+    expect(loadConfig({ TOKEN_VERIFY_KEYS: ` ${secret} , ${publicKey} ` }).tokenVerifyKeys).to.deep.equal([secret, publicKey]);
+    expect(loadConfig({ TOKEN_VERIFY_KEYS: publicKey }).tokenVerifyKeys).to.deep.equal([publicKey]);
+    expect(loadConfig({ TOKEN_VERIFY_KEYS: '  ' }).tokenVerifyKeys).to.deep.equal([]);
   });
 
-  it('refuses a TOKEN_PREVIOUS_KEYS entry that is not a k4.public or k4.secret PASERK, naming the variable and the entry without echoing it', () => {
-    const secret = generateSigningKey();
-    const local = 'k4.local.c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA';
-    expect(configError({ TOKEN_PREVIOUS_KEYS: local }).issues).to.deep.equal([
-      { variable: 'TOKEN_PREVIOUS_KEYS', message: 'TOKEN_PREVIOUS_KEYS must be a comma-separated list of PASERK k4.public or k4.secret keys; the value given is not' },
-    ]);
-    const error = configError({ TOKEN_PREVIOUS_KEYS: `${secret},${local},${secret.slice(0, -1)}` });
-    expect(error.message).to.equal('TOKEN_PREVIOUS_KEYS must be a comma-separated list of PASERK k4.public or k4.secret keys; entries 2, 3 of 3 are not');
-    expect(error.message).not.to.include('c2VjcmV0').and.not.to.include(secret.slice(10, 30));
-    expect(configError({ TOKEN_PREVIOUS_KEYS: `${secret},` }).message).to.match(/entry 2 of 2 is not$/);
+  it('still reads TOKEN_PREVIOUS_KEYS, the old name of TOKEN_VERIFY_KEYS, saying so; and refuses both at once, naming the old one', async () => {
+    const publicKey = await new PasetoTokenService(generateSigningKey()).publicKey();
+    expect(loadConfig({ TOKEN_PREVIOUS_KEYS: publicKey })).to.include({ tokenVerifyKeysFromOldName: true }).and.deep.include({ tokenVerifyKeys: [publicKey] });
+    expect(loadConfig({ TOKEN_VERIFY_KEYS: publicKey }).tokenVerifyKeysFromOldName).to.equal(false);
+    const error = configError({ TOKEN_VERIFY_KEYS: publicKey, TOKEN_PREVIOUS_KEYS: generateSigningKey() });
+    expect(error.issues.map((issue) => issue.variable)).to.deep.equal(['TOKEN_PREVIOUS_KEYS']);
+    expect(error.message).to.include('move its keys into TOKEN_VERIFY_KEYS');
   });
+
+  for (const variable of ['TOKEN_VERIFY_KEYS', 'TOKEN_PREVIOUS_KEYS']) {
+    it(`refuses a ${variable} entry that is not a k4.public or k4.secret PASERK, naming the variable and the entry without echoing it`, () => {
+      const secret = generateSigningKey();
+      const local = 'k4.local.c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA';
+      expect(configError({ [variable]: local }).issues).to.deep.equal([
+        { variable, message: `${variable} must be a comma-separated list of PASERK k4.public or k4.secret keys; the value given is not` },
+      ]);
+      const error = configError({ [variable]: `${secret},${local},${secret.slice(0, -1)}` });
+      expect(error.message).to.equal(`${variable} must be a comma-separated list of PASERK k4.public or k4.secret keys; entries 2, 3 of 3 are not`);
+      expect(error.message).not.to.include('c2VjcmV0').and.not.to.include(secret.slice(10, 30));
+      expect(configError({ [variable]: `${secret},` }).message).to.match(/entry 2 of 2 is not$/);
+    });
+  }
 
   it('reports every bad variable at once, one per line', () => {
     const error = configError({ PORT: 'x', RATE_LIMIT_MAX: 'abc', LOG_LEVEL: 'loud' });

@@ -45,10 +45,17 @@ describe('createContainer', () => {
   });
 
   it('applies the scrypt settings and the rate limit of the configuration', () => {
-    const { container } = containerFor({ SCRYPT_LOG_N: '11', SCRYPT_MAX_CONCURRENCY: '3', RATE_LIMIT_MAX: '7', RATE_LIMIT_WINDOW_SECONDS: '9' });
+    const { container } = containerFor({
+      SCRYPT_LOG_N: '11',
+      SCRYPT_MAX_CONCURRENCY: '3',
+      SCRYPT_MAX_QUEUE: '5',
+      SCRYPT_MAX_WAIT_MS: '250',
+      RATE_LIMIT_MAX: '7',
+      RATE_LIMIT_WINDOW_SECONDS: '9',
+    });
     const { hasher } = resolve(container, TYPES.CryptoAdapters);
     expect(hasher.cost).to.deep.equal({ logN: 11, r: 8, p: 1 });
-    expect(hasher.maxConcurrency).to.equal(3);
+    expect([hasher.maxConcurrency, hasher.maxQueue, hasher.maxWaitMs]).to.deep.equal([3, 5, 250]);
     expect(resolve(container, TYPES.Storefront).getRateLimitStatus.policy).to.deep.equal({ name: 'default', limit: 7, windowSeconds: 9 });
   });
 
@@ -58,6 +65,16 @@ describe('createContainer', () => {
     const { tokens } = resolve(container, TYPES.CryptoAdapters);
     expect(await tokens.currentKeyId()).to.equal(await new PasetoTokenService(key).currentKeyId());
     expect(lines.filter((line) => line.level === WARN)).to.deep.equal([]);
+  });
+
+  it('verifies with the keys of TOKEN_PREVIOUS_KEYS, the old name of TOKEN_VERIFY_KEYS, and says to rename it', async () => {
+    const previous = generateSigningKey();
+    const { container, lines } = containerFor({ TOKEN_SECRET_KEY: generateSigningKey(), TOKEN_PREVIOUS_KEYS: previous });
+    const token = await new PasetoTokenService(previous).issue({ sub: 'cus_a', sid: 'ses_a' }, 60);
+    expect(await resolve(container, TYPES.CryptoAdapters).tokens.verify(token)).to.include({ sub: 'cus_a' });
+    expect(lines.filter((line) => line.level === WARN).map((line) => line.msg)).to.deep.equal([
+      'TOKEN_PREVIOUS_KEYS is the old name of TOKEN_VERIFY_KEYS: its keys are used; rename the variable',
+    ]);
   });
 
   it('generates an ephemeral token key, with a warning, when TOKEN_SECRET_KEY is not set', async () => {

@@ -200,13 +200,13 @@ const orderRepository: OrderRepository = {
 const unused = (): never => {
   throw new Error('not used here');
 };
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, updatePasswordHash: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused };
 const limiter: RateLimiter = {
   consume: async (_key, policy) => ({ allowed: true, limit: policy.limit, remaining: policy.limit, resetMs: 0, retryAfterMs: 0 }),
   peek: async (_key, policy) => ({ allowed: true, limit: policy.limit, remaining: policy.limit, resetMs: 0, retryAfterMs: 0 }),
 };
-const hasher: PasswordHasher = { hash: unused, verify: async () => false };
+const hasher: PasswordHasher = { hash: unused, verify: async () => false, needsRehash: () => false };
 const tokens: TokenService = { issue: unused, verify: unused };
 
 const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens });

@@ -82,6 +82,13 @@ describe('MongoDB connection (real driver, stand-in server)', function () {
     expect(five.lines.map((line) => line.msg)).to.include('MONGODB_URI asks for w=2; writes wait for w=majority instead (w=2 is not a majority of the 5 data-bearing members MongoDB lists)');
   });
 
+  it('learns that it talks to a replica set from isMaster when the server has no hello command (MongoDB 4.4.0)', async () => {
+    await connect({ replicaSetMembers: 3, withoutHello: true }, (f) => f.uri('storefront'));
+    for (const command of (await readAndWrite()).filter((c) => READS.has(c.name))) {
+      expect(command.body['readConcern'], command.name).to.deep.equal({ level: 'majority' });
+    }
+  });
+
   it('reads "local" on a standalone server, where nothing can be rolled back, and still writes with w=majority journaled', async () => {
     await connect({}, (f) => f.uri('storefront'));
     for (const command of await readAndWrite()) {

@@ -140,7 +140,8 @@ export async function mongoDatabaseFor(env: Env): Promise<MongoDatabase | null> 
     apply: (callerEnv) => ({
       STOREFRONT_DEMO_DATA: 'true',
       TOKEN_SECRET_KEY: generateSigningKey(),
-      ...callerEnv,
+      // A variable the caller left undefined does not unset ours.
+      ...Object.fromEntries(Object.entries(callerEnv).filter(([, value]) => value !== undefined)),
       STOREFRONT_STORE: 'mongo',
       MONGODB_URI: withDatabase(uri, name),
     }),

@@ -30,6 +30,8 @@ export interface FakeMongodOptions {
   readonly replicaSetMembers?: number;
   /** Reported wire version; 21 is MongoDB 7.0. */
   readonly maxWireVersion?: number;
+  /** Answer the `hello` command with CommandNotFound, as MongoDB 4.4.0 and 4.4.1 do (isMaster works). */
+  readonly withoutHello?: boolean;
 }
 
 export interface FakeMongod {
@@ -144,6 +146,10 @@ export async function startFakeMongod(options: FakeMongodOptions = {}): Promise<
           const flags = message.readUInt32LE(16);
           const body = opMsgBody(message, flags);
           const name = Object.keys(body)[0]!.toLowerCase();
+          if (name === 'hello' && options.withoutHello === true) {
+            socket.write(opMsg(requestId, { ok: 0, code: 59, codeName: 'CommandNotFound', errmsg: "no such command: 'hello'" }));
+            continue;
+          }
           if (name === 'hello' || name === 'ismaster') {
             socket.write(opMsg(requestId, hello(connectionId, body)));
             continue;

@@ -17,7 +17,9 @@ export type DomainErrorCode =
   | 'idempotency_key_in_use'
   | 'rate_limited'
   | 'conflict'
-  | 'store_unavailable';
+  | 'store_unavailable'
+  /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
+  | 'service_unavailable';
 
 /** One problem with one input field; `path` is a JSON-pointer-like dotted path (`items.0.quantity`). */
 export interface FieldIssue {
@@ -29,7 +31,7 @@ export interface FieldIssue {
 export interface DomainErrorOptions {
   readonly cause?: unknown;
   readonly details?: readonly FieldIssue[];
-  /** Seconds until a retry may succeed (rate limiting). */
+  /** Seconds until a retry may succeed (rate limiting, `service_unavailable`). */
   readonly retryAfterSeconds?: number;
 }
 

@@ -64,7 +64,7 @@ export type { CustomerRepository } from './ports/customer-repository.js';
 export type { SessionStore } from './ports/session-store.js';
 export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 export type { HealthProbe } from './ports/health.js';
-export type { AccessClaims, Clock, PasswordHasher, TokenService } from './ports/security.js';
+export type { AbortSignalLike, AccessClaims, Clock, HashOptions, PasswordHasher, TokenService } from './ports/security.js';
 export { systemClock } from './ports/security.js';
 export { newId, OrderStamper, orderIdTime } from './ids.js';
 export type { IdPrefix } from './ids.js';

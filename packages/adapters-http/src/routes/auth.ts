@@ -20,7 +20,15 @@ export function authRoutes(storefront: Storefront): Route[] {
   return [
     post('/api/auth/login', { retry: RETRY.login }, async (exchange) => {
       const body = objectBody(exchange.body);
-      return pairReply(await storefront.login.execute({ email: body['email'], password: body['password'], client: exchange.client }));
+      return pairReply(
+        await storefront.login.execute({
+          email: body['email'],
+          password: body['password'],
+          client: exchange.client,
+          // A login answered by its time-out, or whose client left, never starts its hash.
+          signal: exchange.signal,
+        }),
+      );
     }),
 
     post('/api/auth/refresh', { retry: RETRY.refresh }, async (exchange) => {

@@ -10,14 +10,27 @@ import { DomainError } from '@storefront/domain';
 
 export class FakePasswordHasher implements PasswordHasher {
   verifications = 0;
+  hashes = 0;
+  /** Stands for the cost: hashes name the version they were made with, and verify at that version. */
+  version = 1;
 
   async hash(password: string): Promise<string> {
-    return `fake-hash$${Buffer.from(password).toString('base64url')}`;
+    this.hashes += 1;
+    return this.hashAt(this.version, password);
   }
 
   async verify(hash: string, password: string): Promise<boolean> {
     this.verifications += 1;
-    return hash === (await this.hash(password));
+    const version = Number(/^fake-v(\d+)\$/.exec(hash)?.[1]);
+    return hash === this.hashAt(version, password);
+  }
+
+  needsRehash(hash: string): boolean {
+    return !hash.startsWith(`fake-v${this.version}$`);
+  }
+
+  private hashAt(version: number, password: string): string {
+    return `fake-v${version}$${Buffer.from(password).toString('base64url')}`;
   }
 }
 

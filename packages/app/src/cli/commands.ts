@@ -2,7 +2,7 @@
  * The operator commands. Each one validates everything before it writes, so a bad input changes
  * nothing, and reports problems as `CliError`s (a message and an exit code, never a stack trace).
  */
-import { generateSigningKey } from '@storefront/adapters-crypto';
+import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
 import { DomainError, isDomainError, type Storefront } from '@storefront/domain';
 import { parseArgs } from 'node:util';
@@ -20,6 +20,8 @@ export class CliError extends Error {
 export interface CliIo {
   readonly out: (text: string) => void;
   readonly readPassword: () => Promise<string>;
+  /** A secret such as a key: from stdin, or a prompt with echo off. Never an argument. */
+  readonly readSecret: () => Promise<string>;
 }
 
 export const USAGE = `usage: storefront <command>
@@ -31,16 +33,36 @@ export const USAGE = `usage: storefront <command>
   customers enable <email>
   seed --demo                              load the demo menu and demo customers
   keys generate                            print a new TOKEN_SECRET_KEY (PASERK k4.secret)
+  keys public                              print the k4.public PASERK of the k4.secret read from stdin,
+                                           for TOKEN_VERIFY_KEYS (first step of a key rotation, README)
 
 The store is the one the environment configures (STOREFRONT_STORE, MONGODB_URI), as for the server.`;
 
-/** Commands that need no store. */
-export function runOffline(args: readonly string[], io: CliIo): boolean {
+/** Commands that need no store: true when `args` was one of them (and it ran). */
+export async function runOffline(args: readonly string[], io: CliIo): Promise<boolean> {
   if (args[0] === 'keys' && args[1] === 'generate' && args.length === 2) {
     io.out(generateSigningKey());
     return true;
   }
+  if (args[0] === 'keys' && args[1] === 'public' && args.length === 2) {
+    io.out(await publicKeyFromSecret(await io.readSecret()));
+    return true;
+  }
   return false;
+}
+
+/** The secret key is never an argument (shell history, process listings) and never echoed back. */
+async function publicKeyFromSecret(input: string): Promise<string> {
+  const secret = input.trim();
+  if (!isSecretPaserk(secret)) {
+    throw new CliError('keys public reads a PASERK k4.secret key ("k4.secret." followed by 86 base64url characters) from stdin; the input is not one');
+  }
+  try {
+    return await publicKeyOf(secret);
+  } catch {
+    // e.g. the public half of the 64 bytes is not the seed's: a damaged copy of the key.
+    throw new CliError('keys public: the k4.secret key read from stdin is damaged (its two halves do not match)');
+  }
 }
 
 export async function runCommand(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {

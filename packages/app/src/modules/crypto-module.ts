@@ -1,8 +1,9 @@
 /**
  * Password hashing and access tokens from @storefront/adapters-crypto. Without a configured
  * TOKEN_SECRET_KEY (allowed with the memory store only) an ephemeral key is generated: tokens then
- * die with the process, which is said in a warning. TOKEN_PREVIOUS_KEYS only verify: tokens signed
- * by a previous key stay valid until they expire, so rotating the signing key logs nobody out.
+ * die with the process, which is said in a warning. TOKEN_VERIFY_KEYS only verify: a key is listed
+ * there on every instance before any instance signs with it, and stays there after it is replaced
+ * until its tokens have expired, so a rotation during a rolling deploy logs nobody out (README).
  */
 import { createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
 import { ContainerModule } from 'inversify';
@@ -17,12 +18,22 @@ export function cryptoModule(): ContainerModule {
         signingKey = generateSigningKey();
         logger.warn({}, 'TOKEN_SECRET_KEY is not set: using an ephemeral token key; tokens will not survive a restart');
       }
+      if (config.tokenVerifyKeysFromOldName) {
+        logger.warn({}, 'TOKEN_PREVIOUS_KEYS is the old name of TOKEN_VERIFY_KEYS: its keys are used; rename the variable');
+      }
       const { scrypt } = config;
       return createCryptoAdapters({
         signingKey,
-        verificationKeys: config.tokenPreviousKeys,
+        verificationKeys: config.tokenVerifyKeys,
         clock,
-        scrypt: { logN: scrypt.logN, r: scrypt.r, p: scrypt.p, maxConcurrency: scrypt.maxConcurrency },
+        scrypt: {
+          logN: scrypt.logN,
+          r: scrypt.r,
+          p: scrypt.p,
+          maxConcurrency: scrypt.maxConcurrency,
+          maxQueue: scrypt.maxQueue,
+          maxWaitMs: scrypt.maxWaitMs,
+        },
       });
     });
     bindFactory(bind, TYPES.PasswordHasher, [TYPES.CryptoAdapters], (crypto) => crypto.hasher);

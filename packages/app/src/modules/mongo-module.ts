@@ -29,7 +29,7 @@ export function mongoModule(uri: string): ContainerModule {
       deferredPort(() => c.require().orders, ['claimIdempotencyKey', 'releaseIdempotencyKey', 'insert', 'listByCustomer']),
     );
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MongoConnection], (c) =>
-      deferredPort(() => c.require().customers, ['findByEmail', 'findById', 'create', 'setDisabled']),
+      deferredPort(() => c.require().customers, ['findByEmail', 'findById', 'create', 'setDisabled', 'updatePasswordHash']),
     );
     bindFactory(bind, TYPES.SessionStore, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().sessions, ['create', 'findById', 'rotate', 'revoke']));
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MongoConnection], (connection): HealthProbe => ({

@@ -1,7 +1,7 @@
 /**
  * Rotating the token signing key without logging everyone out: restart with a new TOKEN_SECRET_KEY
- * and the old one in TOKEN_PREVIOUS_KEYS, and tokens the old key signed keep working until they
- * expire. Tokens from an unknown key, of another purpose (v4.local) or version (v3, v2), or expired
+ * and the old one in TOKEN_VERIFY_KEYS, and tokens the old key signed keep working until they
+ * expire (the rolling-deploy order of the steps: key-rotation.spec.ts). Tokens from an unknown key, of another purpose (v4.local) or version (v3, v2), or expired
  * are a 401 over HTTP.
  *
  * Sessions live in the store, so a "restart" here is a new container and HTTP server over the same
@@ -92,11 +92,11 @@ describe('Rotating the token signing key', function () {
     } finally {
       await before.close();
     }
-    rotated = await serve({ TOKEN_SECRET_KEY: newKey.paserk, TOKEN_PREVIOUS_KEYS: oldKey.paserk }, false);
+    rotated = await serve({ TOKEN_SECRET_KEY: newKey.paserk, TOKEN_VERIFY_KEYS: oldKey.paserk }, false);
   });
   after(() => rotated?.close());
 
-  it('accepts a token signed with the old key after a restart with the new key and TOKEN_PREVIOUS_KEYS=old, and signs new tokens with the new key only', async () => {
+  it('accepts a token signed with the old key after a restart with the new key and TOKEN_VERIFY_KEYS=old, and signs new tokens with the new key only', async () => {
     const me = await call(rotated.url, '/api/me', { token: oldTokens.access_token });
     expect(me.status, me.text).to.equal(200);
     expect(me.json.email).to.equal(ALICE.email);
@@ -112,15 +112,17 @@ describe('Rotating the token signing key', function () {
     expect(kid(oldTokens.access_token)).not.to.equal(newKid);
   });
 
-  it('accepts the old key given as its k4.public PASERK, and refuses its tokens once it is dropped from TOKEN_PREVIOUS_KEYS', async () => {
+  it('accepts the old key given as its k4.public PASERK (also under TOKEN_PREVIOUS_KEYS, the old name), and refuses its tokens once it is dropped', async () => {
     const { access_token: token } = await login(rotated.url, ALICE.email, ALICE.password);
     const oldSigned = signToken(oldKey, { ...decodeToken(token).claims }, Buffer.from(JSON.stringify({ kid: await new PasetoTokenService(oldKey.paserk).currentKeyId() })));
     const oldPublic = await new PasetoTokenService(oldKey.paserk).publicKey();
-    const withPublic = await serve({ TOKEN_SECRET_KEY: newKey.paserk, TOKEN_PREVIOUS_KEYS: ` ${oldPublic} ` }, false);
-    try {
-      expect((await call(withPublic.url, '/api/me', { token: oldSigned })).status).to.equal(200);
-    } finally {
-      await withPublic.close();
+    for (const variable of ['TOKEN_VERIFY_KEYS', 'TOKEN_PREVIOUS_KEYS']) {
+      const withPublic = await serve({ TOKEN_SECRET_KEY: newKey.paserk, [variable]: ` ${oldPublic} ` }, false);
+      try {
+        expect((await call(withPublic.url, '/api/me', { token: oldSigned })).status, variable).to.equal(200);
+      } finally {
+        await withPublic.close();
+      }
     }
     const dropped = await serve({ TOKEN_SECRET_KEY: newKey.paserk }, false);
     try {
@@ -158,16 +160,16 @@ describe('Rotating the token signing key', function () {
     expect((await call(rotated.url, '/api/me', { token })).status, 'the genuine token still works').to.equal(200);
   });
 
-  it('refuses to start with a TOKEN_PREVIOUS_KEYS entry that is not a k4.public or k4.secret PASERK, naming the variable', async () => {
+  it('refuses to start with a TOKEN_VERIFY_KEYS entry that is not a k4.public or k4.secret PASERK, naming the variable', async () => {
     let error: unknown;
     try {
-      const server = await startStorefront({ ...RELIABILITY_ENV, TOKEN_SECRET_KEY: newKey.paserk, TOKEN_PREVIOUS_KEYS: `${oldKey.paserk},k4.local.AAAA` });
+      const server = await startStorefront({ ...RELIABILITY_ENV, TOKEN_SECRET_KEY: newKey.paserk, TOKEN_VERIFY_KEYS: `${oldKey.paserk},k4.local.AAAA` });
       await server.close();
     } catch (caught) {
       error = caught;
     }
     expect(error).to.be.instanceOf(ConfigError);
-    expect((error as ConfigError).issues.map((issue) => issue.variable)).to.deep.equal(['TOKEN_PREVIOUS_KEYS']);
+    expect((error as ConfigError).issues.map((issue) => issue.variable)).to.deep.equal(['TOKEN_VERIFY_KEYS']);
     expect((error as ConfigError).message).not.to.include(oldKey.paserk.slice(10));
   });
 });

@@ -9,4 +9,10 @@ export interface CustomerRepository {
   create(customer: Customer): Promise<void>;
   /** Returns false when no customer has this email. */
   setDisabled(email: string, disabled: boolean): Promise<boolean>;
+  /**
+   * Replaces the customer's password hash with `replacement` only if it is still `expected`
+   * (compare-and-set: a re-hash after login never overwrites a hash changed meanwhile). Returns
+   * whether it was replaced.
+   */
+  updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean>;
 }

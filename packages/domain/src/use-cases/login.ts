@@ -4,7 +4,7 @@ import { normalizeEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
-import type { Clock, PasswordHasher, TokenService } from '../ports/security.js';
+import type { AbortSignalLike, Clock, HashOptions, PasswordHasher, TokenService } from '../ports/security.js';
 import type { SessionStore } from '../ports/session-store.js';
 import { toWholeSeconds } from '../rate-limit/sliding-window.js';
 import type { TokenPair } from '../session-tokens.js';
@@ -16,6 +16,11 @@ export interface LoginInput {
   readonly password: unknown;
   /** Who is asking, for the per-client login limit (an IP address over HTTP). */
   readonly client: string;
+  /**
+   * Fires when nobody waits for the answer any more (over HTTP: the request was answered by its
+   * time-out, or the client left): a hash not yet started is then never computed.
+   */
+  readonly signal?: AbortSignalLike;
 }
 
 export interface LoginDependencies {
@@ -34,8 +39,10 @@ const MAX_PASSWORD = 1024;
 
 /**
  * Email + password → a new session and its token pair. Unknown email and wrong password are the
- * same `invalid_credentials` and cost the same: an unknown email is checked against a dummy hash of
- * the same cost. A disabled account is told so only after a correct password.
+ * same `invalid_credentials` and cost the same: an unknown email is checked against a dummy hash
+ * made at the current cost, and a successful login re-hashes a password stored at another cost, so
+ * that accounts converge on the cost the dummy has. A disabled account is told so only after a
+ * correct password. When the hasher is too busy the login fails `service_unavailable` (retry later).
  */
 export class Login {
   private dummyHash: Promise<string> | null = null;
@@ -58,12 +65,14 @@ export class Login {
     await this.consume(`login:email:${email}`);
 
     const { customers, hasher } = this.deps;
+    const options: HashOptions = input.signal === undefined ? {} : { signal: input.signal };
     const customer = await customers.findByEmail(email);
     const valid = customer === null
-      ? (await hasher.verify(await this.dummy(), password)) && false
-      : await hasher.verify(customer.passwordHash, password);
+      ? (await hasher.verify(await this.dummy(), password, options)) && false
+      : await hasher.verify(customer.passwordHash, password, options);
     if (customer === null || !valid) throw new DomainError('invalid_credentials', 'The email or password is wrong.');
     if (customer.disabled) throw new DomainError('account_disabled', 'This account is disabled.');
+    if (hasher.needsRehash(customer.passwordHash)) await this.rehash(customer.customerId, customer.passwordHash, password, options);
 
     const now = this.deps.clock.now();
     const sessionId = newId('ses');
@@ -94,8 +103,29 @@ export class Login {
     }
   }
 
+  /**
+   * Stores the password hashed at the current cost in place of `stored`. Best effort: the login
+   * is valid either way, so a busy hasher or a failed write leaves the old hash for the next
+   * login to replace; and a hash changed meanwhile (compare-and-set) is never overwritten.
+   */
+  private async rehash(customerId: string, stored: string, password: string, options: HashOptions): Promise<void> {
+    try {
+      await this.deps.customers.updatePasswordHash(customerId, stored, await this.deps.hasher.hash(password, options));
+    } catch {
+      // Nothing to tell the customer; the next successful login tries again.
+    }
+  }
+
   private dummy(): Promise<string> {
-    this.dummyHash ??= this.deps.hasher.hash('storefront-dummy-password-for-timing');
+    if (this.dummyHash === null) {
+      const made = this.deps.hasher.hash('storefront-dummy-password-for-timing');
+      this.dummyHash = made;
+      // A hasher too busy to make it (a flood before the warm-up) must not leave a failure cached
+      // for every later unknown email: forget it, the next attempt makes it again.
+      made.catch(() => {
+        if (this.dummyHash === made) this.dummyHash = null;
+      });
+    }
     return this.dummyHash;
   }
 }

@@ -47,6 +47,24 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       expect(await customers.setDisabled(aCustomer().email, true)).to.equal(false);
     });
 
+    it('replaces the password hash only while it is still the expected one (compare-and-set)', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      await customers.create(customer);
+      expect(await customers.updatePasswordHash(customer.customerId, customer.passwordHash, 'rehashed-1')).to.equal(true);
+      expect(await customers.findByEmail(customer.email)).to.deep.equal({ ...customer, passwordHash: 'rehashed-1' });
+      // A second re-hash from the same stale read changes nothing.
+      expect(await customers.updatePasswordHash(customer.customerId, customer.passwordHash, 'rehashed-2')).to.equal(false);
+      expect((await customers.findById(customer.customerId))!.passwordHash).to.equal('rehashed-1');
+    });
+
+    it('returns false when re-hashing an unknown customer, and creates nobody', async () => {
+      const customers = await factory();
+      const stranger = aCustomer();
+      expect(await customers.updatePasswordHash(stranger.customerId, stranger.passwordHash, 'rehashed')).to.equal(false);
+      expect(await customers.findById(stranger.customerId)).to.equal(null);
+    });
+
     it('is not changed by edits to the object it was given', async () => {
       const customers = await factory();
       const customer = aCustomer();
