@@ -151,11 +151,11 @@ async function productsBody() {
   const { createStorefront } = await import(new URL('packages/domain/dist/src/index.js', root).href);
   const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }) });
   await seedDemoData(storefront);
-  const { createHttpApp, requestListener } = await import(new URL('packages/adapters-http/dist/src/index.js', root).href);
+  const { createHttpApp } = await import(new URL('packages/adapters-http/dist/src/index.js', root).href);
   const app = createHttpApp({ storefront, logger: { info() {}, warn() {}, error() {} } });
   let bytes = Buffer.alloc(0);
   const socket = new FakeSocket((chunk) => (bytes = Buffer.concat([bytes, chunk])));
-  const server = http.createServer(requestListener(app));
+  const server = http.createServer(app.listener);
   server.emit('connection', socket);
   socket.push('GET /api/products HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await new Promise((resolve) => setTimeout(resolve, 200));

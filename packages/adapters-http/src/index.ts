@@ -6,5 +6,6 @@
  */
 export { createHttpApp } from './koa-app.js';
 export { createHttpServer } from './http-server.js';
+export { accessLogLines, accessLogThrough, type AccessLineTarget } from './access-log.js';
 export { HTTP_LIMITS, SERVER_TIMEOUTS, type ServerTimeouts } from './limits.js';
 export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, RouteEntry } from './app-types.js';

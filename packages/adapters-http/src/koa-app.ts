@@ -16,7 +16,8 @@ import type { Caller, RateLimitStatus } from '@storefront/domain';
 import Koa, { type Context, type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { admission, type Admitted } from './admission.js';
-import type { AccessLog, HttpApp, HttpAppDependencies, HttpLogger } from './app-types.js';
+import { accessLogThrough } from './access-log.js';
+import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { rateLimitKeyOfAddress } from './client-address.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
 import { HTTP_LIMITS } from './limits.js';
@@ -222,14 +223,4 @@ function jsonBody(limitBytes: number): Middleware {
     }
     await parse(ctx, next);
   };
-}
-
-/**
- * The default access log, through the logger. The line has fixed fields, none of them a secret, so
- * it is written without the logger's redaction paths.
- */
-function accessLogThrough(logger: HttpLogger): AccessLog {
-  const log = logger.child?.({}, { redact: [] }) ?? logger;
-  return (entry) =>
-    log.info({ req_id: entry.requestId, method: entry.method, path: entry.path, status: entry.status, ms: entry.ms }, 'request');
 }

@@ -13,4 +13,4 @@ export { httpModule } from './modules/http-module.js';
 export { memoryModule } from './modules/memory-module.js';
 export { settingsModule } from './modules/settings-module.js';
 export { seedStore } from './seed.js';
-export { startStorefront, SERVER_LIMITS, type RunningStorefront, type StartOptions } from './server.js';
+export { startStorefront, type RunningStorefront, type StartOptions } from './server.js';

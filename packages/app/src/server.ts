@@ -4,9 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { Storefront } from '@storefront/domain';
-import { requestListener } from '@storefront/adapters-http';
+import { createHttpServer, SERVER_TIMEOUTS, type HttpApp, type ServerTimeouts } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
 import { ConfigError, loadConfig, type Env, type StorefrontConfig } from './config.js';
@@ -21,7 +20,7 @@ export interface RunningStorefront {
   readonly port: number;
   readonly storefront: Storefront;
   /** The time-outs the HTTP server was given. */
-  readonly timeouts: { readonly [K in keyof ServerTimeouts]: number };
+  readonly timeouts: Readonly<ServerTimeouts>;
   /**
    * Resolves once the store serves and holds its start-up data: at once with the memory store;
    * with MongoDB once connected, indexed and seeded. Rejects with a ConfigError when the store can
@@ -33,29 +32,14 @@ export interface RunningStorefront {
   close(): Promise<void>;
 }
 
-/**
- * Node's HTTP server limits (DECISIONS: request time-out 10 s; headers are small). A client that
- * has not sent its whole header block within `headersTimeout`, or its whole request within
- * `requestTimeout`, gets a 408 and its connection is closed (slowloris). Node checks those two
- * every `connectionsCheckingInterval`; its own default of 30 s would let a slow client hold a
- * connection for up to 40 s.
- */
-export const SERVER_LIMITS = {
-  headersTimeout: 10_000,
-  requestTimeout: 10_000,
-  keepAliveTimeout: 5_000,
-  connectionsCheckingInterval: 1_000,
-  maxHeaderSize: 16 * 1024,
-} as const;
-
-/** The time-outs of SERVER_LIMITS, in milliseconds. */
-export type ServerTimeouts = Omit<typeof SERVER_LIMITS, 'maxHeaderSize'>;
+/** The server time-outs, in milliseconds (the adapter's SERVER_TIMEOUTS unless overridden). */
+export type { ServerTimeouts } from '@storefront/adapters-http';
 
 export interface StartOptions {
   /** Where log lines go; default stdout (or pino-pretty with LOG_PRETTY). */
   readonly logger?: Logger;
-  /** Overrides of the HTTP server time-outs (tests use short ones); default SERVER_LIMITS. */
-  readonly timeouts?: Partial<{ -readonly [K in keyof ServerTimeouts]: number }>;
+  /** Overrides of the HTTP server time-outs (tests use short ones); default the adapter's SERVER_TIMEOUTS. */
+  readonly timeouts?: Partial<ServerTimeouts>;
 }
 
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
@@ -79,17 +63,10 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   }
   await storefront.login.warmUp();
 
-  const { maxHeaderSize, ...defaults } = SERVER_LIMITS;
-  const timeouts = { ...defaults, ...options.timeouts };
-  const server = http.createServer(
-    { maxHeaderSize, connectionsCheckingInterval: timeouts.connectionsCheckingInterval },
-    requestListener(resolve(container, TYPES.HttpApp)),
-  );
-  server.headersTimeout = timeouts.headersTimeout;
-  server.requestTimeout = timeouts.requestTimeout;
-  server.keepAliveTimeout = timeouts.keepAliveTimeout;
-  server.on('clientError', answerClientError);
-  const shutdown = gracefulShutdown(server, config.shutdownTimeoutSeconds * 1000, logger);
+  const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  const httpApp = resolve(container, TYPES.HttpApp);
+  const server = createHttpServer(httpApp, timeouts);
+  const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
 
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
@@ -122,33 +99,6 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
   };
 }
 
-/**
- * What Node's HTTP parser refuses before the app sees a request (not HTTP/1.1, headers over
- * `maxHeaderSize`, headers or body too slow) is still answered as JSON, like every other 4xx.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  // As Node's own handler does: nothing to say on a dead socket or over a response already begun.
-  const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
-    socket.destroy();
-    return;
-  }
-  const [status, code, message] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', `The request line and headers are larger than ${SERVER_LIMITS.maxHeaderSize} bytes.`]
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'The request did not arrive in time.']
-        : [400, 'bad_request', 'The request is not valid HTTP/1.1.'];
-  const body = JSON.stringify({ error: code, message });
-  // A HEAD request gets the headers only: a body would read as garbage after the response.
-  const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
-  const head = raw !== undefined && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-  );
-}
-
 /** An address that cannot be bound is a configuration problem: say which variable to change. */
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
@@ -177,10 +127,11 @@ function urlHost(host: string): string {
 }
 
 /**
- * Graceful close: stop accepting connections, close idle keep-alive ones, answer the requests in
- * flight with `Connection: close`, and after `timeoutMs` cut whatever is still open.
+ * Graceful close: stop accepting connections, end the open event streams (they would hold the
+ * close for the whole time-out), close idle keep-alive ones, answer the requests in flight with
+ * `Connection: close`, and after `timeoutMs` cut whatever is still open.
  */
-function gracefulShutdown(server: http.Server, timeoutMs: number, logger: Logger): () => Promise<void> {
+function gracefulShutdown(server: http.Server, httpApp: HttpApp, timeoutMs: number, logger: Logger): () => Promise<void> {
   let closing = false;
   server.on('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     if (closing && !res.headersSent) res.setHeader('Connection', 'close');
@@ -201,6 +152,7 @@ function gracefulShutdown(server: http.Server, timeoutMs: number, logger: Logger
         clearTimeout(deadline);
         resolvePromise();
       });
+      httpApp.endStreams();
       server.closeIdleConnections();
     });
 }

@@ -37,6 +37,7 @@ const RUNTIME_EXPORTS = [
   'createStorefront',
   'decideSlidingWindow',
   'isDomainError',
+  'isRecord',
   'newId',
   'orderIdTime',
   'pageOffset',

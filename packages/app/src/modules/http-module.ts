@@ -1,14 +1,9 @@
-/** The Koa app of @storefront/adapters-http, handed the Storefront and the logger. */
+/** The HTTP app of @storefront/adapters-http, handed the Storefront, the logger and the proxy settings (limits are the adapter's). */
 import { createHttpApp } from '@storefront/adapters-http';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import { createAccessLog } from '../logger.js';
-
-/** Requests still running after this are answered 503 (408 while the body is still arriving). */
-export const REQUEST_TIMEOUT_MS = 10_000;
-/** JSON bodies above this are refused with 413. */
-export const BODY_LIMIT_BYTES = 16 * 1024;
 
 export function httpModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
@@ -20,8 +15,6 @@ export function httpModule(): ContainerModule {
         options: {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
-          bodyLimitBytes: BODY_LIMIT_BYTES,
-          requestTimeoutMs: REQUEST_TIMEOUT_MS,
         },
       }),
     );

@@ -4,7 +4,6 @@
  */
 import { after, before, describe, it } from 'mocha';
 import { expect } from 'chai';
-import { routeTable } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from '../../src/binding.js';
 import { loadConfig } from '../../src/config.js';
@@ -26,7 +25,9 @@ describe('docs/openapi.yaml and the routes of the HTTP app', () => {
   before(() => {
     const config = loadConfig({ LOG_LEVEL: 'silent', SCRYPT_LOG_N: '10', PORT: '0' });
     container = createContainer(config, createLogger(config));
-    routes = routeTable(resolve(container, TYPES.HttpApp)).map((r) => `${r.method} ${openApiPath(r.path)}`);
+    routes = resolve(container, TYPES.HttpApp)
+      .routes()
+      .map((r) => `${r.method} ${openApiPath(r.path)}`);
   });
 
   after(async () => {

@@ -20,7 +20,7 @@ const BATCH = 20;
 /** FUZZ_REQUESTS may raise the count, never lower it below 10,000. */
 const FUZZ_REQUESTS = Math.max(10_000, Number(process.env['FUZZ_REQUESTS'] ?? 0) || 0);
 const REQUEST_TIMEOUT_MS = 5_000;
-/** Node's own limit (SERVER_LIMITS.maxHeaderSize): above it the HTTP parser answers 431 itself. */
+/** Node's own limit (the adapter's HTTP_LIMITS.maxHeaderSize): above it the HTTP parser answers 431 itself. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Storefront } from '@storefront/domain';
-import { requestListener } from '@storefront/adapters-http';
+import { createHttpServer } from '@storefront/adapters-http';
 import { expect } from 'chai';
 import type { Container } from 'inversify';
 import { resolve } from '../../src/binding.js';
@@ -73,7 +73,7 @@ export async function composeStorefront(env: Env = {}, customize: (container: Co
     await resolve(container, TYPES.StoreReady)();
     await seedStore(storefront, config, logger);
     await storefront.login.warmUp();
-    server = http.createServer(requestListener(resolve(container, TYPES.HttpApp)));
+    server = createHttpServer(resolve(container, TYPES.HttpApp));
     await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
     return { url: `http://127.0.0.1:${port}`, container, storefront, close };

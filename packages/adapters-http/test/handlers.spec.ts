@@ -1,0 +1,107 @@
+/**
+ * Route handlers called directly, without a socket or Koa: an Exchange in, a Reply out. The
+ * storefront is the real one over the memory adapters.
+ */
+import { createCryptoAdapters } from '@storefront/adapters-crypto';
+import { createMemoryAdapters, seedDemoData } from '@storefront/adapters-memory';
+import type { Caller, Storefront } from '@storefront/domain';
+import { createStorefront, isDomainError } from '@storefront/domain';
+import { rejectionOf } from '@storefront/testing';
+import { expect } from 'chai';
+import { before, describe, it } from 'mocha';
+import type { Exchange } from '../src/exchange.js';
+import { headerValue, type Reply } from '../src/reply.js';
+import type { Route } from '../src/route.js';
+import { accountRoutes } from '../src/routes/account.js';
+import { menuRoutes } from '../src/routes/menu.js';
+import { orderRoutes } from '../src/routes/orders.js';
+
+function anExchange(overrides: Partial<Exchange> & { headers?: Record<string, string> } = {}): Exchange {
+  const { headers = {}, ...rest } = overrides;
+  return {
+    method: 'GET',
+    path: '/',
+    params: {},
+    query: {},
+    body: undefined,
+    header: (name) => headers[name],
+    client: '192.0.2.1',
+    requestId: 'test-1',
+    caller: undefined,
+    rateLimit: undefined,
+    signal: new AbortController().signal,
+    ...rest,
+  };
+}
+
+function routeOf(routes: Route[], method: string, path: string): Route {
+  const route = routes.find((r) => r.method === method && r.path === path);
+  if (route === undefined) throw new Error(`no route ${method} ${path}`);
+  return route;
+}
+
+const bodyOf = (reply: Reply): unknown => {
+  if (reply.body.kind === 'json') return reply.body.value;
+  if (reply.body.kind === 'bytes') return JSON.parse(reply.body.data.toString());
+  return undefined;
+};
+
+describe('route handlers, called without a socket', () => {
+  let storefront: Storefront;
+  let caller: Caller;
+
+  before(async () => {
+    storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }) });
+    await seedDemoData(storefront);
+    const pair = await storefront.login.execute({ email: 'alice@example.com', password: 'alice-password', client: 'test' });
+    caller = await storefront.authenticate.execute(pair.accessToken);
+  });
+
+  it('GET /api/products answers the menu with its ETag, then 304 with no body for that ETag', async () => {
+    const products = routeOf(menuRoutes(storefront), 'GET', '/api/products');
+    const first = await products.handle(anExchange());
+    expect(first.status).to.equal(200);
+    const etag = headerValue(first.headers, 'ETag');
+    expect(etag).to.match(/^".+"$/);
+    expect((bodyOf(first) as { products: unknown[] }).products.length).to.be.greaterThan(20);
+    const again = await products.handle(anExchange({ headers: { 'if-none-match': etag! } }));
+    expect(again.status).to.equal(304);
+    expect(again.body.kind).to.equal('none');
+  });
+
+  it('GET /api/search refuses a q given twice with validation_failed naming q', async () => {
+    const search = routeOf(menuRoutes(storefront), 'GET', '/api/search');
+    const error = await rejectionOf(Promise.resolve().then(() => search.handle(anExchange({ query: { q: ['a', 'b'] } }))));
+    expect(isDomainError(error, 'validation_failed')).to.equal(true);
+    expect((error as { details: unknown }).details).to.deep.equal([{ path: 'q', message: 'must be given once' }]);
+  });
+
+  it('POST /api/orders places an order for the caller (201), and a retry with its key replays it', async () => {
+    const place = routeOf(orderRoutes(storefront), 'POST', '/api/orders');
+    const productId = (await storefront.listMenu.execute()).products.find((p) => p.available)!.productId;
+    const exchange = anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 2 }] }, headers: { 'idempotency-key': 'handler-test-1' } });
+    const placed = await place.handle(exchange);
+    expect(placed.status).to.equal(201);
+    expect(headerValue(placed.headers, 'Idempotent-Replayed')).to.equal(undefined);
+    const replayed = await place.handle(exchange);
+    expect(replayed.status).to.equal(201);
+    expect(headerValue(replayed.headers, 'Idempotent-Replayed')).to.equal('true');
+    expect((bodyOf(replayed) as { order_id: string }).order_id).to.equal((bodyOf(placed) as { order_id: string }).order_id);
+  });
+
+  it('POST /api/orders refuses an anonymous caller with unauthorized, and an unknown field with validation_failed', async () => {
+    const place = routeOf(orderRoutes(storefront), 'POST', '/api/orders');
+    expect(isDomainError(await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', body: { items: [] } })))), 'unauthorized')).to.equal(true);
+    const error = await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', caller, body: { items: [], coupon: 'x' } }))));
+    expect((error as { details: unknown }).details).to.deep.equal([{ path: 'coupon', message: 'is not a known field' }]);
+  });
+
+  it('GET /api/rate-limit answers the quota admission found, consuming nothing itself', async () => {
+    const quota = routeOf(accountRoutes(storefront), 'GET', '/api/rate-limit');
+    expect(quota.quota).to.equal('peek');
+    const rateLimit = { limit: 120, remaining: 7, window: 60, reset: 30, retryAfter: 0, scope: 'ip' as const };
+    const reply = await quota.handle(anExchange({ rateLimit }));
+    expect(reply.status).to.equal(200);
+    expect(bodyOf(reply)).to.deep.equal({ limit: 120, remaining: 7, window: 60, reset: 30, retry_after: 0, scope: 'ip' });
+  });
+});
