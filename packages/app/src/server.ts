@@ -5,7 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Storefront } from '@storefront/domain';
+import type { Clock, Storefront } from '@storefront/domain';
 import { requestListener } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
@@ -56,12 +56,18 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Overrides of the HTTP server time-outs (tests use short ones); default SERVER_LIMITS. */
   readonly timeouts?: Partial<{ -readonly [K in keyof ServerTimeouts]: number }>;
+  /**
+   * The domain's clock (token expiry, rate-limit windows, idempotency locks, the status cache);
+   * default the system clock. Tests pass a FakeClock to move time instead of sleeping. Redis's
+   * limiter keeps Redis TIME, and Node's timers (HTTP time-outs) are not moved by it.
+   */
+  readonly clock?: Clock;
 }
 
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config);
-  const container = createContainer(config, logger);
+  const container = createContainer(config, logger, options.clock === undefined ? {} : { clock: options.clock });
   const storefront = resolve(container, TYPES.Storefront);
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
