@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Storefront } from '@storefront/domain';
+import type { Clock, Storefront } from '@storefront/domain';
 import { createHttpServer, SERVER_TIMEOUTS, type HttpApp, type ServerTimeouts } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
@@ -40,12 +40,18 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** Overrides of the HTTP server time-outs (tests use short ones); default the adapter's SERVER_TIMEOUTS. */
   readonly timeouts?: Partial<ServerTimeouts>;
+  /**
+   * The domain's clock (token expiry, rate-limit windows, idempotency locks, the status cache);
+   * default the system clock. Tests pass a FakeClock to move time instead of sleeping. Redis's
+   * limiter keeps Redis TIME, and Node's timers (HTTP time-outs) are not moved by it.
+   */
+  readonly clock?: Clock;
 }
 
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config);
-  const container = createContainer(config, logger);
+  const container = createContainer(config, logger, options.clock === undefined ? {} : { clock: options.clock });
   const storefront = resolve(container, TYPES.Storefront);
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();

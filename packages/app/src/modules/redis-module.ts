@@ -4,6 +4,7 @@
  * client is closed when the container is unloaded.
  */
 import { InMemoryRateLimiter } from '@storefront/adapters-memory';
+import type { Clock } from '@storefront/domain';
 import { createRedisAdapters, createRedisClient, type RedisAdapters } from '@storefront/adapters-redis';
 import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
@@ -27,15 +28,21 @@ export function redisLimiterModule(redisUrl: string, commandTimeoutMs: number): 
         await client.quit().catch(() => client.disconnect());
       });
     let adapters: RedisAdapters | undefined;
-    const build = (client: Redis, logger: Logger, config: StorefrontConfig): RedisAdapters =>
+    // The container's clock times the fallback and its retries of Redis (Redis decides on its own TIME).
+    const build = (client: Redis, logger: Logger, config: StorefrontConfig, clock: Clock): RedisAdapters =>
       (adapters ??= createRedisAdapters({
         client,
-        fallback: new InMemoryRateLimiter(),
+        fallback: new InMemoryRateLimiter({ clock }),
+        clock,
         onDegraded: (error) =>
           logger.warn({ err: error }, 'rate limiter: Redis is unreachable; deciding in-process until it is back'),
         onRestored: () => logger.info({ rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s` }, 'rate limiter: Redis is back'),
       }));
-    bindFactory(bind, TYPES.RateLimiter, [TYPES.RedisClient, TYPES.Logger, TYPES.Config], (client, logger, config) => build(client, logger, config).limiter);
-    bindFactory(bind, TYPES.LimiterProbe, [TYPES.RedisClient, TYPES.Logger, TYPES.Config], (client, logger, config) => build(client, logger, config).probes[0]!);
+    bindFactory(bind, TYPES.RateLimiter, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
+      build(client, logger, config, clock).limiter,
+    );
+    bindFactory(bind, TYPES.LimiterProbe, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
+      build(client, logger, config, clock).probes[0]!,
+    );
   });
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'mocha';
 import { expect } from 'chai';
-import type { startStorefront } from '../../src/server.js';
+import type { StartOptions, startStorefront } from '../../src/server.js';
 import { assertMatchesContract } from '../contract/openapi.js';
 import { startStorefrontForRun } from '../mongo-mode.js';
 
@@ -35,10 +35,11 @@ export const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /**
  * A server on the store of this run (see ../mongo-mode.ts): memory, or with MONGODB_URI a MongoDB
- * database of its own with the demo data, dropped on close. Resolves once it serves.
+ * database of its own with the demo data, dropped on close. Resolves once it serves. `options.clock`
+ * (a FakeClock from @storefront/testing) lets a test move the domain's time instead of sleeping.
  */
-export function startServer(env: Env = {}): Promise<RunningServer> {
-  return startStorefrontForRun({ ...BASE_ENV, ...env });
+export function startServer(env: Env = {}, options: StartOptions = {}): Promise<RunningServer> {
+  return startStorefrontForRun({ ...BASE_ENV, ...env }, options);
 }
 
 export interface ServerHandle {
@@ -48,11 +49,11 @@ export interface ServerHandle {
 }
 
 /** Starts a server in a `before` hook of the enclosing suite and closes it in `after`. */
-export function useServer(env: Env = {}): ServerHandle {
+export function useServer(env: Env = {}, options: StartOptions = {}): ServerHandle {
   let running: RunningServer | undefined;
   before(async function () {
     this.timeout(30_000);
-    running = await startServer(env);
+    running = await startServer(env, options);
   });
   after(async function () {
     this.timeout(15_000);

@@ -49,13 +49,18 @@ export function startStorefront(env: Env = {}, options: StartOptions = {}): Prom
 /**
  * What startStorefront does (configuration → container → seed → HTTP server), with a hook that may
  * rebind services before anything is resolved: a failing repository, a shared store, a spy. On the
- * store of this run, like startStorefront.
+ * store of this run, like startStorefront. `options.clock` replaces the domain's clock, as in
+ * startStorefront.
  */
-export async function composeStorefront(env: Env = {}, customize: (container: Container) => void = () => undefined): Promise<ComposedServer> {
+export async function composeStorefront(
+  env: Env = {},
+  customize: (container: Container) => void = () => undefined,
+  options: Pick<StartOptions, 'clock'> = {},
+): Promise<ComposedServer> {
   const database = await mongoDatabaseFor({ ...RELIABILITY_ENV, ...env });
   const config = loadConfig(database === null ? { ...RELIABILITY_ENV, ...env } : database.apply({ ...RELIABILITY_ENV, ...env }));
   const logger = createLogger(config);
-  const container = createContainer(config, logger);
+  const container = createContainer(config, logger, options.clock === undefined ? {} : { clock: options.clock });
   let server: http.Server | undefined;
   const close = async (): Promise<void> => {
     if (server !== undefined) {
