@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
+import { FakeClock } from '@storefront/testing';
 import { createMemoryAdapters } from '../src/index.js';
-import { FakeClock } from './fake-clock.js';
 
 describe('createMemoryAdapters', () => {
   it('reports healthy store and rate_limiter probes', async () => {

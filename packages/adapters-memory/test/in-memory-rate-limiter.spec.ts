@@ -1,8 +1,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { RateLimitPolicy } from '@storefront/domain';
+import { FakeClock } from '@storefront/testing';
 import { InMemoryRateLimiter } from '../src/index.js';
-import { FakeClock } from './fake-clock.js';
 
 const policy: RateLimitPolicy = { name: 'default', limit: 3, windowSeconds: 60 };
 

@@ -1,8 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { aSession, randomHex } from '@storefront/testing';
+import { aSession, FakeClock, randomHex } from '@storefront/testing';
 import { InMemorySessionStore } from '../src/index.js';
-import { FakeClock } from './fake-clock.js';
 
 describe('InMemorySessionStore', () => {
   it('drops sessions whose refresh token has expired as new sessions are created', async () => {

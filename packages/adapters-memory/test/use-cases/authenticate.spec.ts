@@ -1,11 +1,12 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { ACCESS_TOKEN_TTL_SECONDS, createStorefront, type SessionStore, type TokenService } from '@storefront/domain';
-import { expectDomainError } from '@storefront/testing';
+import { expectDomainError, FakeClock } from '@storefront/testing';
 import { createMemoryAdapters } from '../../src/index.js';
-import { FakeClock } from '../fake-clock.js';
-import { FakePasswordHasher, FakeTokenService } from './fakes.js';
-import { aLoggedInCustomer, aWorld } from './world.js';
+import { aLoggedInCustomer, aWorld, cryptoOn, TOKEN_CLOCK_TOLERANCE_MS } from './world.js';
+
+/** Past an access token's life and the clock skew the token service allows after it. */
+const PAST_EXPIRY_MS = ACCESS_TOKEN_TTL_SECONDS * 1000 + TOKEN_CLOCK_TOLERANCE_MS + 1000;
 
 describe('Authenticate', () => {
   it('resolves the caller of a valid access token', async () => {
@@ -39,30 +40,30 @@ describe('Authenticate', () => {
   it('checks a token signature once while it lives, but the session and the account on every request', async () => {
     const clock = new FakeClock();
     const adapters = createMemoryAdapters({ clock });
-    const tokens = new FakeTokenService(clock);
+    const { hasher, tokens } = cryptoOn(clock);
     let verifications = 0;
     const counting: TokenService = { issue: (c, ttl) => tokens.issue(c, ttl), verify: (t) => ((verifications += 1), tokens.verify(t)) };
     let sessionLookups = 0;
     const sessions: SessionStore = Object.create(adapters.sessions) as SessionStore;
     sessions.findById = (id) => ((sessionLookups += 1), adapters.sessions.findById(id));
-    const storefront = createStorefront({ ...adapters, sessions, hasher: new FakePasswordHasher(), tokens: counting, clock });
+    const storefront = createStorefront({ ...adapters, sessions, hasher, tokens: counting, clock });
     await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
     const pair = await storefront.login.execute({ email: 'fay@example.com', password: 'fay-password', client: '203.0.113.7' });
     for (let i = 0; i < 5; i++) await storefront.authenticate.execute(pair.accessToken);
     expect(verifications).to.equal(1);
     expect(sessionLookups).to.equal(5);
-    clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000);
+    clock.advance(PAST_EXPIRY_MS);
     await expectDomainError(storefront.authenticate.execute(pair.accessToken), 'token_expired');
     expect(verifications).to.equal(2);
   });
 
   it('checks every signature when the cache is turned off', async () => {
     const clock = new FakeClock();
-    const tokens = new FakeTokenService(clock);
+    const { hasher, tokens } = cryptoOn(clock);
     let verifications = 0;
     const counting: TokenService = { issue: (c, ttl) => tokens.issue(c, ttl), verify: (t) => ((verifications += 1), tokens.verify(t)) };
     const storefront = createStorefront(
-      { ...createMemoryAdapters({ clock }), hasher: new FakePasswordHasher(), tokens: counting, clock },
+      { ...createMemoryAdapters({ clock }), hasher, tokens: counting, clock },
       { verifiedTokenCache: false },
     );
     await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
@@ -82,7 +83,7 @@ describe('Authenticate', () => {
     const world = aWorld();
     const { pair } = await aLoggedInCustomer(world);
     await expectDomainError(world.storefront.authenticate.execute('garbage'), 'invalid_token');
-    world.clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000);
+    world.clock.advance(PAST_EXPIRY_MS);
     await expectDomainError(world.storefront.authenticate.execute(pair.accessToken), 'token_expired');
   });
 
@@ -92,8 +93,8 @@ describe('Authenticate', () => {
     const erin = await aLoggedInCustomer(world, 'erin@example.com', 'erin-password');
     const danaClaims = (await world.storefront.authenticate.execute(dana.pair.accessToken)).claims;
     const erinClaims = (await world.storefront.authenticate.execute(erin.pair.accessToken)).claims;
-    const tokens = new FakeTokenService(world.clock);
-    const mixed = await tokens.issue({ sub: danaClaims.sub, sid: erinClaims.sid }, 60);
+    // Signed with the server's own key: only the session lookup can tell.
+    const mixed = await world.tokens.issue({ sub: danaClaims.sub, sid: erinClaims.sid }, 60);
     await expectDomainError(world.storefront.authenticate.execute(mixed), 'invalid_token');
   });
 });

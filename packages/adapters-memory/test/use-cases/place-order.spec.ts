@@ -4,7 +4,6 @@ import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
 import { createStorefront, newId } from '@storefront/domain';
 import { expectDomainError } from '@storefront/testing';
 import { aWorld, withMenu } from './world.js';
-import { FakePasswordHasher, FakeTokenService } from './fakes.js';
 
 /**
  * The memory menu with a gate on findByIds, to hold a first request in flight while a second one
@@ -115,7 +114,7 @@ describe('PlaceOrder', () => {
       const { soup } = await withMenu(world);
       const menu = new GatedMenu(world.adapters.menu);
       const storefront = createStorefront({
-        ...world.adapters, menu, hasher: new FakePasswordHasher(), tokens: new FakeTokenService(world.clock), clock: world.clock,
+        ...world.adapters, menu, hasher: world.hasher, tokens: world.tokens, clock: world.clock,
       });
       const input = { customerId, items: [{ productId: soup.productId, quantity: 1 }], idempotencyKey: 'key-1' };
       const first = storefront.placeOrder.execute(input);

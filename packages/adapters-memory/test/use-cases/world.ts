@@ -1,25 +1,40 @@
-/** A Storefront wired from the memory adapters, a hand-moved clock and the fakes of fakes.ts. */
+/**
+ * A Storefront wired from the memory adapters, a hand-moved clock and the real crypto adapters
+ * (scrypt at a low cost, PASETO on an ephemeral key) on that clock; the hasher is counted.
+ */
+import { createCryptoAdapters, type CryptoAdapters, type PasetoTokenService } from '@storefront/adapters-crypto';
 import type { Product, Storefront, StorefrontOptions } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
-import { aProductDraft } from '@storefront/testing';
+import { aProductDraft, FakeClock } from '@storefront/testing';
 import type { MemoryAdapters } from '../../src/index.js';
 import { createMemoryAdapters } from '../../src/index.js';
-import { FakeClock } from '../fake-clock.js';
-import { FakePasswordHasher, FakeTokenService } from './fakes.js';
+import { CountingHasher } from './counting-hasher.js';
+
+/** scrypt's cost in these tests: about a millisecond a hash. */
+export const TEST_SCRYPT_LOG_N = 10;
+/** The clock skew the token service allows past a token's `exp` (its default). */
+export const TOKEN_CLOCK_TOLERANCE_MS = 5_000;
 
 export interface World {
   readonly storefront: Storefront;
   readonly adapters: MemoryAdapters;
   readonly clock: FakeClock;
-  readonly hasher: FakePasswordHasher;
+  readonly hasher: CountingHasher;
+  readonly tokens: PasetoTokenService;
+}
+
+/** The real hasher and token service of these tests, on `clock`. */
+export function cryptoOn(clock: FakeClock): CryptoAdapters {
+  return createCryptoAdapters({ scrypt: { logN: TEST_SCRYPT_LOG_N }, clock });
 }
 
 export function aWorld(options: StorefrontOptions = {}): World {
   const clock = new FakeClock();
   const adapters = createMemoryAdapters({ clock });
-  const hasher = new FakePasswordHasher();
-  const storefront = createStorefront({ ...adapters, hasher, tokens: new FakeTokenService(clock), clock }, options);
-  return { storefront, adapters, clock, hasher };
+  const crypto = cryptoOn(clock);
+  const hasher = new CountingHasher(crypto.hasher);
+  const storefront = createStorefront({ ...adapters, hasher, tokens: crypto.tokens, clock }, options);
+  return { storefront, adapters, clock, hasher, tokens: crypto.tokens };
 }
 
 /** Puts a soup (450), a pizza (1290) and an unavailable cake on the menu. */

@@ -41,6 +41,7 @@ describe('e2e: GET /api/products (demo menu)', function () {
   });
 
   it('serves a demo menu of about 25 dishes across several categories, some unavailable', async function () {
+    // Ranges, because DECISIONS itself says "about 25 dishes" and "one or two of them unavailable".
     const products = await getMenu(h.url);
     expect(products.length).to.be.within(20, 30);
     expect(new Set(products.map((p) => p.category)).size).to.be.at.least(3);

@@ -353,7 +353,10 @@ function isParserAnswer(request: FuzzRequest, res: RawResponse, status: number, 
   }
 }
 
-/** The property for an answer of the app itself. */
+/**
+ * The property for an answer of the app itself. A random request has no one expected answer, so any
+ * well-formed JSON 4xx, or a 2xx from a documented route, is right; a 5xx never is.
+ */
 function verdictOfApp(request: FuzzRequest, res: RawResponse): string | null {
   if (res.status >= 500) return `a ${res.status}: ${res.text.slice(0, 300)}`;
   if (res.status >= 400) {

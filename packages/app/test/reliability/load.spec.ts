@@ -157,6 +157,7 @@ describe('Orders under load', function () {
       else record.firstAnswers += 1;
       return 'done';
     }
+    // A nervous client's retry races its own request: 201 (placed or replayed) and 409 in flight are both right.
     if (res.status === 409 && res.text.includes('idempotency_key_in_use')) {
       tally.conflicts += 1;
       return 'retry';
@@ -249,6 +250,7 @@ describe('Orders under load', function () {
 
     for (const [key, record] of keys) {
       expect(record.orderIds.size, `order ids answered for ${key}`).to.equal(1);
+      // 0 is right too: the request that placed the order may be one the client abandoned.
       expect(record.firstAnswers, `non-replayed 201s for ${key}`).to.be.at.most(1);
     }
     for (let customer = 0; customer < CUSTOMERS; customer += 1) {

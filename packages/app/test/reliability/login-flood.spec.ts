@@ -83,12 +83,14 @@ for (const cost of [
       const slowest = Math.max(...answers.map((res) => res.ms));
       console.log(`      flood: ${JSON.stringify(counts(answers))}, slowest ${Math.round(slowest)} ms; genuine login: ${mine.status} in ${Math.round(genuineMs)} ms`);
 
-      // The genuine login: in, or told to come back, within 3 s.
+      // The genuine login: in, or told to come back, within 3 s. Both are right by design (the issue's
+      // own words): whether it finds a free permit within SCRYPT_MAX_WAIT_MS depends on the machine.
       expect(genuineMs, 'ms to answer the genuine login').to.be.below(GENUINE_WITHIN_MS);
       if (mine.status === 503) expectBusy(mine, 'genuine login');
       else expect(mine.status, mine.text).to.equal(200);
 
       // Every flood login: a 401 after its hash, or the hasher's 503; none waits for the request time-out.
+      // Which logins get a permit is a race the bounds leave open; the counts below tie the two together.
       for (const [i, res] of answers.entries()) {
         if (res.status === 503) expectBusy(res, `flood login ${i}`);
         else expect(res.status, `flood login ${i}: ${res.text}`).to.equal(401);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import type { RunningStorefront } from '../../src/server.js';
-import { ALICE, availableProductIds, call, login, RELIABILITY_ENV, sleep, startStorefront } from './support.js';
+import { ALICE, availableProductIds, call, login, RELIABILITY_ENV, sleep, startStorefront, type RawResponse } from './support.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -200,17 +200,20 @@ describe('Graceful shutdown under load', function () {
     const inFlight = new Set<Promise<unknown>>();
     const outcomes: string[] = [];
     let atSigterm: Promise<unknown>[] = [];
-    const kinds = [
-      () => call(url, '/api/auth/login', { json: ALICE, agent, timeoutMs: 15_000 }),
-      () => call(url, '/api/auth/login', { json: { email: ALICE.email, password: 'wrong' }, agent, timeoutMs: 15_000 }),
-      () => call(url, '/api/orders', { token, json: { items: [{ product_id: productIds[0], quantity: 1 }] }, agent, timeoutMs: 15_000 }),
-      () => call(url, '/api/products', { agent, timeoutMs: 15_000 }),
-      () => call(url, '/api/orders', { token, agent, timeoutMs: 15_000 }),
+    // Each kind of request has its one answer: `<kind> <status>` is recorded and compared with it.
+    const kinds: [name: string, status: number, send: () => Promise<RawResponse>][] = [
+      ['login', 200, () => call(url, '/api/auth/login', { json: ALICE, agent, timeoutMs: 15_000 })],
+      ['wrong-password', 401, () => call(url, '/api/auth/login', { json: { email: ALICE.email, password: 'wrong' }, agent, timeoutMs: 15_000 })],
+      ['place-order', 201, () => call(url, '/api/orders', { token, json: { items: [{ product_id: productIds[0], quantity: 1 }] }, agent, timeoutMs: 15_000 })],
+      ['menu', 200, () => call(url, '/api/products', { agent, timeoutMs: 15_000 })],
+      ['list-orders', 200, () => call(url, '/api/orders', { token, agent, timeoutMs: 15_000 })],
     ];
+    const expected = new Set(kinds.map(([name, status]) => `${name} ${status}`));
     const clients = Array.from({ length: 40 }, async (_, client) => {
       for (let n = 0; !stopping; n += 1) {
-        const request = kinds[(client + n) % kinds.length]!().then(
-          (res) => outcomes.push(String(res.status)),
+        const [name, , send] = kinds[(client + n) % kinds.length]!;
+        const request = send().then(
+          (res) => outcomes.push(`${name} ${res.status}`),
           (error: Error) => outcomes.push(`error: ${error.message}`),
         );
         inFlight.add(request);
@@ -234,7 +237,8 @@ describe('Graceful shutdown under load', function () {
     console.log(`      ${outcomes.length} requests; ${atSigterm.length} in flight at SIGTERM; exit ${exit.code} after ${Math.round(exit.at - signalledAt)} ms`);
     expect(atSigterm.length, 'requests in flight at SIGTERM').to.be.at.least(10);
     expect(finishedAfterSigterm.length).to.equal(atSigterm.length);
-    expect(finishedAfterSigterm.filter((outcome) => !/^(200|201|401)$/.test(outcome)), 'requests in flight that did not end with a status').to.deep.equal([]);
+    expect(finishedAfterSigterm.filter((outcome) => !expected.has(outcome)), 'requests in flight that did not end with their answer').to.deep.equal([]);
+    expect(outcomes.filter((outcome) => !expected.has(outcome)), 'answers other than each kind\'s own during the whole run').to.deep.equal([]);
     expect(outcomes.filter((outcome) => outcome.startsWith('error')), 'errors during the whole run').to.deep.equal([]);
     expect(exit.code, 'exit code').to.equal(0);
     expect(exit.at - signalledAt, 'ms from SIGTERM to exit').to.be.below(10_000);

@@ -45,10 +45,9 @@ describe('Scaling out: two instances sharing one Redis', function () {
     client.disconnect();
     await redis.stop();
 
+    // Each instance's fallback limiter counts its own ten requests of its own 40: none is refused.
     const during = await statusesOf(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a.url : b.url)));
-    expect(during.filter((s) => s >= 500)).to.deep.equal([]);
-    expect(during.every((s) => s === 200 || s === 429)).to.equal(true);
-    // Each instance's fallback limiter has counted about ten requests of its own 40: not refused.
+    expect(during).to.deep.equal(Array.from({ length: 20 }, () => 200));
     const status = await fetch(`${a.url}/api/status`);
     expect(status.status).to.equal(503);
     expect(await status.json()).to.deep.include({ status: 'degraded', checks: { store: 'ok', rate_limiter: 'down' } });
