@@ -104,7 +104,12 @@ export class Lifecycle {
       }
     }
     if (reply.body.kind === 'stream' && status === reply.status) {
-      this.streams.start(run.res, reply.body.source, () => this.log(run, status));
+      try {
+        this.streams.start(run.res, reply.body.source, () => this.log(run, status));
+      } catch (error) {
+        // The headers are out: the stream was ended (and logged); only the log can hear why.
+        this.logger.error({ req_id: run.requestId, method: run.method, path: run.path, err: error }, 'stream failed to open');
+      }
       return;
     }
     this.log(run, status);

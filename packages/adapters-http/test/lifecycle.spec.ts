@@ -173,6 +173,22 @@ describe('Lifecycle', () => {
       expect(state.sink!.write('data: after\n\n')).to.equal(false);
     });
 
+    it('ends a stream whose source fails to open, and logs why once', async () => {
+      handlers.set('/stream-broken', async () =>
+        stream(200, {
+          open() {
+            throw new Error('subscription refused');
+          },
+        }),
+      );
+      const text = await rawExchange(port, '/stream-broken', async (received) => {
+        await eventually(() => received().endsWith('0\r\n\r\n'));
+      });
+      expect(text).to.match(/^HTTP\/1\.1 200 /);
+      expect(errors.filter((entry) => entry.message === 'stream failed to open')).to.have.length(1);
+      expect(streams.size).to.equal(0);
+    });
+
     it('ends at its own deadline', async () => {
       const { src, state } = source(100);
       handlers.set('/stream-deadline', async () => stream(200, src));
