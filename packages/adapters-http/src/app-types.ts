@@ -65,8 +65,6 @@ export interface HttpApp {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
   /** Every route as registered (`HEAD`, implied by `GET`, is not listed). */
   routes(): RouteEntry[];
-  /** Streams open now. */
-  readonly openStreams: number;
   /** Ends every open stream (on shutdown: a server closing must not wait for them). */
   endStreams(): void;
 }

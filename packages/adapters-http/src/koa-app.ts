@@ -87,9 +87,6 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   return {
     listener: koa.callback(),
     routes: () => routes.map((route) => ({ method: route.method, path: route.path })),
-    get openStreams() {
-      return streams.size;
-    },
     endStreams: () => streams.endAll(),
   };
 }

@@ -16,7 +16,8 @@ describe('routing', () => {
   it('reaches a route in any letter case and with one trailing slash; HEAD with GET', async () => {
     for (const [method, path] of [['GET', '/API/Products'], ['GET', '/api/products/'], ['HEAD', '/api/products'], ['GET', '/Api/Orders/']] as const) {
       const res = await fetch(`${server.url}${path}`, { method });
-      expect(res.status, `${method} ${path}`).to.be.oneOf(path.toLowerCase().includes('orders') ? [401] : [200]);
+      // /api/orders answers an anonymous caller 401: the route was reached.
+      expect(res.status, `${method} ${path}`).to.equal(path.toLowerCase().includes('orders') ? 401 : 200);
     }
   });
 

@@ -62,7 +62,7 @@ export class IdempotencyRecords {
 }
 
 /** A frozen copy with its own dates, so that neither the caller nor a reader can change a stored record. */
-function copyRecord(record: IdempotencyRecord): IdempotencyRecord {
+export function copyRecord(record: IdempotencyRecord): IdempotencyRecord {
   return Object.freeze({
     customerId: record.customerId,
     key: record.key,

@@ -15,7 +15,7 @@ import type {
 } from '@storefront/domain';
 import { pageOffset, toPage } from '@storefront/domain';
 import { CustomerOrderLog, toOrder, toRow } from './customer-order-log.js';
-import { IdempotencyRecords } from './idempotency-records.js';
+import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
@@ -42,7 +42,7 @@ export class InMemoryOrderRepository implements OrderRepository {
       return { kind: 'claimed' };
     }
     const order = record.state === 'completed' ? this.find(record.customerId, record.orderId) : null;
-    return { kind: 'held', record: { ...record }, order };
+    return { kind: 'held', record: copyRecord(record), order };
   }
 
   async takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {

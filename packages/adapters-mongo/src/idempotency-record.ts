@@ -23,29 +23,24 @@ export interface IdempotencyDocument {
 
 /** A new lifetime of the key, held by the claim. */
 export function toIdempotencyDocument(claim: IdempotencyClaim): IdempotencyDocument {
-  return {
-    customerId: claim.customerId,
-    key: claim.key,
-    state: 'in_progress',
-    fingerprint: claim.fingerprint,
-    owner: claim.owner,
-    orderId: claim.orderId,
-    orderCreatedAt: new Date(claim.orderCreatedAt.getTime()),
-    lockExpiresAt: new Date(claim.lockExpiresAt.getTime()),
-    expiresAt: new Date(claim.expiresAt.getTime()),
-  };
+  return copyFields({ ...claim, state: 'in_progress' });
 }
 
 export function toIdempotencyRecord(document: IdempotencyDocument): IdempotencyRecord {
+  return copyFields(document);
+}
+
+/** The record's fields only (no `_id`), with dates of their own. */
+function copyFields(from: IdempotencyRecord): IdempotencyRecord & IdempotencyDocument {
   return {
-    customerId: document.customerId,
-    key: document.key,
-    state: document.state,
-    fingerprint: document.fingerprint,
-    owner: document.owner,
-    orderId: document.orderId,
-    orderCreatedAt: new Date(document.orderCreatedAt.getTime()),
-    lockExpiresAt: new Date(document.lockExpiresAt.getTime()),
-    expiresAt: new Date(document.expiresAt.getTime()),
+    customerId: from.customerId,
+    key: from.key,
+    state: from.state,
+    fingerprint: from.fingerprint,
+    owner: from.owner,
+    orderId: from.orderId,
+    orderCreatedAt: new Date(from.orderCreatedAt.getTime()),
+    lockExpiresAt: new Date(from.lockExpiresAt.getTime()),
+    expiresAt: new Date(from.expiresAt.getTime()),
   };
 }

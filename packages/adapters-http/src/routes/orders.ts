@@ -13,7 +13,7 @@ import { get, post, type Route } from '../route.js';
  * places once. Without a key, the order may have been stored before the failure, and sending it
  * again would place a second one.
  */
-export function orderRetryAdvice(exchange: Pick<Exchange, 'header'>): string {
+function orderRetryAdvice(exchange: Pick<Exchange, 'header'>): string {
   return exchange.header('idempotency-key') === undefined
     ? 'The order may have been placed: check GET /api/orders before placing it again (with an Idempotency-Key, a retry is safe).'
     : 'It is safe to retry with the same Idempotency-Key.';
@@ -48,7 +48,7 @@ export function orderRoutes(storefront: Storefront): Route[] {
  * The shape and types of `{"items": [{"product_id": "...", "quantity": 2}]}`: unknown fields are
  * refused here; the ranges (ORDER_LIMITS) are the domain's to check.
  */
-export function readOrderBody(body: unknown): OrderRequestLine[] {
+function readOrderBody(body: unknown): OrderRequestLine[] {
   const issues: FieldIssue[] = [];
   if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object with "items"' }]);
   for (const key of Object.keys(body)) if (key !== 'items') issues.push({ path: key, message: 'is not a known field' });

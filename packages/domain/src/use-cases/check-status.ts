@@ -24,8 +24,8 @@ export interface CheckStatusOptions {
  * Load balancers poll the status, several per instance: the answer is reused while its check
  * started less than `maxAgeMs` ago (so no answer is older than that), and callers arriving while a
  * check runs share that check instead of starting another. However often it is asked, each
- * dependency is probed at most once at a time and at most about once per `maxAgeMs`. A degraded answer is reused like a healthy one: it is a stalling store that most
- * needs sparing.
+ * dependency is probed at most once at a time and at most about once per `maxAgeMs`. A degraded
+ * answer is reused like a healthy one: it is a stalling store that most needs sparing.
  */
 export class CheckStatus {
   private readonly timeoutMs: number;

@@ -161,13 +161,14 @@ export class PlaceOrder {
 
   private async price(customerId: string, lines: readonly OrderRequestLine[], reservation: Reservation): Promise<Order> {
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
-    const items = priceLines(lines, new Map(products.map((p) => [p.productId, p])));
+    const byId = new Map(products.map((p) => [p.productId, p]));
+    const items = priceLines(lines, byId);
     return {
       orderId: reservation.orderId,
       customerId,
       items,
       amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
-      currency: products.find((p) => p.productId === items[0]!.productId)!.currency,
+      currency: byId.get(items[0]!.productId)!.currency,
       createdAt: reservation.createdAt,
     };
   }

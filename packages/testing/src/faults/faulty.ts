@@ -41,6 +41,7 @@ class GateImpl implements Gate {
 export class Faults<T extends object> {
   readonly target: T;
   private readonly plans = new Map<string, Plan[]>();
+  private readonly downed = new Set<string>();
 
   constructor(inner: T) {
     this.target = new Proxy(inner, {
@@ -59,7 +60,7 @@ export class Faults<T extends object> {
 
   /** Every call of `method` from now on fails before reaching the adapter. */
   down(method: keyof T & string): this {
-    for (let i = 0; i < 1000; i++) this.plan(method, { kind: 'fail', when: 'before' });
+    this.downed.add(method);
     return this;
   }
 
@@ -73,6 +74,7 @@ export class Faults<T extends object> {
   /** Forgets every planned fault. */
   heal(): void {
     this.plans.clear();
+    this.downed.clear();
   }
 
   private plan(method: string, plan: Plan): this {
@@ -83,6 +85,7 @@ export class Faults<T extends object> {
   }
 
   private async call(method: string, invoke: () => unknown): Promise<unknown> {
+    if (this.downed.has(method)) throw new InjectedFault(method, 'before');
     const plan = this.plans.get(method)?.shift();
     if (plan?.kind === 'hold') await plan.gate.pass();
     if (plan?.kind === 'fail' && plan.when === 'before') throw new InjectedFault(method, 'before');
