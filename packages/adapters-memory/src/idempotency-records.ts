@@ -5,6 +5,7 @@
  * Every change is filtered on the record's holder, as in every store (see the OrderRepository port).
  */
 import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain';
+import { copyIdempotencyRecord } from '@storefront/domain';
 
 const MIN_SWEEP_INTERVAL = 1024;
 
@@ -63,15 +64,5 @@ export class IdempotencyRecords {
 
 /** A frozen copy with its own dates, so that neither the caller nor a reader can change a stored record. */
 export function copyRecord(record: IdempotencyRecord): IdempotencyRecord {
-  return Object.freeze({
-    customerId: record.customerId,
-    key: record.key,
-    state: record.state,
-    fingerprint: record.fingerprint,
-    owner: record.owner,
-    orderId: record.orderId,
-    orderCreatedAt: new Date(record.orderCreatedAt.getTime()),
-    lockExpiresAt: new Date(record.lockExpiresAt.getTime()),
-    expiresAt: new Date(record.expiresAt.getTime()),
-  });
+  return Object.freeze(copyIdempotencyRecord(record));
 }

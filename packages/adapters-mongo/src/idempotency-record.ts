@@ -5,6 +5,7 @@
  * the other's.
  */
 import type { IdempotencyClaim, IdempotencyRecord } from '@storefront/domain';
+import { copyIdempotencyRecord } from '@storefront/domain';
 import type { ObjectId } from 'mongodb';
 
 export interface IdempotencyDocument {
@@ -23,24 +24,10 @@ export interface IdempotencyDocument {
 
 /** A new lifetime of the key, held by the claim. */
 export function toIdempotencyDocument(claim: IdempotencyClaim): IdempotencyDocument {
-  return copyFields({ ...claim, state: 'in_progress' });
-}
-
-export function toIdempotencyRecord(document: IdempotencyDocument): IdempotencyRecord {
-  return copyFields(document);
+  return copyIdempotencyRecord({ ...claim, state: 'in_progress' });
 }
 
 /** The record's fields only (no `_id`), with dates of their own. */
-function copyFields(from: IdempotencyRecord): IdempotencyRecord & IdempotencyDocument {
-  return {
-    customerId: from.customerId,
-    key: from.key,
-    state: from.state,
-    fingerprint: from.fingerprint,
-    owner: from.owner,
-    orderId: from.orderId,
-    orderCreatedAt: new Date(from.orderCreatedAt.getTime()),
-    lockExpiresAt: new Date(from.lockExpiresAt.getTime()),
-    expiresAt: new Date(from.expiresAt.getTime()),
-  };
+export function toIdempotencyRecord(document: IdempotencyDocument): IdempotencyRecord {
+  return copyIdempotencyRecord(document);
 }

@@ -34,6 +34,7 @@ const RUNTIME_EXPORTS = [
   'bucketWidthMs',
   'compareOrders',
   'compareProducts',
+  'copyIdempotencyRecord',
   'createStorefront',
   'decideSlidingWindow',
   'isDomainError',

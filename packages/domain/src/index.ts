@@ -60,6 +60,7 @@ export type {
   InsertResult,
   OrderRepository,
 } from './ports/order-repository.js';
+export { copyIdempotencyRecord } from './ports/order-repository.js';
 export type { CustomerRepository } from './ports/customer-repository.js';
 export type { SessionStore } from './ports/session-store.js';
 export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';

@@ -32,6 +32,21 @@ export interface IdempotencyRecord extends IdempotencyClaim {
   readonly state: 'in_progress' | 'completed';
 }
 
+/** A copy of a key record with dates of its own: what a store keeps, and what it hands out. */
+export function copyIdempotencyRecord(record: IdempotencyRecord): IdempotencyRecord {
+  return {
+    customerId: record.customerId,
+    key: record.key,
+    state: record.state,
+    fingerprint: record.fingerprint,
+    owner: record.owner,
+    orderId: record.orderId,
+    orderCreatedAt: new Date(record.orderCreatedAt.getTime()),
+    lockExpiresAt: new Date(record.lockExpiresAt.getTime()),
+    expiresAt: new Date(record.expiresAt.getTime()),
+  };
+}
+
 /**
  * What claiming a key found: a fresh claim, or the key's live record unchanged. A completed record
  * comes with its order (null only if the store lost it, which the domain reports as a failure).
