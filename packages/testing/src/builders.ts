@@ -3,7 +3,7 @@
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
 import type { Customer, IdempotencyClaim, Order, OrderLine, Product, ProductDraft, Session } from '@storefront/domain';
-import { newId, OrderStamper } from '@storefront/domain';
+import { newId, OrderStamper, placedState } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -61,9 +61,10 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     items,
     amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
     currency: 'USD',
+    ...placedState(createdAt),
     ...overrides,
     createdAt,
-  };
+  } as Order;
 }
 
 export function aCustomer(overrides: Partial<Customer> = {}): Customer {
@@ -74,6 +75,7 @@ export function aCustomer(overrides: Partial<Customer> = {}): Customer {
     passwordHash: `hash-${randomHex(8)}`,
     disabled: false,
     createdAt: new Date(),
+    role: 'customer',
     ...overrides,
   };
 }
