@@ -47,6 +47,21 @@ const RUNTIME_EXPORTS = [
   'systemClock',
   'toPage',
   'validationFailed',
+  // The kitchen side.
+  'DEFAULT_STORE_STATE',
+  'FINAL_STATUSES',
+  'OPEN_STATUSES',
+  'ORDER_MOVES',
+  'ORDER_STATUSES',
+  'REASON_LIMITS',
+  'ROLES',
+  'STORE_STATE_CACHE_MS',
+  'alwaysOpen',
+  'applyOrderMove',
+  'findMove',
+  'isOrderStatus',
+  'placedState',
+  'planMove',
 ];
 
 function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
@@ -64,6 +79,20 @@ describe('embedding @storefront/domain', () => {
     expect(lines[4]).to.equal('refused: unknown_product (items.0.product_id: no product prd_nosuchdish on the menu)');
     expect(lines[5]).to.equal('refused: product_unavailable (items.0.product_id: Truffle risotto is not available right now)');
     expect(lines[6]).to.equal('orders: 2 (page 1, next null), 5380 USD in all');
+  });
+
+  it('runs examples/kitchen-loop.mjs: a kitchen accepts, cooks and completes every open order, an owner cancels, a pause refuses', async () => {
+    const { stdout } = await node([join(ROOT, 'examples', 'kitchen-loop.mjs')]);
+    const lines = stdout.trim().split('\n');
+    expect(lines.filter((line) => / placed ord_/.test(line))).to.have.length(4);
+    expect(lines.filter((line) => /^ord_[0-9a-z]+ cancelled by its owner \(version 2\)$/.test(line))).to.have.length(1);
+    // Three orders, four steps each, one step per round.
+    for (const step of ['placed → accepted', 'accepted → preparing', 'preparing → ready', 'ready → completed']) {
+      expect(lines.filter((line) => line.endsWith(step)), step).to.have.length(3);
+    }
+    expect(lines).to.include('refused: invalid_transition: The order is completed; it cannot move to preparing.');
+    expect(lines.at(-2)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
+    expect(lines.at(-1)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
   });
 
   it('runs the Embedding snippet of packages/domain/README.md as written', async () => {
