@@ -186,7 +186,7 @@ function parse(schedule: string): OpeningHoursLibrary {
     throw new OpeningHoursError(
       `The opening hours "${schedule}" leave the store's state unknown at some times (an open end such as ` +
         '"18:00+", "unknown", a comment with no "open" before it, or a "||" fallback): say "open" or ' +
-        '"closed", e.g. "Mo-Fr 10:00-18:00 open \\"call ahead\\"".',
+        '"closed" (e.g. Mo-Fr 10:00-18:00 open "call ahead").',
     );
   }
   return library;

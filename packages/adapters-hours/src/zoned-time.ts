@@ -124,9 +124,11 @@ export function nextTransition(after: number, until: number, timeZone: string): 
  * `wallTime`: the form a library that reads local fields understands.
  *
  * Exact unless the process's own zone skips that wall time (its spring-forward gap): no Date has
- * those local fields, and JavaScript moves the time forward by the gap. That is an hour or so a
- * year and only when the process runs in a zone with daylight saving time, which a server should
- * not (run it with TZ=UTC, as containers do by default).
+ * those local fields, and JavaScript moves the time forward by the gap. So the answers do not
+ * depend on the process's zone when it is UTC (as in containers), any zone without daylight saving
+ * time, or the store's own zone (its gap holds no wall time the store's clock shows). Only a
+ * process in another zone with daylight saving time can see a schedule boundary inside its own
+ * skipped hour, on that one night a year, read up to an hour late: run servers with TZ=UTC.
  */
 export function toLocalDate(wallTime: number): Date {
   const fields = new Date(wallTime);

@@ -31,6 +31,11 @@ export class OrderTexts {
     return this.texts.size;
   }
 
+  /** Whether some version of the order is cached (for tests). */
+  has(orderId: string): boolean {
+    return this.texts.has(orderId);
+  }
+
   /** The order as JSON text: the same bytes as `JSON.stringify(orderJson(order))`. */
   textOf(order: Order): string {
     const id = order.orderId;
@@ -41,9 +46,7 @@ export class OrderTexts {
         this.texts.set(id, cached);
         return cached.text;
       }
-      // An older version than the cached one (a read that raced a move) is rendered, not cached:
-      // the newer text stays for the readers that come after.
-      if (cached.version > order.version) return JSON.stringify(orderJson(order));
+      // Another version (newer after a move, or older from a read that raced one): render it.
       this.texts.delete(id);
     }
     const text = JSON.stringify(orderJson(order));

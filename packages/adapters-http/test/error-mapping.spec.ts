@@ -129,6 +129,7 @@ async function serveWithFailingMenu(failure: () => Error): Promise<TestServer> {
     findByIds: (ids) => real.findByIds(ids),
     upsertByName: (drafts) => real.upsertByName(drafts),
     revision: () => real.revision(),
+    setAvailability: (productId, available) => real.setAvailability(productId, available),
   };
   return serve({ menu: failing });
 }

@@ -1,9 +1,9 @@
-import type { Role } from '@storefront/domain';
-
 /**
  * The demo accounts of the default mode: two active customers, a disabled one to show the 403, and
- * a kitchen (staff) account to work the order queue.
+ * a kitchen account (staff) to show the staff routes.
  */
+import type { Role } from '@storefront/domain';
+
 export interface DemoCustomer {
   readonly email: string;
   readonly password: string;
@@ -17,4 +17,4 @@ export const demoCustomers: readonly DemoCustomer[] = Object.freeze([
   Object.freeze({ email: 'bob@example.com', password: 'bob-password', name: 'Bob', disabled: false, role: 'customer' }),
   Object.freeze({ email: 'carol@example.com', password: 'carol-password', name: 'Carol', disabled: true, role: 'customer' }),
   Object.freeze({ email: 'kitchen@example.com', password: 'kitchen-password', name: 'Kitchen', disabled: false, role: 'staff' }),
-]);
+] satisfies DemoCustomer[]);
