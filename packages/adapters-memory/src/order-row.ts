@@ -30,7 +30,8 @@ export interface OrderRow {
   readonly items: Order['items'];
   readonly amount: number;
   readonly currency: string;
-  readonly moved: MovedState | null;
+  /** Absent while the order is as placed: a million placed orders do not carry a slot for it. */
+  readonly moved?: MovedState;
 }
 
 /** The sort key of every list of the store: created_at, then order_id. */
@@ -42,11 +43,11 @@ export function compareRows(a: RowKey, b: RowKey): number {
 }
 
 export function statusOf(row: OrderRow): OrderStatus {
-  return row.moved === null ? 'placed' : row.moved.status;
+  return row.moved === undefined ? 'placed' : row.moved.status;
 }
 
 export function versionOf(row: OrderRow): number {
-  return row.moved === null ? 1 : row.moved.version;
+  return row.moved === undefined ? 1 : row.moved.version;
 }
 
 /** `customerId` is passed apart so that every row of a customer shares one string. */
@@ -56,15 +57,15 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
   // one into a plain string (~55 bytes), which matters at a million orders.
   orderId.charCodeAt(0);
   const createdAtMs = order.createdAt.getTime();
-  return Object.freeze({
+  const row: OrderRow = {
     orderId,
     customerId,
     createdAtMs,
     items: pool.items(order.items),
     amount: order.amount,
     currency: order.currency,
-    moved: isAsPlaced(order, createdAtMs) ? null : movedStateOf(order),
-  });
+  };
+  return Object.freeze(isAsPlaced(order, createdAtMs) ? row : { ...row, moved: movedStateOf(order) });
 }
 
 /** The row after a move to `status` at `atMs` (the caller has checked the version). */
@@ -82,7 +83,7 @@ export function movedRow(row: OrderRow, status: OrderStatus, atMs: number, reaso
 
 export function toOrder(row: OrderRow): Order {
   const { moved } = row;
-  if (moved === null) {
+  if (moved === undefined) {
     return {
       orderId: row.orderId,
       customerId: row.customerId,

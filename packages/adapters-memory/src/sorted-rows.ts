@@ -63,7 +63,9 @@ export class SortedRows {
       if (at === chunk.length) chunk.push(row);
       else chunk.splice(at, 0, row);
       if (chunk.length > CHUNK_MAX) {
-        this.chunks.splice(c + 1, 0, chunk.splice(CHUNK_MAX >> 1));
+        // Two exact copies rather than a splice: a grown array keeps its spare capacity, and at a
+        // million rows appended in order the full chunks left behind would hold half as much again.
+        this.chunks.splice(c, 1, chunk.slice(0, CHUNK_MAX >> 1), chunk.slice(CHUNK_MAX >> 1));
         this.starts.splice(c + 1, 0, 0);
       }
       this.recount(c + 1);

