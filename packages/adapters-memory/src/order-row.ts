@@ -1,27 +1,14 @@
 /**
  * An order as the memory store keeps it: a compact frozen row. Dates are numbers (a Date could be
  * changed in place with setTime), lines are shared through the OrderLinePool, and an order still
- * as placed (the vast majority at a million orders) carries no lifecycle state of its own: status
- * `placed`, version 1 and its one-entry history all follow from `createdAtMs`. A move swaps in a
- * new row; rows are never changed in place.
+ * as placed (most of a busy store) has no lifecycle fields at all: status `placed`, version 1 and
+ * its one-entry history follow from `createdAtMs`. A moved order's dates sit in one array of plain
+ * numbers (see `lifecycle`) instead of an object per history entry: a million completed orders
+ * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
  */
 import type { Order, OrderStatus, StatusChange } from '@storefront/domain';
+import { ORDER_STATUSES } from '@storefront/domain';
 import type { OrderLinePool } from './order-line-pool.js';
-
-/** One entry of a stored history. */
-export interface StoredChange {
-  readonly status: OrderStatus;
-  readonly atMs: number;
-}
-
-/** Where a moved order is; absent from a row still as placed. */
-export interface MovedState {
-  readonly status: OrderStatus;
-  readonly version: number;
-  readonly updatedAtMs: number;
-  readonly history: readonly StoredChange[];
-  readonly reason: string | undefined;
-}
 
 export interface OrderRow {
   readonly orderId: string;
@@ -30,8 +17,16 @@ export interface OrderRow {
   readonly items: Order['items'];
   readonly amount: number;
   readonly currency: string;
-  /** Absent while the order is as placed: a million placed orders do not carry a slot for it. */
-  readonly moved?: MovedState;
+  /** The lifecycle fields, absent while the order is as placed. */
+  readonly status?: OrderStatus;
+  readonly version?: number;
+  /**
+   * `[updatedAtMs, ...history]`, each history entry packed into one number as `atMs * 8 + the
+   * status's index in ORDER_STATUSES` (exact: epoch milliseconds times 8 stay far below 2^53).
+   * Never handed out, so never copied: a move makes a new array.
+   */
+  readonly lifecycle?: readonly number[];
+  readonly reason?: string;
 }
 
 /** The sort key of every list of the store: created_at, then order_id. */
@@ -43,11 +38,11 @@ export function compareRows(a: RowKey, b: RowKey): number {
 }
 
 export function statusOf(row: OrderRow): OrderStatus {
-  return row.moved === undefined ? 'placed' : row.moved.status;
+  return row.status ?? 'placed';
 }
 
 export function versionOf(row: OrderRow): number {
-  return row.moved === undefined ? 1 : row.moved.version;
+  return row.version ?? 1;
 }
 
 /** `customerId` is passed apart so that every row of a customer shares one string. */
@@ -65,25 +60,22 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
     amount: order.amount,
     currency: order.currency,
   };
-  return Object.freeze(isAsPlaced(order, createdAtMs) ? row : { ...row, moved: movedStateOf(order) });
+  if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
+  const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
+  return withLifecycle(row, order.status, order.version, [order.updatedAt.getTime()].concat(history), order.reason);
 }
 
 /** The row after a move to `status` at `atMs` (the caller has checked the version). */
 export function movedRow(row: OrderRow, status: OrderStatus, atMs: number, reason: string | undefined): OrderRow {
-  const history = row.moved?.history ?? [Object.freeze({ status: 'placed' as const, atMs: row.createdAtMs })];
-  const moved: MovedState = Object.freeze({
-    status,
-    version: versionOf(row) + 1,
-    updatedAtMs: atMs,
-    history: Object.freeze([...history, Object.freeze({ status, atMs })]),
-    reason: reason ?? row.moved?.reason,
-  });
-  return Object.freeze({ ...row, moved });
+  const history = row.lifecycle === undefined ? [pack('placed', row.createdAtMs)] : row.lifecycle.slice(1);
+  // concat allocates exactly what it needs; a spread or push would leave spare capacity (~130 bytes a row).
+  const lifecycle = [atMs].concat(history, [pack(status, atMs)]);
+  return withLifecycle(row, status, versionOf(row) + 1, lifecycle, reason ?? row.reason);
 }
 
 export function toOrder(row: OrderRow): Order {
-  const { moved } = row;
-  if (moved === undefined) {
+  const { lifecycle } = row;
+  if (lifecycle === undefined) {
     return {
       orderId: row.orderId,
       customerId: row.customerId,
@@ -97,6 +89,8 @@ export function toOrder(row: OrderRow): Order {
       statusHistory: [{ status: 'placed', at: new Date(row.createdAtMs) }],
     };
   }
+  const statusHistory: StatusChange[] = [];
+  for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
   const order: Order = {
     orderId: row.orderId,
     customerId: row.customerId,
@@ -104,12 +98,36 @@ export function toOrder(row: OrderRow): Order {
     amount: row.amount,
     currency: row.currency,
     createdAt: new Date(row.createdAtMs),
-    status: moved.status,
-    version: moved.version,
-    updatedAt: new Date(moved.updatedAtMs),
-    statusHistory: moved.history.map((change): StatusChange => ({ status: change.status, at: new Date(change.atMs) })),
+    status: statusOf(row),
+    version: versionOf(row),
+    updatedAt: new Date(lifecycle[0]!),
+    statusHistory,
   };
-  return moved.reason === undefined ? order : { ...order, reason: moved.reason };
+  return row.reason === undefined ? order : { ...order, reason: row.reason };
+}
+
+function withLifecycle(row: OrderRow, status: OrderStatus, version: number, lifecycle: number[], reason: string | undefined): OrderRow {
+  const moved: OrderRow = {
+    orderId: row.orderId,
+    customerId: row.customerId,
+    createdAtMs: row.createdAtMs,
+    items: row.items,
+    amount: row.amount,
+    currency: row.currency,
+    status,
+    version,
+    lifecycle,
+  };
+  return Object.freeze(reason === undefined ? moved : { ...moved, reason });
+}
+
+function pack(status: OrderStatus, atMs: number): number {
+  return atMs * 8 + ORDER_STATUSES.indexOf(status);
+}
+
+function unpack(packed: number): StatusChange {
+  const atMs = Math.floor(packed / 8);
+  return { status: ORDER_STATUSES[packed - atMs * 8]!, at: new Date(atMs) };
 }
 
 function isAsPlaced(order: Order, createdAtMs: number): boolean {
@@ -123,14 +141,4 @@ function isAsPlaced(order: Order, createdAtMs: number): boolean {
     first?.status === 'placed' &&
     first.at.getTime() === createdAtMs
   );
-}
-
-function movedStateOf(order: Order): MovedState {
-  return Object.freeze({
-    status: order.status,
-    version: order.version,
-    updatedAtMs: order.updatedAt.getTime(),
-    history: Object.freeze(order.statusHistory.map((change) => Object.freeze({ status: change.status, atMs: change.at.getTime() }))),
-    reason: order.reason,
-  });
 }

@@ -34,7 +34,7 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
           const filter = status === undefined ? '' : `status=${encodeURIComponent(status)}&`;
           headers.push('Link', `</api/staff/orders?${filter}page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
         }
-        return bytes(200, texts.pageText(page), headers);
+        return bytes(200, texts.pageBytes(page), headers);
       },
       { access: 'staff' },
     ),
@@ -44,7 +44,7 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
       const expectedVersion = ifMatchVersion(exchange.header('if-match'));
       const body = knownFields(exchange.body, ['status', 'reason']);
       const order = await storefront.moveOrder.execute({ orderId, status: body['status'], reason: body['reason'], expectedVersion });
-      return bytes(200, texts.textOf(order), ['ETag', versionTag(order.version), 'Cache-Control', 'no-store']);
+      return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), 'Cache-Control', 'no-store']);
     }),
   ];
 }

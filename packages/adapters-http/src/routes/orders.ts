@@ -47,7 +47,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
         items: readOrderBody(exchange.body),
         idempotencyKey: exchange.header('idempotency-key'),
       });
-      return bytes(201, texts.textOf(result.order), result.replayed ? REPLAYED : NO_STORE);
+      return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
     }),
 
     get('/api/orders', async (exchange) => {
@@ -55,7 +55,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
       const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(exchange) });
       const headers = ['Cache-Control', 'no-store'];
       if (page.nextPage !== null) headers.push('Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
-      return bytes(200, texts.pageText(page), headers);
+      return bytes(200, texts.pageBytes(page), headers);
     }),
 
     // The owner or staff; anybody else is told there is no such order (404, never 403).
@@ -66,7 +66,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
       const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
       const conditional = exchange.header('if-none-match');
       if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
-      return bytes(200, texts.textOf(order), headers);
+      return bytes(200, texts.bytesOf(order), headers);
     }),
 
     // Cancelling twice answers the cancelled order again, so a retry is always safe. The body is
@@ -77,7 +77,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
       const orderId = orderIdParam(exchange);
       knownFields(exchange.body, []);
       const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId });
-      return bytes(200, texts.textOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
+      return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }

@@ -83,6 +83,11 @@ export function planMove(order: Order, request: MoveRequest, now: Date): OrderMo
       details: [{ path: 'reason', message: 'is only for rejected and cancelled' }],
     });
   }
+  if (reason !== undefined && (reason.length < REASON_LIMITS.minLength || reason.length > REASON_LIMITS.maxLength)) {
+    throw new DomainError('validation_failed', 'The reason is too short or too long.', {
+      details: [{ path: 'reason', message: `must be ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],
+    });
+  }
   if (move.needsReason && reason === undefined) {
     throw new DomainError('validation_failed', `A move to ${request.to} needs a reason.`, {
       details: [{ path: 'reason', message: `is required: ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],

@@ -18,7 +18,7 @@ export interface ListKitchenOrdersInput extends PageInput {
 export class ListKitchenOrders {
   constructor(private readonly orders: OrderRepository) {}
 
-  execute(input: ListKitchenOrdersInput): Promise<Page<Order>> {
+  async execute(input: ListKitchenOrdersInput): Promise<Page<Order>> {
     const issues = new Issues();
     const statuses = parseStatusFilter(input.status, issues);
     const page = resolvePage(input, issues);

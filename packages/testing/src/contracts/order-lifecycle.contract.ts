@@ -52,6 +52,21 @@ export function describeOrderLifecycleContract(name: string, factory: () => Prom
         expect(await orders.findById('')).to.equal(null);
       });
 
+      it('finds and moves an order whose id was not stamped by the domain (an import, say)', async () => {
+        const orders = await factory();
+        // A random `ord_` id reads as some time that is not the order's; `ord_import_…` reads as none.
+        for (const orderId of [newId('ord'), `ord_import_${newId('cus').slice(4)}`]) {
+          const order = anOrder({ orderId });
+          expect((await orders.insert(order)).inserted).to.equal(true);
+          expect((await orders.insert(order)).inserted, 'a second insert').to.equal(false);
+          expect(await orders.findById(orderId)).to.deep.equal(order);
+          expect(await orders.findOrder(order.customerId, orderId)).to.deep.equal(order);
+          const moved = await orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date()));
+          expect(await orders.findById(orderId)).to.deep.equal(moved);
+          expect(moved!.version).to.equal(2);
+        }
+      });
+
       it('finds an order stored in any status, with its whole history and reason', async () => {
         const orders = await factory();
         const cancelled = anOrderAt('cancelled', { reason: 'Out of dough' });
