@@ -170,3 +170,27 @@ export async function login(base, email, password) {
   });
   return body.access_token;
 }
+
+/**
+ * Forks a load client (bench/kitchen-load.mjs), hands it `config` and waits for its result; the
+ * client stops by itself, and is killed if it has not answered within `limitMs`.
+ */
+export function runLoadChild(script, config, limitMs) {
+  const child = fork(here(script), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${script}: no result within ${limitMs} ms`));
+    }, limitMs);
+    child.once('message', (message) => {
+      clearTimeout(timer);
+      if (message.ok) resolve(message.result);
+      else reject(new Error(message.error));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code} before it answered`));
+    });
+    child.send(config);
+  });
+}

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
- * about two and a half minutes, stops by itself. See docs/performance.md for results and method.
+ * about five and a half minutes, stops by itself. See docs/performance.md for results and method.
  *
  * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
  * rate limiter on with a limit it never reaches); the node:http baseline and the bare Koa and
  * Fastify peers in others (bench/baseline.mjs); the load generator (wrk when on the PATH, else
  * autocannon) is driven from here. Every scenario has a warm-up run first. Ratios to the baseline
  * come from runs alternated with it (the machine is shared, so load drifts), and each server's CPU
- * time per request is printed as well: it moves less with the neighbours' load.
+ * time per request is printed as well: it moves less with the neighbours' load. The `kitchen` mix is
+ * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
+ * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders logins paging jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders orderreads logins paging kitchen queue jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -18,7 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { writeMenuFile } from './gen-menu.mjs';
-import { generator, json, login, measure, startChild } from './lib.mjs';
+import { generator, json, login, measure, runLoadChild, startChild } from './lib.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -27,6 +29,16 @@ const MENU_SIZE = 100_000;
 const PAGING_ORDERS = 1_000_000;
 const SEARCH_QUERY = 'chicken sp';
 const ELD_RESOLUTION_MS = 1;
+/** orderreads: the orders the reading customer has at least, and the targets (of /api/products). */
+const READ_ORDERS = 25;
+const READ_TARGETS = { list: 0.5, detail: 0.7 };
+/** kitchen: clients of each kind, one keep-alive connection each (16 in all, as the other runs). */
+const KITCHEN = { warmup: 1, duration: Number(process.env.BENCH_KITCHEN_SECONDS ?? 8), placers: 4, pollers: 8, staff: 4 };
+/** queue: orders in the store, and where they end (order j at the status at j mod 20). */
+const QUEUE_ORDERS = 1_000_000;
+const QUEUE_MIX = { placed: 12, accepted: 2, preparing: 2, ready: 1, completed: 2, cancelled: 1 };
+const QUEUE_DEEP_PAGE = 5000;
+const QUEUE_ROUNDS = Math.max(1, ROUNDS - 2);
 const only = new Set(process.argv.slice(2));
 const wanted = (name) => only.size === 0 || only.has(name);
 
@@ -54,6 +66,7 @@ const START_DEFAULTS_ENV = {
 
 const rows = [];
 const notes = [];
+const verdicts = [];
 const log = (line) => console.error(line);
 const fmt = (n, digits = 0) =>
   n === undefined || Number.isNaN(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -143,6 +156,121 @@ function headline(level, service, ceiling, fastify) {
 async function versus(baseline, service, path, rounds) {
   const { baseline: b, targets } = await versusAll(baseline, [{ name: 'service', child: service }], path, rounds);
   return { baseline: b, service: targets[0].result, ratio: targets[0].ratio, ratios: targets[0].ratios };
+}
+
+/**
+ * Alternates runs of several requests on one target, round after round: the medians of each, and
+ * the median of each one's per-round ratios to the request at index `of` (default the first).
+ */
+async function alternate(target, requests, rounds) {
+  const runs = requests.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    const line = [];
+    for (const [i, r] of requests.entries()) {
+      runs[i].push(await run(target, { url: `${target.url}${r.path}`, headers: r.headers ?? {} }));
+      const of = r.of ?? 0;
+      line.push(`${r.name} ${fmt(runs[i].at(-1).rps)}${i === of ? '' : ` (${fmt(runs[i].at(-1).rps / runs[of].at(-1).rps, 3)})`}`);
+    }
+    log(`    round ${round + 1}: ${line.join(', ')} req/s`);
+  }
+  return requests.map((r, i) => {
+    const ratios = runs[i].map((m, j) => m.rps / runs[r.of ?? 0][j].rps);
+    // The same ratio in CPU time per request (reference / this): it moves less with the neighbours.
+    const cpuRatios = runs[i].map((m, j) => runs[r.of ?? 0][j].cpu / m.cpu);
+    return { name: r.name, result: summary(runs[i]), ratio: median(ratios), ratios, cpuRatio: median(cpuRatios) };
+  });
+}
+
+/** A fresh service with a product to order, logged-in customers (ids and tokens) and the kitchen's token. */
+async function kitchenService() {
+  const svc = await child('service.mjs', SERVICE_ENV);
+  const { body } = await json(`${svc.url}/api/products`);
+  const productId = body.products.find((p) => p.available).product_id;
+  const customers = [];
+  for (const [email, password] of [['alice@example.com', 'alice-password'], ['bob@example.com', 'bob-password']]) {
+    const token = await login(svc.url, email, password);
+    customers.push({ token, id: (await json(`${svc.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).body.customer_id });
+  }
+  const staff = { authorization: `Bearer ${await login(svc.url, 'kitchen@example.com', 'kitchen-password')}` };
+  const total = async (status) => (await json(`${svc.url}/api/staff/orders?status=${status}&limit=1`, { headers: staff })).body.meta.total;
+  return { svc, productId, customers, staff, total };
+}
+
+/**
+ * Customers placing and polling orders while the kitchen works the queue, all at once, from the
+ * load client's process; then the store's count per status against what the answers said.
+ */
+async function kitchen() {
+  const { svc, productId, customers, staff, total } = await kitchenService();
+  log(`kitchen mix: ${KITCHEN.placers} clients placing orders, ${KITCHEN.pollers} polling them (If-None-Match), ${KITCHEN.staff} kitchen screens moving the oldest open orders (If-Match), ${KITCHEN.duration} s after ${KITCHEN.warmup} s of warm-up`);
+  let cpuBefore;
+  const cpuTimer = setTimeout(() => svc.call('cpu').then((cpu) => (cpuBefore = cpu)), KITCHEN.warmup * 1000);
+  const { kinds, totals, cpuSeconds, seconds } = await runLoadChild(
+    'kitchen-load.mjs',
+    { base: svc.url, ...KITCHEN, customers: customers.map((c) => c.token), staffToken: staff.authorization.slice('Bearer '.length), productId },
+    (KITCHEN.warmup + KITCHEN.duration + 30) * 1000,
+  );
+  clearTimeout(cpuTimer);
+  const cpuAfter = await svc.call('cpu');
+  const what = {
+    place: `POST /api/orders (${KITCHEN.placers} clients)`,
+    poll: `GET /api/orders/{order_id}, If-None-Match (${KITCHEN.pollers} clients)`,
+    queue: `GET /api/staff/orders?limit=10 (${KITCHEN.staff} screens)`,
+    move: 'POST /api/staff/orders/{order_id}/status, If-Match (same screens)',
+  };
+  let answered = 0;
+  for (const [kind, k] of Object.entries(kinds)) {
+    answered += k.answered;
+    const bad = k.errors + k.unexpected;
+    row(`kitchen mix: ${what[kind]}`, { rps: k.rps, p50: k.p50, p99: k.p99, bad });
+  }
+  const counts = Object.entries(kinds)
+    .map(([kind, k]) => `${kind} ${Object.entries(k.statuses).map(([status, n]) => `${status}×${fmt(n)}`).join(' ')}${k.errors > 0 ? ` errors×${k.errors}` : ''} (max ${fmt(k.max, 1)} ms)`)
+    .join('; ');
+  const cpu = cpuBefore === undefined ? undefined : (cpuAfter.user - cpuBefore.user + cpuAfter.system - cpuBefore.system) / answered;
+  notes.push(`kitchen mix, statuses answered in ${KITCHEN.duration} s (409/412 are the kitchen screens' lost races, expected): ${counts}; ${fmt(answered / KITCHEN.duration)} answers/s in all, service ${fmt(cpu, 1)} µs CPU per answer; the load client (one Node process) used ${fmt((100 * cpuSeconds) / seconds)} % of a core`);
+  // Every order is in exactly one status; each successful move took one out of the status before.
+  const m = totals.moves;
+  const expected = { placed: totals.placed - m.accepted, accepted: m.accepted - m.preparing, preparing: m.preparing - m.ready, ready: m.ready - m.completed, completed: m.completed };
+  const stored = {};
+  for (const status of Object.keys(expected)) stored[status] = await total(status);
+  const same = Object.keys(expected).every((status) => stored[status] === expected[status]);
+  notes.push(`kitchen mix, after the run (warm-up included): ${fmt(totals.placed)} orders placed, moves ${Object.entries(m).map(([s, n]) => `${s} ${fmt(n)}`).join(', ')}; the store holds ${Object.entries(stored).map(([s, n]) => `${s} ${fmt(n)}`).join(', ')}: ${same ? 'exactly what the answers said (nothing lost, nothing applied twice)' : `MISMATCH, the answers said ${JSON.stringify(expected)}`}`);
+  await svc.stop();
+}
+
+/** The staff queue over a million orders in several statuses: page 1 against a deep page. */
+async function queue() {
+  const { svc, productId, customers, staff, total } = await kitchenService();
+  const before = await svc.call('memory');
+  log(`staff queue: seeding ${fmt(QUEUE_ORDERS)} orders through the domain (${JSON.stringify(QUEUE_MIX)} of 20)`);
+  const seeded = await svc.call('seed-orders', { customerIds: customers.map((c) => c.id), productId, count: QUEUE_ORDERS, mix: QUEUE_MIX });
+  const placed = await total('placed');
+  const open = (await json(`${svc.url}/api/staff/orders?limit=1`, { headers: staff })).body.meta.total;
+  if (placed !== seeded.counts.placed) throw new Error(`queue: ${placed} placed orders listed, ${seeded.counts.placed} seeded`);
+  // Page 1 and the deep page alternated (the first runs after seeding also meet its garbage).
+  const pages = [
+    ['placed', 'status=placed&', 1, 0],
+    ['placed', 'status=placed&', QUEUE_DEEP_PAGE, 0],
+    ['open', '', 1, 2],
+    ['open', '', QUEUE_DEEP_PAGE, 2],
+  ];
+  log(`staff queue: page 1 and page ${QUEUE_DEEP_PAGE} (limit 100), status=placed and the default filter, alternated`);
+  const results = await alternate(
+    svc,
+    pages.map(([name, query, page, of]) => ({ name: `${name} p${page}`, path: `/api/staff/orders?${query}page=${page}&limit=100`, headers: staff, of })),
+    QUEUE_ROUNDS,
+  );
+  for (const [i, [name, query, page]] of pages.entries()) {
+    const label = `GET /api/staff/orders?${query}page=${page}&limit=100 (${fmt(name === 'placed' ? placed : open)} ${name === 'placed' ? 'placed' : 'open, the default filter'})`;
+    if (page === 1) row(label, results[i].result);
+    else row(label, results[i].result, results[i].ratio, 'page 1');
+  }
+  const after = await svc.call('memory');
+  notes.push(
+    `queue: ${fmt(QUEUE_ORDERS)} orders of ${customers.length} customers placed through the domain and ${fmt(seeded.moves)} kitchen moves (MoveOrder) in ${fmt(seeded.ms / 1000, 1)} s (the moves ${fmt(seeded.moveMs / 1000, 1)} s of it), ending ${Object.entries(seeded.counts).map(([s, n]) => `${s} ${fmt(n)}`).join(', ')}; service RSS ${mib(before.rss)} MiB before, ${mib(seeded.rss)} MiB after seeding (heap ${mib(seeded.heapUsed)} MiB), ${mib(after.rss)} MiB after the queue runs`,
+  );
+  await svc.stop();
 }
 
 const began = performance.now();
@@ -265,6 +393,36 @@ try {
     }
   }
 
+  if (wanted('orderreads')) {
+    // A customer's list and one order, each alternated with GET /api/products in the same rounds.
+    const token = await login(base, 'alice@example.com', 'alice-password');
+    const auth = { authorization: `Bearer ${token}` };
+    const place = { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ product_id: productId, quantity: 1 }] }) };
+    for (let i = 0; i < READ_ORDERS; i++) await json(`${base}/api/orders`, place);
+    const listed = (await json(`${base}/api/orders?limit=20`, { headers: auth })).body;
+    if (listed.orders.length !== 20) throw new Error(`orderreads: GET /api/orders?limit=20 listed ${listed.orders.length} orders`);
+    const orderId = listed.orders[0].order_id;
+    const detail = await json(`${base}/api/orders/${orderId}`, { headers: auth });
+    log(`orders read by their owner (${fmt(listed.meta.total)} orders; one order ${detail.text.length} B, ETag ${detail.headers.get('etag')}) against GET /api/products, alternated`);
+    const reads = await alternate(
+      service,
+      [
+        { name: '/api/products', path: '/api/products' },
+        { name: 'list', path: '/api/orders?limit=20', headers: auth },
+        { name: 'detail', path: `/api/orders/${orderId}`, headers: auth },
+      ],
+      ROUNDS,
+    );
+    const [, list, one] = reads;
+    row('GET /api/products (orderreads rounds)', reads[0].result);
+    row(`GET /api/orders?limit=20 (owner, ${fmt(listed.meta.total)} orders)`, list.result, list.ratio, '/api/products');
+    row('GET /api/orders/{order_id} (owner, 200 with ETag)', one.result, one.ratio, '/api/products');
+    for (const [r, key, what] of [[list, 'list', 'GET /api/orders?limit=20'], [one, 'detail', 'GET /api/orders/{order_id}']]) {
+      verdicts.push(`${what} ≥ ${READ_TARGETS[key]} of GET /api/products: **${r.ratio >= READ_TARGETS[key] ? 'met' : 'not met'}** (${fmt(r.ratio, 2)}, median of ${r.ratios.length} alternated rounds: ${r.ratios.map((x) => fmt(x, 2)).join(', ')}; in CPU µs per request, products' over its own: ${fmt(r.cpuRatio, 2)})`);
+      log(`  target: ${verdicts.at(-1)}`);
+    }
+  }
+
   if (wanted('logins')) {
     // `pnpm start` defaults: scrypt logN 17 (128 MiB and a few hundred ms of CPU per hash), 4 at once.
     const svc = await child('service.mjs', START_DEFAULTS_ENV, { stdout: 'pipe' });
@@ -293,6 +451,11 @@ try {
     notes.push(`event-loop delay in the service (monitorEventLoopDelay, ${ELD_RESOLUTION_MS} ms timer, the timer's own interval taken off): reads alone ${delay(alone)}; reads with logins flat out ${delay(busy)}`);
     await svc.stop();
   }
+
+  // Each in a service of its own; before `paging`, so that the main service does not hold its
+  // million orders meanwhile (two seeded services at once would need about 1.1 GiB).
+  if (wanted('kitchen')) await kitchen();
+  if (wanted('queue')) await queue();
 
   if (wanted('paging')) {
     const token = await login(base, 'bob@example.com', 'bob-password');
@@ -335,6 +498,8 @@ for (const r of rows) {
 console.log('');
 for (const line of headlines) console.log(`- ${line}`);
 if (headlines.length > 0) console.log('');
+for (const line of verdicts) console.log(`- target: ${line}`);
+if (verdicts.length > 0) console.log('');
 if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(

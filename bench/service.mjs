@@ -7,9 +7,13 @@
  *   { cmd: 'eld-start', resolution }     start an event-loop delay histogram (timer every `resolution` ms)
  *   { cmd: 'eld-stop' }                  → { p50, p99, max } delay in ms, the timer interval taken off
  *   { cmd: 'index-build', repeat }       → ms of MenuSearchIndex.build over the current menu, per build
- *   { cmd: 'seed-orders', customerId, productId, count }
- *                                        places `count` orders through the domain use case
- *                                        → { ms, rss, heapUsed }
+ *   { cmd: 'seed-orders', customerId | customerIds, productId, count, mix? }
+ *                                        places `count` orders through the domain use case (round
+ *                                        robin over the customers), then moves them through the
+ *                                        kitchen's use case so that `mix` ({status: weight}, e.g.
+ *                                        {placed: 12, completed: 2}) holds: order j ends at the
+ *                                        status at j mod the total weight (default: all placed)
+ *                                        → { ms, moves, moveMs, counts, rss, heapUsed }
  *   { cmd: 'memory' }                    → process.memoryUsage() (after a GC when exposed)
  *   { cmd: 'cpu' }                       → process.cpuUsage()
  *   { cmd: 'stop' }                      graceful close, then exit
@@ -26,6 +30,18 @@ const startMs = performance.now() - started;
 const firstRead = performance.now();
 await running.storefront.searchMenu.execute({ q: 'warm' });
 const firstReadMs = performance.now() - firstRead;
+
+/** The staff moves from placed to each status (seed-orders' mix), and the reasons the exits need. */
+const PATHS = {
+  placed: [],
+  accepted: ['accepted'],
+  preparing: ['accepted', 'preparing'],
+  ready: ['accepted', 'preparing', 'ready'],
+  completed: ['accepted', 'preparing', 'ready', 'completed'],
+  rejected: ['rejected'],
+  cancelled: ['cancelled'],
+};
+const REASONS = { rejected: 'bench: out of dough', cancelled: 'bench: customer called' };
 
 let histogram = null;
 let resolutionMs = 0;
@@ -57,16 +73,36 @@ const handlers = {
     }
     return times;
   },
-  'seed-orders': async ({ customerId, productId, count }) => {
+  'seed-orders': async ({ customerId, customerIds = [customerId], productId, count, mix }) => {
     const t0 = performance.now();
     const place = running.storefront.placeOrder;
+    const move = running.storefront.moveOrder;
     const items = [{ productId, quantity: 1 }];
+    // Order j takes the status at j mod the mix's length, e.g. {placed: 12, completed: 2, …} of 20.
+    const cycle = Object.entries(mix ?? { placed: 1 }).flatMap(([status, weight]) => Array(weight).fill(status));
+    const counts = Object.fromEntries(cycle.map((status) => [status, 0]));
+    let moves = 0;
+    let moveMs = 0;
     for (let i = 0; i < count; i += 1000) {
       const batch = [];
-      for (let j = i; j < Math.min(count, i + 1000); j++) batch.push(place.execute({ customerId, items }));
-      await Promise.all(batch);
+      for (let j = i; j < Math.min(count, i + 1000); j++) batch.push(place.execute({ customerId: customerIds[j % customerIds.length], items }));
+      const placed = await Promise.all(batch);
+      const m0 = performance.now();
+      // Step k moves every order of the batch whose path is longer than k, in parallel.
+      const paths = placed.map(({ order }, k) => {
+        const status = cycle[(i + k) % cycle.length];
+        counts[status]++;
+        return { orderId: order.orderId, path: PATHS[status] };
+      });
+      for (let step = 0; step < 4; step++) {
+        const now = paths.filter(({ path }) => path.length > step);
+        if (now.length === 0) break;
+        await Promise.all(now.map(({ orderId, path }) => move.execute({ orderId, status: path[step], reason: REASONS[path[step]] })));
+        moves += now.length;
+      }
+      moveMs += performance.now() - m0;
     }
-    return { ms: performance.now() - t0, ...memory() };
+    return { ms: performance.now() - t0, moves, moveMs, counts, ...memory() };
   },
   memory: () => memory(),
   cpu: () => process.cpuUsage(),

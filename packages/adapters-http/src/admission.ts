@@ -9,10 +9,13 @@
  * A `peek` route (status and quota reads) spends nothing of the caller's quota, only looks at it for
  * the headers every answer carries, and counts against a generous per-address limit of its own
  * instead, so that polling it cannot be used to hammer the store.
+ *
+ * A staff route (`access: 'staff'`) is refused here, after counting like any other refusal of a
+ * known caller, and before its body is read: no token → 401, a customer's token → 403.
  */
 import type { Authenticate, Caller, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain';
 import { DomainError, isDomainError, RateLimitedError } from '@storefront/domain';
-import type { Exchange } from './exchange.js';
+import { requireStaff, type Exchange } from './exchange.js';
 import type { Route } from './route.js';
 
 export interface AdmissionUseCases {
@@ -59,6 +62,7 @@ export function admission(useCases: AdmissionUseCases): Admit {
       exchange.rateLimit = await checkRateLimit.execute(subject);
     }
     if (authError !== undefined) throw authError;
+    if (route?.access === 'staff') requireStaff(exchange);
   };
 }
 

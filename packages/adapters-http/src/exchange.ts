@@ -30,10 +30,17 @@ export interface Exchange {
 }
 
 /** The logged-in caller, or `unauthorized` for an anonymous request. */
-export function requireCaller(exchange: Exchange): Caller {
+export function requireCaller(exchange: Pick<Exchange, 'caller'>): Caller {
   const caller = exchange.caller;
   if (caller === undefined) {
     throw new DomainError('unauthorized', 'Log in first and send the access token as "Authorization: Bearer <token>".');
   }
+  return caller;
+}
+
+/** A staff caller: `unauthorized` when anonymous, `forbidden` for a customer's token. */
+export function requireStaff(exchange: Pick<Exchange, 'caller'>): Caller {
+  const caller = requireCaller(exchange);
+  if (caller.customer.role !== 'staff') throw new DomainError('forbidden', 'This endpoint is for staff accounts only.');
   return caller;
 }

@@ -27,7 +27,10 @@ import type { Route } from './route.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
 import { menuRoutes } from './routes/menu.js';
+import { OrderTexts } from './order-texts.js';
+import { kitchenRoutes } from './routes/kitchen.js';
 import { orderRoutes } from './routes/orders.js';
+import { storeRoutes } from './routes/store.js';
 import { OpenStreams } from './streams.js';
 
 export function createHttpApp(deps: HttpAppDependencies): HttpApp {
@@ -49,13 +52,22 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   );
   const admit = admission(storefront);
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
-  const routes = [...menuRoutes(storefront), ...orderRoutes(storefront), ...authRoutes(storefront), ...accountRoutes(storefront)];
+  // One cache of rendered orders for every route that answers orders (order-texts.ts).
+  const texts = new OrderTexts();
+  const routes = [
+    ...menuRoutes(storefront),
+    ...orderRoutes(storefront, texts),
+    ...kitchenRoutes(storefront, texts),
+    ...storeRoutes(storefront),
+    ...authRoutes(storefront),
+    ...accountRoutes(storefront),
+  ];
 
   const router = new Router();
   for (const route of routes) {
     // One middleware per route (admission, the body, the handler in turn): every layer of a
     // chain costs a dispatch per request (docs/performance.md).
-    const readBody = route.method === 'POST' ? body : undefined;
+    const readBody = route.method === 'GET' ? undefined : body;
     router.register(route.path, [route.method], async (ctx) => {
       const exchange = exchangeOf(ctx);
       exchange.route = route;
@@ -203,7 +215,7 @@ function jsonBody(limitBytes: number): Middleware {
     urlencoded: false,
     text: false,
     multipart: false,
-    parsedMethods: ['POST' as never],
+    parsedMethods: ['POST' as never, 'PATCH' as never],
     onError: (error) => {
       const status = (error as { status?: number }).status;
       if (status === 413) throw new HttpProblem('payload_too_large', `The body is larger than ${limitBytes} bytes.`);

@@ -1,5 +1,5 @@
 /** Domain objects → the snake_case JSON of the interface. */
-import type { CustomerProfile, Order, Page, Product, RateLimitStatus, TokenPair } from '@storefront/domain';
+import type { CustomerProfile, Order, Page, Product, RateLimitStatus, StoreStatus, TokenPair } from '@storefront/domain';
 
 export function productJson(p: Product) {
   return {
@@ -27,6 +27,12 @@ export function orderJson(o: Order) {
       line_total: line.lineTotal,
     })),
     created_at: o.createdAt.toISOString(),
+    status: o.status,
+    updated_at: o.updatedAt.toISOString(),
+    version: o.version,
+    status_history: o.statusHistory.map((change) => ({ status: change.status, at: change.at.toISOString() })),
+    // Only once given: an order without a reason has no `reason` key (not `null`).
+    ...(o.reason === undefined ? {} : { reason: o.reason }),
   };
 }
 
@@ -35,7 +41,7 @@ export function pageMeta(page: Page<unknown>) {
 }
 
 export function customerJson(c: CustomerProfile) {
-  return { customer_id: c.customerId, email: c.email, name: c.name, created_at: c.createdAt.toISOString() };
+  return { customer_id: c.customerId, email: c.email, name: c.name, created_at: c.createdAt.toISOString(), role: c.role };
 }
 
 export function tokenPairJson(pair: TokenPair) {
@@ -49,4 +55,16 @@ export function tokenPairJson(pair: TokenPair) {
 
 export function rateLimitJson(s: RateLimitStatus) {
   return { limit: s.limit, remaining: s.remaining, window: s.window, reset: s.reset, retry_after: s.retryAfter, scope: s.scope };
+}
+
+export function storeStatusJson(s: StoreStatus) {
+  return {
+    name: s.name,
+    currency: s.currency,
+    time_zone: s.timeZone,
+    open_now: s.openNow,
+    accepting_orders: s.acceptingOrders,
+    opening_hours: s.openingHours,
+    next_change_at: s.nextChangeAt === null ? null : s.nextChangeAt.toISOString(),
+  };
 }

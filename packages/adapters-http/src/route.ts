@@ -26,10 +26,18 @@ export type RetryAdvice = string | ((exchange: Exchange) => string);
 /** Reading routes can always be tried again: a failed read changed nothing. */
 export const SAFE_TO_RETRY = 'It is safe to retry.';
 
+/**
+ * Who may call the route beyond what its handler checks: `anyone` (the handler asks for a caller
+ * where it needs one), or `staff`, checked once by admission (admission.ts) before the body is
+ * read: no token → 401, a customer's token → 403 `forbidden`.
+ */
+export type Access = 'anyone' | 'staff';
+
 interface RouteBase {
   /** Lower-case ASCII, no trailing slash; `:name` for a parameter. Matched case-insensitively, a trailing slash forgiven. */
   readonly path: string;
   readonly quota: Quota;
+  readonly access: Access;
   readonly retry: RetryAdvice;
   readonly handle: Handler;
 }
@@ -39,19 +47,37 @@ export interface ReadRoute extends RouteBase {
   readonly method: 'GET';
 }
 
-/** POST: a JSON body (or none), and it must say what a retry after a failure does. */
+/** POST or PATCH: a JSON body (or none), and it must say what a retry after a failure does. */
 export interface WriteRoute extends RouteBase {
-  readonly method: 'POST';
+  readonly method: 'POST' | 'PATCH';
 }
 
 export type Route = ReadRoute | WriteRoute;
 
-export function get(path: string, handle: Handler, options: { readonly quota?: Quota } = {}): ReadRoute {
-  return { method: 'GET', path, quota: options.quota ?? 'counted', retry: SAFE_TO_RETRY, handle };
+interface ReadOptions {
+  readonly quota?: Quota;
+  readonly access?: Access;
 }
 
-export function post(path: string, options: { readonly retry: RetryAdvice; readonly quota?: Quota }, handle: Handler): WriteRoute {
-  return { method: 'POST', path, quota: options.quota ?? 'counted', retry: options.retry, handle };
+interface WriteOptions extends ReadOptions {
+  readonly retry: RetryAdvice;
+}
+
+export function get(path: string, handle: Handler, options: ReadOptions = {}): ReadRoute {
+  return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, handle };
+}
+
+export function post(path: string, options: WriteOptions, handle: Handler): WriteRoute {
+  return write('POST', path, options, handle);
+}
+
+/** PATCH: a partial update of a resource, read as JSON like POST. */
+export function patch(path: string, options: WriteOptions, handle: Handler): WriteRoute {
+  return write('PATCH', path, options, handle);
+}
+
+function write(method: WriteRoute['method'], path: string, options: WriteOptions, handle: Handler): WriteRoute {
+  return { method, path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: options.retry, handle };
 }
 
 export function retryAdviceFor(route: Route | undefined, exchange: Exchange): string {

@@ -20,6 +20,9 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   not_found: 404,
   conflict: 409,
   idempotency_key_in_use: 409,
+  invalid_transition: 409,
+  precondition_failed: 412,
+  store_closed: 422,
   unknown_product: 422,
   product_unavailable: 422,
   idempotency_key_reused: 422,
@@ -126,6 +129,7 @@ async function serveWithFailingMenu(failure: () => Error): Promise<TestServer> {
     findByIds: (ids) => real.findByIds(ids),
     upsertByName: (drafts) => real.upsertByName(drafts),
     revision: () => real.revision(),
+    setAvailability: (productId, available) => real.setAvailability(productId, available),
   };
   return serve({ menu: failing });
 }

@@ -9,42 +9,12 @@ import { createStorefront, isDomainError } from '@storefront/domain';
 import { rejectionOf } from '@storefront/testing';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
-import type { Exchange } from '../src/exchange.js';
-import { headerValue, type Reply } from '../src/reply.js';
-import type { Route } from '../src/route.js';
+import { OrderTexts } from '../src/order-texts.js';
+import { headerValue } from '../src/reply.js';
 import { accountRoutes } from '../src/routes/account.js';
 import { menuRoutes } from '../src/routes/menu.js';
 import { orderRoutes } from '../src/routes/orders.js';
-
-function anExchange(overrides: Partial<Exchange> & { headers?: Record<string, string> } = {}): Exchange {
-  const { headers = {}, ...rest } = overrides;
-  return {
-    method: 'GET',
-    path: '/',
-    params: {},
-    query: {},
-    body: undefined,
-    header: (name) => headers[name],
-    client: '192.0.2.1',
-    requestId: 'test-1',
-    caller: undefined,
-    rateLimit: undefined,
-    signal: new AbortController().signal,
-    ...rest,
-  };
-}
-
-function routeOf(routes: Route[], method: string, path: string): Route {
-  const route = routes.find((r) => r.method === method && r.path === path);
-  if (route === undefined) throw new Error(`no route ${method} ${path}`);
-  return route;
-}
-
-const bodyOf = (reply: Reply): unknown => {
-  if (reply.body.kind === 'json') return reply.body.value;
-  if (reply.body.kind === 'bytes') return JSON.parse(reply.body.data.toString());
-  return undefined;
-};
+import { anExchange, bodyOf, routeOf } from './exchanges.js';
 
 describe('route handlers, called without a socket', () => {
   let storefront: Storefront;
@@ -77,7 +47,7 @@ describe('route handlers, called without a socket', () => {
   });
 
   it('POST /api/orders places an order for the caller (201), and a retry with its key replays it', async () => {
-    const place = routeOf(orderRoutes(storefront), 'POST', '/api/orders');
+    const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
     const productId = (await storefront.listMenu.execute()).products.find((p) => p.available)!.productId;
     const exchange = anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 2 }] }, headers: { 'idempotency-key': 'handler-test-1' } });
     const placed = await place.handle(exchange);
@@ -90,7 +60,7 @@ describe('route handlers, called without a socket', () => {
   });
 
   it('POST /api/orders refuses an anonymous caller with unauthorized, and an unknown field with validation_failed', async () => {
-    const place = routeOf(orderRoutes(storefront), 'POST', '/api/orders');
+    const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
     expect(isDomainError(await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', body: { items: [] } })))), 'unauthorized')).to.equal(true);
     const error = await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', caller, body: { items: [], coupon: 'x' } }))));
     expect((error as { details: unknown }).details).to.deep.equal([{ path: 'coupon', message: 'is not a known field' }]);

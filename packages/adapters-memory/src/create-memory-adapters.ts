@@ -10,12 +10,14 @@ import type {
   OrderRepository,
   RateLimiter,
   SessionStore,
+  StoreStateRepository,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
+import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 
 export interface MemoryAdapterOptions {
   /** Drives the limiter and the session sweep; tests pass a fake one. Default: the system clock. */
@@ -28,6 +30,8 @@ export interface MemoryAdapters {
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   readonly limiter: RateLimiter;
+  /** Whether the kitchen has paused ordering: in memory, this process is every instance. */
+  readonly storeState: StoreStateRepository;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -42,6 +46,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     customers: new InMemoryCustomerRepository(),
     sessions: new InMemorySessionStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),
+    storeState: new InMemoryStoreStateRepository(),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

@@ -2,7 +2,7 @@
  * Customer accounts in process memory. Records are copied in and out: a Date is mutable even when
  * frozen, and a caller must not be able to change an account by editing an object it was handed.
  */
-import type { Customer, CustomerRepository } from '@storefront/domain';
+import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 
 function copy(customer: Customer): Customer {
@@ -13,6 +13,7 @@ function copy(customer: Customer): Customer {
     passwordHash: customer.passwordHash,
     disabled: customer.disabled,
     createdAt: new Date(customer.createdAt.getTime()),
+    role: customer.role,
   };
 }
 
@@ -41,17 +42,25 @@ export class InMemoryCustomerRepository implements CustomerRepository {
   }
 
   async setDisabled(email: string, disabled: boolean): Promise<boolean> {
-    const id = this.idByEmail.get(email);
-    const customer = id === undefined ? undefined : this.byId.get(id);
-    if (customer === undefined) return false;
-    this.byId.set(customer.customerId, { ...customer, disabled });
-    return true;
+    return this.change(email, { disabled });
+  }
+
+  async setRole(email: string, role: Role): Promise<boolean> {
+    return this.change(email, { role });
   }
 
   async updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean> {
     const customer = this.byId.get(customerId);
     if (customer === undefined || customer.passwordHash !== expected) return false;
     this.byId.set(customerId, { ...customer, passwordHash: replacement });
+    return true;
+  }
+
+  private change(email: string, change: Partial<Pick<Customer, 'disabled' | 'role'>>): boolean {
+    const id = this.idByEmail.get(email);
+    const customer = id === undefined ? undefined : this.byId.get(id);
+    if (customer === undefined) return false;
+    this.byId.set(customer.customerId, { ...customer, ...change });
     return true;
   }
 

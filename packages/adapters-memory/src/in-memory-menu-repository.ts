@@ -50,13 +50,24 @@ export class InMemoryMenuRepository implements MenuRepository {
     return saved;
   }
 
+  async setAvailability(productId: string, available: boolean): Promise<Product | null> {
+    const product = this.byId.get(productId);
+    if (product === undefined) return null;
+    // Nothing changed, nothing to tell: the revision (and the ETag clients hold) stays valid.
+    if (product.available === available) return product;
+    const next = Object.freeze({ ...product, available });
+    // Same name and category, so the same place in the menu's order: no re-sort.
+    this.commit(this.products.map((p) => (p === product ? next : p)), false);
+    return next;
+  }
+
   revision(): Promise<string> {
     // Asked on every menu read: the text is made when the menu changes, not per call.
     return Promise.resolve(this.revisionText);
   }
 
-  private commit(products: Product[]): void {
-    this.products = Object.freeze(products.sort(compareProducts));
+  private commit(products: Product[], sort = true): void {
+    this.products = Object.freeze(sort ? products.sort(compareProducts) : products);
     this.byId = new Map(products.map((p) => [p.productId, p]));
     this.version += 1;
     this.revisionText = `${this.instance}.${this.version}`;

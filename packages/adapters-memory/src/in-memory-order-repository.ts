@@ -1,7 +1,11 @@
 /**
  * Orders and Idempotency-Key records in process memory. Every method runs to completion without
  * awaiting, which is what makes each step atomic here: exactly one concurrent caller gets `claimed`,
- * and a change filtered on a record's holder sees the record as it is.
+ * a change filtered on a record's holder sees the record as it is, and of moves planned on one
+ * version exactly one finds that version still stored.
+ *
+ * Each order's row is in its customer's log (their list, paged by index) and in its status's queue
+ * (the kitchen's list, and the way to an order by id); a move swaps the row in both at once.
  */
 import type {
   ClaimResult,
@@ -9,24 +13,39 @@ import type {
   IdempotencyKeyRef,
   InsertResult,
   Order,
+  OrderMove,
   OrderRepository,
+  OrderStatus,
   Page,
   PageRequest,
 } from '@storefront/domain';
-import { pageOffset, toPage } from '@storefront/domain';
-import { CustomerOrderLog, toOrder, toRow } from './customer-order-log.js';
+import { orderIdTime, pageOffset, toPage } from '@storefront/domain';
+import { CustomerOrderLog } from './customer-order-log.js';
 import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';
+import { movedRow, toOrder, toRow, versionOf, type OrderRow } from './order-row.js';
+import { StatusQueues } from './status-queues.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
   private readonly logs = new Map<string, CustomerOrderLog>();
   private readonly idempotency = new IdempotencyRecords();
   private readonly lines = new OrderLinePool();
+  private readonly queues = new StatusQueues();
+  /**
+   * Orders whose id does not carry their creation time (ids not stamped by the domain, as some
+   * tests and imports make): they cannot be found by key, so they are indexed by id here.
+   */
+  private readonly unstamped = new Map<string, OrderRow>();
   private rowsRead = 0;
 
   /** Stored rows read by listings so far: lets a test check that page N costs what page 1 does. */
   get rowsReadByListings(): number {
     return this.rowsRead;
+  }
+
+  /** Rows the status queues compared or read so far: lets a test check that a deep kitchen page costs what page 1 does. */
+  get statusQueueReads(): number {
+    return this.queues.reads;
   }
 
   /** Idempotency records currently held (expired ones included until swept). */
@@ -62,18 +81,27 @@ export class InMemoryOrderRepository implements OrderRepository {
   }
 
   async insert(order: Order): Promise<InsertResult> {
+    const existing = this.locate(order.orderId);
+    if (existing !== undefined) return { order: toOrder(existing), inserted: false };
     let log = this.logs.get(order.customerId);
     if (log === undefined) {
-      log = new CustomerOrderLog();
+      log = new CustomerOrderLog(order.customerId);
       this.logs.set(order.customerId, log);
     }
-    const row = toRow(order, this.lines);
-    const stored = log.add(row);
-    return { order: stored === row ? order : toOrder(stored, order.customerId), inserted: stored === row };
+    const row = toRow(order, log.customerId, this.lines);
+    log.add(row);
+    this.queues.add(row);
+    if (orderIdTime(row.orderId) !== row.createdAtMs) this.unstamped.set(row.orderId, row);
+    return { order, inserted: true };
   }
 
   async findOrder(customerId: string, orderId: string): Promise<Order | null> {
     return this.find(customerId, orderId);
+  }
+
+  async findById(orderId: string): Promise<Order | null> {
+    const row = this.locate(orderId);
+    return row === undefined ? null : toOrder(row);
   }
 
   async listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>> {
@@ -81,15 +109,35 @@ export class InMemoryOrderRepository implements OrderRepository {
     if (log === undefined) return toPage([], 0, page);
     const rows = log.slice(pageOffset(page), page.limit);
     this.rowsRead += rows.length;
-    return toPage(
-      rows.map((row) => toOrder(row, customerId)),
-      log.size,
-      page,
-    );
+    return toPage(rows.map(toOrder), log.size, page);
+  }
+
+  async applyMove(move: OrderMove): Promise<Order | null> {
+    const before = this.locate(move.orderId);
+    if (before === undefined || versionOf(before) !== move.fromVersion) return null;
+    const after = movedRow(before, move.status, move.at.getTime(), move.reason);
+    this.logs.get(before.customerId)?.replace(after);
+    this.queues.move(before, after);
+    if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
+    return toOrder(after);
+  }
+
+  async listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
+    const { rows, total } = this.queues.page(statuses, pageOffset(page), page.limit);
+    this.rowsRead += rows.length;
+    return toPage(rows.map(toOrder), total, page);
   }
 
   private find(customerId: string, orderId: string): Order | null {
-    const row = this.logs.get(customerId)?.find(orderId);
-    return row === undefined ? null : toOrder(row, customerId);
+    const row = this.locate(orderId);
+    return row === undefined || row.customerId !== customerId ? null : toOrder(row);
+  }
+
+  /** The stored row of an order, by the time its id carries, or by id for an unstamped one. */
+  private locate(orderId: string): OrderRow | undefined {
+    const unstamped = this.unstamped.get(orderId);
+    if (unstamped !== undefined) return unstamped;
+    const createdAtMs = orderIdTime(orderId);
+    return createdAtMs === undefined ? undefined : this.queues.find({ orderId, createdAtMs });
   }
 }

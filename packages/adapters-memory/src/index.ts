@@ -5,6 +5,7 @@
 export { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 export { InMemoryOrderRepository } from './in-memory-order-repository.js';
 export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memory-rate-limiter.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine } from '@storefront/domain';
-import { newId, OrderStamper } from '@storefront/domain';
+import { newId, OrderStamper, placedState } from '@storefront/domain';
 import { anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 
@@ -18,7 +18,7 @@ describe('InMemoryOrderRepository', () => {
     const count = 200_000;
     for (let i = 0; i < count; i++) {
       const { orderId, createdAt } = stamper.next(new Date(start + i));
-      const order: Order = { orderId, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt };
+      const order: Order = { orderId, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt) };
       await orders.insert(order);
     }
 
@@ -39,13 +39,13 @@ describe('InMemoryOrderRepository', () => {
     const customerId = newId('cus');
     const line = anOrderLine();
     const at = (ms: number, id: string): Order =>
-      ({ orderId: id, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: new Date(ms) });
-    for (const order of [at(30, 'ord_c'), at(10, 'ord_a'), at(20, 'ord_b'), at(20, 'ord_a'), at(40, 'ord_d')]) {
+      ({ orderId: id, customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: new Date(ms), ...placedState(new Date(ms)) });
+    for (const order of [at(30, 'ord_c'), at(10, 'ord_a'), at(20, 'ord_b'), at(20, 'ord_ab'), at(40, 'ord_d')]) {
       await orders.insert(order);
     }
     const page = await orders.listByCustomer(customerId, { page: 1, limit: 10 });
     expect(page.items.map((o) => `${o.createdAt.getTime()}:${o.orderId}`)).to.deep.equal([
-      '10:ord_a', '20:ord_a', '20:ord_b', '30:ord_c', '40:ord_d',
+      '10:ord_a', '20:ord_ab', '20:ord_b', '30:ord_c', '40:ord_d',
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('InMemoryOrderRepository', () => {
     const orders = new InMemoryOrderRepository();
     const customerId = newId('cus');
     const line = anOrderLine();
-    await orders.insert({ orderId: newId('ord'), customerId, items: [line], amount: line.lineTotal, currency: 'USD', createdAt: new Date() });
+    await orders.insert(anOrder({ customerId, items: [line] }));
     const [listed] = (await orders.listByCustomer(customerId, { page: 1, limit: 1 })).items;
     expect(Object.isFrozen(listed!.items)).to.equal(true);
     expect(Object.isFrozen(listed!.items[0])).to.equal(true);

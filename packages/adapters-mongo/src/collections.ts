@@ -21,6 +21,12 @@ export const INDEXES = {
   productMenuOrder: 'products_menu_order',
   /** listByCustomer: equality on the customer, then already in (createdAt, _id) order. */
   ordersByCustomer: 'orders_by_customer',
+  /**
+   * listByStatus (the kitchen's queue): a few equalities on the status (`$in`), each already in
+   * (createdAt, _id) order, which the server merges (SORT_MERGE) instead of sorting; and the queue
+   * never reads the completed orders, which pile up in the other statuses.
+   */
+  ordersByStatus: 'orders_by_status',
   /** One record per customer and key: the unique rule that makes a claim atomic. */
   idempotencyKey: 'idempotency_keys_by_customer_key',
   idempotencyExpiry: 'idempotency_keys_expiry',
@@ -35,6 +41,7 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
   [COLLECTIONS.orders]: [
     { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
+    { name: INDEXES.ordersByStatus, key: { status: 1, createdAt: 1, _id: 1 } },
   ],
   [COLLECTIONS.idempotencyKeys]: [
     { name: INDEXES.idempotencyKey, key: { customerId: 1, key: 1 }, unique: true },
@@ -45,9 +52,34 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.sessions]: [{ name: INDEXES.sessionExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 }],
 };
 
-/** Creates every index (and so every collection); a no-op for indexes that already exist as specified. */
+/**
+ * Creates every index (and so every collection), a no-op for indexes that already exist as
+ * specified, and brings documents written by an older version up to date (see upgradeOrders).
+ */
 export async function ensureIndexes(db: Db): Promise<void> {
   await Promise.all(
     Object.entries(SPECS).map(([collection, specs]) => db.collection(collection).createIndexes([...specs])),
   );
+  await upgradeOrders(db);
+}
+
+/**
+ * Orders placed before the kitchen lifecycle have no status: the mapper reads them as placed, but
+ * the queue's index and a move's compare-and-set on `version` need the fields written. This gives
+ * them the placed state (one update, from their own createdAt) and matches nothing once done, so
+ * running it at every start is a no-op. An order written by an older instance still running
+ * (a rolling deploy) is upgraded at the next start of a newer one.
+ */
+export async function upgradeOrders(db: Db): Promise<number> {
+  const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
+    {
+      $set: {
+        status: 'placed',
+        version: 1,
+        updatedAt: '$createdAt',
+        statusHistory: [{ status: 'placed', at: '$createdAt' }],
+      },
+    },
+  ]);
+  return result.modifiedCount;
 }

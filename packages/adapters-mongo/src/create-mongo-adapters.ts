@@ -1,10 +1,17 @@
 /**
  * The one factory of this package: every storage port on one MongoDB database, typed by the ports
  * so that the composition root can swap adapter sets without noticing. It creates its indexes
- * (a no-op when they exist) and the menu's revision counter, and never closes the client behind
- * `db`: whoever made the client owns it.
+ * (a no-op when they exist), brings orders written by an older version up to date, and creates the
+ * menu's revision counter; it never closes the client behind `db`: whoever made the client owns it.
  */
-import type { CustomerRepository, HealthProbe, MenuRepository, OrderRepository, SessionStore } from '@storefront/domain';
+import type {
+  CustomerRepository,
+  HealthProbe,
+  MenuRepository,
+  OrderRepository,
+  SessionStore,
+  StoreStateRepository,
+} from '@storefront/domain';
 import type { Db } from 'mongodb';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
 import type { CustomerDocument } from './customer-mapper.js';
@@ -15,6 +22,7 @@ import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoSessionStore } from './mongo-session-store.js';
+import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
 import type { OrderDocument } from './order-mapper.js';
 import type { ProductDocument } from './product-mapper.js';
 import type { SessionDocument } from './session-mapper.js';
@@ -30,6 +38,7 @@ export interface MongoAdapters {
   readonly orders: OrderRepository;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
+  readonly storeState: StoreStateRepository;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -54,6 +63,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     orders: new MongoOrderRepository(orders, keys),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
+    storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
     probes: [probe],
   };
 }

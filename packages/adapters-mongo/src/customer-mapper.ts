@@ -1,5 +1,8 @@
-/** Customer accounts as stored: `_id` = customer id; the email is unique (an index). */
-import type { Customer } from '@storefront/domain';
+/**
+ * Customer accounts as stored: `_id` = customer id; the email is unique (an index). Accounts
+ * written before roles existed have no `role` and are read as customers, the default role.
+ */
+import type { Customer, Role } from '@storefront/domain';
 
 export interface CustomerDocument {
   _id: string;
@@ -8,6 +11,8 @@ export interface CustomerDocument {
   passwordHash: string;
   disabled: boolean;
   createdAt: Date;
+  /** Absent on accounts written before roles existed. */
+  role?: Role;
 }
 
 export function toCustomerDocument(customer: Customer): CustomerDocument {
@@ -18,6 +23,7 @@ export function toCustomerDocument(customer: Customer): CustomerDocument {
     passwordHash: customer.passwordHash,
     disabled: customer.disabled,
     createdAt: new Date(customer.createdAt.getTime()),
+    role: customer.role,
   };
 }
 
@@ -29,5 +35,6 @@ export function toCustomer(document: CustomerDocument): Customer {
     passwordHash: document.passwordHash,
     disabled: document.disabled,
     createdAt: document.createdAt,
+    role: document.role ?? 'customer',
   };
 }

@@ -2,7 +2,7 @@
  * Customer accounts in MongoDB. Email uniqueness is the unique index's job, not a read before the
  * write, so two concurrent sign-ups with one email cannot both succeed.
  */
-import type { Customer, CustomerRepository } from '@storefront/domain';
+import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import { INDEXES } from './collections.js';
@@ -45,6 +45,13 @@ export class MongoCustomerRepository implements CustomerRepository {
   setDisabled(email: string, disabled: boolean): Promise<boolean> {
     return storeOperation(async () => {
       const result = await this.customers.updateOne({ email }, { $set: { disabled } });
+      return result.matchedCount > 0;
+    });
+  }
+
+  setRole(email: string, role: Role): Promise<boolean> {
+    return storeOperation(async () => {
+      const result = await this.customers.updateOne({ email }, { $set: { role } });
       return result.matchedCount > 0;
     });
   }

@@ -57,6 +57,27 @@ export class MongoMenuRepository implements MenuRepository {
     });
   }
 
+  /**
+   * One atomic update that answers the product as it was, so the revision is bumped exactly when
+   * the availability changed (an 86 of a dish already 86'd leaves readers' caches alone). Marked in
+   * the revision counter like any write, so a writer that dies before its bump still makes readers
+   * look again.
+   */
+  setAvailability(productId: string, available: boolean): Promise<Product | null> {
+    return storeOperation(async () => {
+      const write = await this.revisions.begin();
+      let before: ProductDocument | null;
+      try {
+        before = await this.products.findOneAndUpdate({ _id: productId }, { $set: { available } }, { returnDocument: 'before' });
+      } catch (error) {
+        await this.revisions.end(write, true).catch(() => undefined);
+        throw error;
+      }
+      await this.revisions.end(write, before !== null && before.available !== available);
+      return before === null ? null : toProduct({ ...before, available });
+    });
+  }
+
   revision(): Promise<string> {
     return storeOperation(() => this.revisions.current());
   }

@@ -4,6 +4,10 @@
  * (MongoIdempotencyKeys). A second order under one key cannot exist: every holder of a key places
  * the order id reserved by its first claim, and `_id` is unique. A write retried after a lost
  * acknowledgement (by the driver, or by the domain's protocol) finds its order stored and reads it.
+ *
+ * A kitchen move is one findOneAndUpdate filtered on the version it was planned on: the server
+ * applies updates to one document atomically, so of two moves planned on one version only the
+ * first matches, and the other finds nothing (null) without a read-then-write gap in between.
  */
 import type {
   ClaimResult,
@@ -11,15 +15,17 @@ import type {
   IdempotencyKeyRef,
   InsertResult,
   Order,
+  OrderMove,
   OrderRepository,
+  OrderStatus,
   Page,
   PageRequest,
 } from '@storefront/domain';
 import { toPage } from '@storefront/domain';
-import type { Collection } from 'mongodb';
+import type { Collection, MatchKeysAndValues } from 'mongodb';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
-import { toOrder, toOrderDocument, type OrderDocument } from './order-mapper.js';
-import { countCustomerOrders, findCustomerOrders } from './order-queries.js';
+import { toOrder, toOrderDocument, toStatusChange, type OrderDocument } from './order-mapper.js';
+import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus } from './order-queries.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
 
 export class MongoOrderRepository implements OrderRepository {
@@ -74,6 +80,41 @@ export class MongoOrderRepository implements OrderRepository {
       const [documents, total] = await Promise.all([
         findCustomerOrders(this.orders, customerId, page).toArray(),
         countCustomerOrders(this.orders, customerId),
+      ]);
+      return toPage(documents.map(toOrder), total, page);
+    });
+  }
+
+  findById(orderId: string): Promise<Order | null> {
+    return storeOperation(async () => {
+      const document = await this.orders.findOne({ _id: orderId });
+      return document === null ? null : toOrder(document);
+    });
+  }
+
+  applyMove(move: OrderMove): Promise<Order | null> {
+    return storeOperation(async () => {
+      const changes: MatchKeysAndValues<OrderDocument> = {
+        status: move.status,
+        version: move.fromVersion + 1,
+        updatedAt: new Date(move.at.getTime()),
+        ...(move.reason === undefined ? {} : { reason: move.reason }),
+      };
+      // The version in the filter is the compare-and-set: an order that moved on matches nothing.
+      const document = await this.orders.findOneAndUpdate(
+        { _id: move.orderId, version: move.fromVersion },
+        { $set: changes, $push: { statusHistory: toStatusChange(move) } },
+        { returnDocument: 'after' },
+      );
+      return document === null ? null : toOrder(document);
+    });
+  }
+
+  listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
+    return storeOperation(async () => {
+      const [documents, total] = await Promise.all([
+        findOrdersByStatus(this.orders, statuses, page).toArray(),
+        countOrdersByStatus(this.orders, statuses),
       ]);
       return toPage(documents.map(toOrder), total, page);
     });

@@ -2,8 +2,13 @@
  * Orders as stored: `_id` = order id (unique, which is what keeps one Idempotency-Key to one order:
  * see MongoOrderRepository). Lines are copied field by field, so that
  * neither extra properties of the caller's objects nor later edits to them reach the store.
+ *
+ * Orders written before the kitchen lifecycle have no status fields. They are read as what they
+ * were then, a placed order (version 1, updated and placed at createdAt), and `ensureIndexes`
+ * writes that state into them once (see collections.ts), so that the queue's index finds them.
  */
-import type { Order, OrderLine } from '@storefront/domain';
+import type { Order, OrderLine, OrderStatus, StatusChange } from '@storefront/domain';
+import { placedState } from '@storefront/domain';
 
 export interface OrderLineDocument {
   productId: string;
@@ -13,6 +18,11 @@ export interface OrderLineDocument {
   lineTotal: number;
 }
 
+export interface StatusChangeDocument {
+  status: OrderStatus;
+  at: Date;
+}
+
 export interface OrderDocument {
   _id: string;
   customerId: string;
@@ -20,28 +30,51 @@ export interface OrderDocument {
   amount: number;
   currency: string;
   createdAt: Date;
+  // Optional only for documents written before the lifecycle; every write since sets them.
+  status?: OrderStatus;
+  version?: number;
+  updatedAt?: Date;
+  statusHistory?: StatusChangeDocument[];
+  reason?: string;
 }
 
 export function toOrderDocument(order: Order): OrderDocument {
-  return {
+  const document: OrderDocument = {
     _id: order.orderId,
     customerId: order.customerId,
     items: order.items.map(toLine),
     amount: order.amount,
     currency: order.currency,
-    createdAt: new Date(order.createdAt.getTime()),
+    createdAt: copyDate(order.createdAt),
+    status: order.status,
+    version: order.version,
+    updatedAt: copyDate(order.updatedAt),
+    statusHistory: order.statusHistory.map(toStatusChange),
   };
+  if (order.reason !== undefined) document.reason = order.reason;
+  return document;
 }
 
 export function toOrder(document: OrderDocument): Order {
-  return {
+  const placed = placedState(document.createdAt);
+  const order: Order = {
     orderId: document._id,
     customerId: document.customerId,
     items: document.items.map(toLine),
     amount: document.amount,
     currency: document.currency,
     createdAt: document.createdAt,
+    status: document.status ?? placed.status,
+    version: document.version ?? placed.version,
+    updatedAt: document.updatedAt ?? placed.updatedAt,
+    statusHistory: (document.statusHistory ?? placed.statusHistory).map(toStatusChange),
   };
+  return document.reason === undefined ? order : { ...order, reason: document.reason };
+}
+
+/** The history entry a move appends (also what `$push` writes). */
+export function toStatusChange(change: StatusChange): StatusChangeDocument {
+  return { status: change.status, at: copyDate(change.at) };
 }
 
 function toLine(line: OrderLine): OrderLineDocument {
@@ -52,4 +85,8 @@ function toLine(line: OrderLine): OrderLineDocument {
     unitPrice: line.unitPrice,
     lineTotal: line.lineTotal,
   };
+}
+
+function copyDate(date: Date): Date {
+  return new Date(date.getTime());
 }

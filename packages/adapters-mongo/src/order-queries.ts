@@ -1,12 +1,15 @@
 /**
- * The order listing query, on its own so that a test can `explain()` exactly what the repository
- * runs: equality on the customer and a sort on (createdAt, _id) that the orders_by_customer index
- * already holds in order, so the server walks the index and never sorts in memory. Page N still
- * skips N-1 pages of index keys, which is cheap next to fetching their documents.
+ * The order listing queries, on their own so that a test can `explain()` exactly what the
+ * repository runs. A customer's list: equality on the customer and a sort on (createdAt, _id) that
+ * the orders_by_customer index already holds in order, so the server walks the index and never
+ * sorts in memory. The kitchen's queue: `$in` on a few statuses, where each status's run of
+ * orders_by_status is in (createdAt, _id) order and the server merges the runs (SORT_MERGE) rather
+ * than sorting. Page N still skips N-1 pages of index keys, which is cheap next to fetching their
+ * documents.
  */
-import type { PageRequest } from '@storefront/domain';
+import type { OrderStatus, PageRequest } from '@storefront/domain';
 import { pageOffset } from '@storefront/domain';
-import type { Collection, FindCursor, WithId } from 'mongodb';
+import type { Collection, Filter, FindCursor, WithId } from 'mongodb';
 import type { OrderDocument } from './order-mapper.js';
 
 export function findCustomerOrders(
@@ -23,4 +26,24 @@ export function findCustomerOrders(
 
 export function countCustomerOrders(orders: Collection<OrderDocument>, customerId: string): Promise<number> {
   return orders.countDocuments({ customerId });
+}
+
+export function findOrdersByStatus(
+  orders: Collection<OrderDocument>,
+  statuses: readonly OrderStatus[],
+  page: PageRequest,
+): FindCursor<WithId<OrderDocument>> {
+  return orders
+    .find(statusFilter(statuses))
+    .sort({ createdAt: 1, _id: 1 })
+    .skip(pageOffset(page))
+    .limit(page.limit);
+}
+
+export function countOrdersByStatus(orders: Collection<OrderDocument>, statuses: readonly OrderStatus[]): Promise<number> {
+  return orders.countDocuments(statusFilter(statuses));
+}
+
+function statusFilter(statuses: readonly OrderStatus[]): Filter<OrderDocument> {
+  return { status: { $in: [...statuses] } };
 }

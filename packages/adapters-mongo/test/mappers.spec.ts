@@ -1,6 +1,8 @@
-import { aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
+import { applyOrderMove, planMove } from '@storefront/domain';
+import { aCustomer, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
+import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
 import { toOrder, toOrderDocument } from '../src/order-mapper.js';
 import { freezeProduct, productFields, productNameKey } from '../src/product-mapper.js';
@@ -12,6 +14,35 @@ describe('document mappers', () => {
     const document = toOrderDocument(order);
     expect(document).to.include({ _id: order.orderId, customerId: order.customerId });
     expect(toOrder(document)).to.deep.equal(order);
+  });
+
+  it('store where an order is in the kitchen, its history and its reason, and give them back exactly', () => {
+    const placed = anOrder();
+    const accepted = applyOrderMove(placed, planMove(placed, { to: 'accepted', by: 'staff' }, new Date(placed.createdAt.getTime() + 60_000)));
+    const cancelled = applyOrderMove(
+      accepted,
+      planMove(accepted, { to: 'cancelled', by: 'staff', reason: 'Out of dough' }, new Date(placed.createdAt.getTime() + 120_000)),
+    );
+    const document = toOrderDocument(cancelled);
+    expect(document).to.include({ status: 'cancelled', version: 3, reason: 'Out of dough' });
+    expect(document.statusHistory!.map((change) => change.status)).to.deep.equal(['placed', 'accepted', 'cancelled']);
+    expect(toOrder(document)).to.deep.equal(cancelled);
+    expect(toOrder(toOrderDocument(placed))).to.not.have.property('reason');
+  });
+
+  it('read an order stored before the kitchen lifecycle as placed at its creation, version 1', () => {
+    const { status: _s, version: _v, updatedAt: _u, statusHistory: _h, ...legacy } = toOrderDocument(anOrder());
+    const order = toOrder(legacy);
+    expect(order).to.deep.include({ status: 'placed', version: 1, updatedAt: legacy.createdAt });
+    expect(order.statusHistory).to.deep.equal([{ status: 'placed', at: legacy.createdAt }]);
+    expect(order).to.not.have.property('reason');
+  });
+
+  it('store a customer with its role, and read an account stored before roles as a customer', () => {
+    const staff = aCustomer({ role: 'staff' });
+    expect(toCustomer(toCustomerDocument(staff))).to.deep.equal(staff);
+    const { role: _role, ...legacy } = toCustomerDocument(aCustomer());
+    expect(toCustomer(legacy).role).to.equal('customer');
   });
 
   it('store an idempotency claim in flight and give back the same record, dates copied', () => {

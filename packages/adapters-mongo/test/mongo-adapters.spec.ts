@@ -2,15 +2,18 @@ import {
   anOrder,
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
+  describeOrderLifecycleContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describeSessionStoreContract,
+  describeStoreStateRepositoryContract,
 } from '@storefront/testing';
-import { newId } from '@storefront/domain';
+import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
-import { COLLECTIONS, createMongoAdapters, INDEXES, type MongoAdapters, type OrderDocument } from '../src/index.js';
-import { findCustomerOrders } from '../src/order-queries.js';
+import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
+import { toOrderDocument } from '../src/order-mapper.js';
+import { findCustomerOrders, findOrdersByStatus } from '../src/order-queries.js';
 import { useTestDatabase } from './mongo-server.js';
 
 describe('Mongo adapters', function () {
@@ -23,6 +26,8 @@ describe('Mongo adapters', function () {
   describeMenuRepositoryContract('MongoMenuRepository', async () => adapters.menu);
   describeOrderRepositoryContract('MongoOrderRepository', async () => adapters.orders);
   describeOrderPlacementFaultsContract('MongoOrderRepository', async () => ({ orders: adapters.orders, menu: adapters.menu }));
+  describeOrderLifecycleContract('MongoOrderRepository', async () => adapters.orders);
+  describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
 
@@ -50,8 +55,61 @@ describe('Mongo adapters', function () {
       expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
       expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByCustomer), JSON.stringify(stages)).to.equal(true);
     });
+
+    it("reads the kitchen's queue of open orders from the orders_by_status index, merging the statuses without sorting in memory", async () => {
+      const statuses: OrderStatus[] = [...OPEN_STATUSES, 'completed', 'cancelled'];
+      for (let i = 0; i < 12; i++) {
+        const placed = anOrder({ createdAt: new Date(Date.UTC(2025, 0, 2, 0, 0, i)) });
+        const status = statuses[i % statuses.length]!;
+        // Written as stored, whatever the lifecycle would allow: only the status matters to the plan.
+        await adapters.orders.insert(status === 'placed' ? placed : { ...placed, status, version: 2 });
+      }
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const explained = await findOrdersByStatus(orders, OPEN_STATUSES, { page: 2, limit: 2 }).explain('queryPlanner');
+      const stages = planStages(explained['queryPlanner']['winningPlan']);
+      const names = stages.map((s) => s.stage);
+      expect(names, JSON.stringify(stages)).to.not.include('SORT');
+      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
+      expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByStatus), JSON.stringify(stages)).to.equal(true);
+    });
+  });
+
+  describe('orders stored before the kitchen lifecycle', () => {
+    it('reach the queue as placed orders once the adapters start, and can be moved', async () => {
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const order = anOrder({ createdAt: new Date(Date.UTC(2019, 0, 1)) });
+      const { status: _s, version: _v, updatedAt: _u, statusHistory: _h, ...legacy } = toOrderDocument(order);
+      await orders.insertOne(legacy);
+
+      await createMongoAdapters({ db: db() });
+      const found = await findInQueue(adapters, 'placed', order.orderId);
+      expect(found).to.deep.include({ status: 'placed', version: 1, updatedAt: order.createdAt });
+
+      const moved = await adapters.orders.applyMove(planMove(found!, { to: 'accepted', by: 'staff' }, new Date(Date.UTC(2019, 0, 1, 0, 5))));
+      expect(moved?.statusHistory.map((change) => change.status)).to.deep.equal(['placed', 'accepted']);
+      expect(moved?.statusHistory[0]?.at).to.deep.equal(order.createdAt);
+    });
+
+    it('are upgraded once: running the upgrade again changes nothing', async () => {
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const { status: _s, version: _v, updatedAt: _u, statusHistory: _h, ...legacy } = toOrderDocument(anOrder());
+      await orders.insertOne(legacy);
+      expect(await upgradeOrders(db())).to.equal(1);
+      expect(await upgradeOrders(db())).to.equal(0);
+    });
   });
 });
+
+/** The order in the queue of `status`, read page by page as a kitchen screen would. */
+async function findInQueue(adapters: MongoAdapters, status: OrderStatus, orderId: string): Promise<Order | undefined> {
+  for (let page: number | null = 1; page !== null; ) {
+    const queue: Page<Order> = await adapters.orders.listByStatus([status], { page, limit: 100 });
+    const found = queue.items.find((item) => item.orderId === orderId);
+    if (found !== undefined) return found;
+    page = queue.nextPage;
+  }
+  return undefined;
+}
 
 interface PlanStage {
   readonly stage: string;

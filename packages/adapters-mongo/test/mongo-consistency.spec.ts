@@ -37,6 +37,24 @@ describe('Mongo adapters without transactions', function () {
       await adapters.menu.upsertByName([draft]);
       expect(await adapters.menu.revision()).to.equal(after);
     });
+
+    it('changes when an item is 86ed, and not when it is 86ed again', async () => {
+      const [product] = await adapters.menu.upsertByName([aProductDraft({ available: true })]);
+      const revision = await adapters.menu.revision();
+      expect((await adapters.menu.setAvailability(product!.productId, false))?.available).to.equal(false);
+      const after = await adapters.menu.revision();
+      expect(after).to.not.equal(revision);
+      await adapters.menu.setAvailability(product!.productId, false);
+      expect(await adapters.menu.revision()).to.equal(after);
+    });
+
+    it('changes after an availability write that was interrupted, even when the retry changes nothing', async () => {
+      const [product] = await adapters.menu.upsertByName([aProductDraft({ available: false })]);
+      const revision = await adapters.menu.revision();
+      await db().collection<MenuRevisionDocument>(COLLECTIONS.meta).updateOne({ _id: 'menu' }, { $set: { writer: 'crashed' } });
+      await adapters.menu.setAvailability(product!.productId, false);
+      expect(await adapters.menu.revision()).to.not.equal(revision);
+    });
   });
 
   describe('sessions', () => {

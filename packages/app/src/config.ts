@@ -3,6 +3,8 @@
  * bad value stops the process at start with a message naming the variable, never later at runtime.
  */
 import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
+import { createOpeningHours, OpeningHoursError } from '@storefront/adapters-hours';
+import type { OpeningHours } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -60,6 +62,11 @@ export interface StorefrontConfig {
   readonly redisUrl: string | undefined;
   /** A Redis command slower than this fails and the in-process limiter decides instead. */
   readonly redisCommandTimeoutMs: number;
+  /** The store's name and currency, as GET /api/store shows them. */
+  readonly storeName: string;
+  readonly currency: string;
+  /** STOREFRONT_OPENING_HOURS read in STOREFRONT_TIME_ZONE; always open when unset. */
+  readonly openingHours: OpeningHours;
 }
 
 export interface ConfigIssue {
@@ -149,6 +156,9 @@ export function loadConfig(env: Env): StorefrontConfig {
     mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
+    storeName: read.text('STOREFRONT_NAME', 'Storefront', 100),
+    currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
+    openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),
   };
   read.throwIfAny();
   return config;
@@ -184,6 +194,44 @@ class Reader {
 
   optionalString(name: string): string | undefined {
     return this.raw(name);
+  }
+
+  text(name: string, fallback: string, maxLength: number): string {
+    const value = this.raw(name) ?? fallback;
+    if (value.length <= maxLength) return value;
+    this.fail(name, `${name} must be at most ${maxLength} characters`);
+    return fallback;
+  }
+
+  pattern(name: string, fallback: string, pattern: RegExp, expected: string): string {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (pattern.test(value)) return value;
+    this.fail(name, `${name} must be ${expected}, got ${quote(value)}`);
+    return fallback;
+  }
+
+  /**
+   * The schedule parsed once here (by the opening_hours library, in @storefront/adapters-hours), so
+   * that a schedule or zone it cannot read stops the start naming the variable.
+   */
+  openingHours(scheduleName: string, zoneName: string): OpeningHours {
+    const zone = this.raw(zoneName) ?? 'UTC';
+    const schedule = this.raw(scheduleName);
+    try {
+      createOpeningHours(undefined, zone);
+    } catch (error) {
+      if (!(error instanceof OpeningHoursError)) throw error;
+      this.fail(zoneName, `${zoneName} must be an IANA time zone such as Europe/Berlin, got ${quote(zone)}`);
+      return createOpeningHours(undefined, 'UTC');
+    }
+    try {
+      return createOpeningHours(schedule, zone);
+    } catch (error) {
+      if (!(error instanceof OpeningHoursError)) throw error;
+      this.fail(scheduleName, `${scheduleName} is not OpenStreetMap opening_hours syntax (e.g. "Mo-Fr 11:00-22:00; Sa,Su 12:00-23:00"): ${error.message}`);
+      return createOpeningHours(undefined, zone);
+    }
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {

@@ -14,6 +14,7 @@ import type {
   RateLimiter,
   SessionStore,
   Storefront,
+  StoreStateRepository,
   TokenService,
 } from '@storefront/domain';
 import type { createHttpApp } from '@storefront/adapters-http';
@@ -30,6 +31,7 @@ const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
 const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
+const StoreStateRepositoryId: unique symbol = Symbol.for('storefront.StoreStateRepository');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
 const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
@@ -53,6 +55,8 @@ export const TYPES = {
   OrderRepository: OrderRepositoryId,
   CustomerRepository: CustomerRepositoryId,
   SessionStore: SessionStoreId,
+  /** Whether the kitchen has paused ordering, shared by every instance. */
+  StoreStateRepository: StoreStateRepositoryId,
   RateLimiter: RateLimiterId,
   /** Every dependency the status check asks (`store`, `rate_limiter`, …). */
   HealthProbes,
@@ -84,6 +88,7 @@ export interface Services {
   [TYPES.OrderRepository]: OrderRepository;
   [TYPES.CustomerRepository]: CustomerRepository;
   [TYPES.SessionStore]: SessionStore;
+  [TYPES.StoreStateRepository]: StoreStateRepository;
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.HealthProbes]: readonly HealthProbe[];
   [TYPES.StoreProbe]: HealthProbe;

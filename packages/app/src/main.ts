@@ -3,6 +3,12 @@
  * A configuration error prints its message alone (no stack trace) and exits 1.
  */
 import 'reflect-metadata';
+
+// The opening-hours library reads dates by local time; @storefront/adapters-hours converts to the
+// store's STOREFRONT_TIME_ZONE from any process zone, except for a boundary inside the process
+// zone's own daylight-saving gap (read up to an hour late once a year). The service itself never
+// uses local time, so it runs in UTC and that case cannot arise.
+process.env.TZ = 'UTC';
 import { pino } from 'pino';
 import { ConfigError } from './config.js';
 import { startStorefront, type RunningStorefront } from './server.js';

@@ -25,7 +25,9 @@ export async function seedStore(storefront: Storefront, config: StorefrontConfig
       }
     }
   }
-  const accounts = demoCustomers.map((customer) => (customer.disabled ? `${customer.email} (disabled)` : customer.email));
+  const accounts = demoCustomers.map((customer) =>
+    customer.disabled ? `${customer.email} (disabled)` : customer.role === 'staff' ? `${customer.email} (staff)` : customer.email,
+  );
   logger.warn({ demo_customers: demoCustomers.length }, `demo data active: ${accounts.join(', ')}`);
 }
 

@@ -60,7 +60,7 @@ describe('storefront CLI', function () {
   it('adds a customer with the password read from stdin, never from an argument', () => {
     const added = storefront(['customers', 'add', '--email', 'Dana@Example.com', '--name', 'Dana'], 'dana-password\n');
     expect(added.status).to.equal(0);
-    expect(added.stdout).to.match(/^added dana@example\.com as cus_[0-9a-z]{20}\n$/);
+    expect(added.stdout).to.match(/^added dana@example\.com as cus_[0-9a-z]{20} \(customer\)\n$/);
 
     const refused = storefront(['customers', 'add', '--email', 'e@example.com', '--name', 'E', '--password', 'x']);
     expect(refused.status).to.equal(2);
@@ -82,7 +82,7 @@ describe('storefront CLI', function () {
   it('seeds the demo data', () => {
     const result = storefront(['seed', '--demo']);
     expect(result.status).to.equal(0);
-    expect(result.stdout).to.match(/demo menu: 2\d products; demo customers added: 3/);
+    expect(result.stdout).to.match(/demo menu: 2\d products; demo customers added: 4/);
   });
 
   it('generates a TOKEN_SECRET_KEY that the server accepts', () => {

@@ -15,7 +15,8 @@ function configError(env: Env): ConfigError {
 
 describe('loadConfig', () => {
   it('defaults to the memory store with demo data on port 3000', () => {
-    expect(loadConfig({})).to.deep.equal({
+    const { openingHours, ...config } = loadConfig({});
+    expect(config).to.deep.equal({
       port: 3000,
       host: '0.0.0.0',
       store: 'memory',
@@ -37,13 +38,18 @@ describe('loadConfig', () => {
       mongodbTimeoutMs: 2000,
       redisUrl: undefined,
       redisCommandTimeoutMs: 100,
+      storeName: 'Storefront',
+      currency: 'USD',
     });
+    expect(openingHours.schedule).to.equal(null);
+    expect(openingHours.timeZone).to.equal('UTC');
+    expect(openingHours.isOpen(new Date())).to.equal(true);
   });
 
   it('reads every variable', () => {
     const key = generateSigningKey();
     const previous = generateSigningKey();
-    const config = loadConfig({
+    const loaded = loadConfig({
       PORT: '0',
       HOST: '127.0.0.1',
       STOREFRONT_STORE: 'memory',
@@ -71,7 +77,17 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache.internal:6379/2',
       REDIS_COMMAND_TIMEOUT_MS: '250',
       MONGODB_TIMEOUT_MS: '1500',
+      STOREFRONT_NAME: 'Chez Ann',
+      STOREFRONT_CURRENCY: 'EUR',
+      STOREFRONT_OPENING_HOURS: 'Mo-Fr 11:00-22:00',
+      STOREFRONT_TIME_ZONE: 'Europe/Berlin',
     });
+    const { openingHours, ...config } = loaded;
+    expect(openingHours.schedule).to.equal('Mo-Fr 11:00-22:00');
+    expect(openingHours.timeZone).to.equal('Europe/Berlin');
+    // A Monday noon in Berlin (10:00Z in summer) is open; the Sunday before is not.
+    expect(openingHours.isOpen(new Date('2026-06-01T10:00:00Z'))).to.equal(true);
+    expect(openingHours.isOpen(new Date('2026-05-31T10:00:00Z'))).to.equal(false);
     expect(config).to.deep.equal({
       port: 0,
       host: '127.0.0.1',
@@ -94,7 +110,15 @@ describe('loadConfig', () => {
       mongodbTimeoutMs: 1500,
       redisUrl: 'redis://cache.internal:6379/2',
       redisCommandTimeoutMs: 250,
+      storeName: 'Chez Ann',
+      currency: 'EUR',
     });
+  });
+
+  it('names STOREFRONT_OPENING_HOURS, STOREFRONT_TIME_ZONE and STOREFRONT_CURRENCY when they cannot be read', () => {
+    expect(() => loadConfig({ STOREFRONT_OPENING_HOURS: 'Mo-Fr 25:00-26:00' })).to.throw(ConfigError, /^STOREFRONT_OPENING_HOURS is not OpenStreetMap opening_hours syntax/);
+    expect(() => loadConfig({ STOREFRONT_TIME_ZONE: 'Mars/Olympus' })).to.throw(ConfigError, /^STOREFRONT_TIME_ZONE must be an IANA time zone/);
+    expect(() => loadConfig({ STOREFRONT_CURRENCY: 'usd' })).to.throw(ConfigError, /^STOREFRONT_CURRENCY must be an ISO 4217 code/);
   });
 
   it('names REDIS_URL when it is not a redis:// or rediss:// URL, without echoing it', () => {

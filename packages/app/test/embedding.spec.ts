@@ -47,6 +47,21 @@ const RUNTIME_EXPORTS = [
   'systemClock',
   'toPage',
   'validationFailed',
+  // The kitchen side.
+  'DEFAULT_STORE_STATE',
+  'FINAL_STATUSES',
+  'OPEN_STATUSES',
+  'ORDER_MOVES',
+  'ORDER_STATUSES',
+  'REASON_LIMITS',
+  'ROLES',
+  'STORE_STATE_CACHE_MS',
+  'alwaysOpen',
+  'applyOrderMove',
+  'findMove',
+  'isOrderStatus',
+  'placedState',
+  'planMove',
 ];
 
 function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
@@ -64,6 +79,20 @@ describe('embedding @storefront/domain', () => {
     expect(lines[4]).to.equal('refused: unknown_product (items.0.product_id: no product prd_nosuchdish on the menu)');
     expect(lines[5]).to.equal('refused: product_unavailable (items.0.product_id: Truffle risotto is not available right now)');
     expect(lines[6]).to.equal('orders: 2 (page 1, next null), 5380 USD in all');
+  });
+
+  it('runs examples/kitchen-loop.mjs: a kitchen accepts, cooks and completes every open order, an owner cancels, a pause refuses', async () => {
+    const { stdout } = await node([join(ROOT, 'examples', 'kitchen-loop.mjs')]);
+    const lines = stdout.trim().split('\n');
+    expect(lines.filter((line) => / placed ord_/.test(line))).to.have.length(4);
+    expect(lines.filter((line) => /^ord_[0-9a-z]+ cancelled by its owner \(version 2\)$/.test(line))).to.have.length(1);
+    // Three orders, four steps each, one step per round.
+    for (const step of ['placed → accepted', 'accepted → preparing', 'preparing → ready', 'ready → completed']) {
+      expect(lines.filter((line) => line.startsWith('round ') && line.endsWith(step)), step).to.have.length(3);
+    }
+    expect(lines).to.include('refused: invalid_transition: The order is completed; it cannot move to preparing.');
+    expect(lines.at(-2)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
+    expect(lines.at(-1)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
   });
 
   it('runs the Embedding snippet of packages/domain/README.md as written', async () => {
@@ -170,6 +199,7 @@ import {
   type RateLimiter,
   type SessionStore,
   type Storefront,
+  type StoreStateRepository,
   type TokenService,
 } from '@storefront/domain';
 
@@ -177,10 +207,14 @@ const products: Product[] = [
   { productId: newId('prd'), name: 'Crème brûlée', description: '', category: 'Desserts', price: 890, currency: 'USD', tags: [], available: true },
 ];
 const orders: Order[] = [];
+const unused = (): never => {
+  throw new Error('not used here');
+};
 const menu: MenuRepository = {
   list: async () => products,
   findByIds: async (ids) => products.filter((p) => ids.includes(p.productId)),
   upsertByName: async () => products,
+  setAvailability: unused,
   revision: async () => '1',
 };
 const orderRepository: OrderRepository = {
@@ -198,11 +232,11 @@ const orderRepository: OrderRepository = {
     const mine = orders.filter((o) => o.customerId === customerId);
     return toPage(mine.slice((page.page - 1) * page.limit, page.page * page.limit), mine.length, page);
   },
+  findById: async (orderId) => orders.find((o) => o.orderId === orderId) ?? null,
+  applyMove: unused,
+  listByStatus: unused,
 };
-const unused = (): never => {
-  throw new Error('not used here');
-};
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, updatePasswordHash: unused };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused };
 const limiter: RateLimiter = {
   consume: async (_key, policy) => ({ allowed: true, limit: policy.limit, remaining: policy.limit, resetMs: 0, retryAfterMs: 0 }),
@@ -210,8 +244,9 @@ const limiter: RateLimiter = {
 };
 const hasher: PasswordHasher = { hash: unused, verify: async () => false, needsRehash: () => false };
 const tokens: TokenService = { issue: unused, verify: unused };
+const storeState: StoreStateRepository = { get: async () => ({ acceptingOrders: true }), setAcceptingOrders: unused };
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens, storeState });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(

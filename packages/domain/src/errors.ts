@@ -18,6 +18,12 @@ export type DomainErrorCode =
   | 'rate_limited'
   | 'conflict'
   | 'store_unavailable'
+  /** The order has moved on: this status change is not (or no longer) possible from where it is. */
+  | 'invalid_transition'
+  /** The caller's precondition (If-Match: the version it last saw) no longer holds. */
+  | 'precondition_failed'
+  /** The store is outside its opening hours or has paused ordering. */
+  | 'store_closed'
   /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
   | 'service_unavailable';
 

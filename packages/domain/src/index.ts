@@ -30,6 +30,11 @@ export type { RegisterCustomer, RegisterCustomerInput } from './use-cases/regist
 export type { SearchMenu, SearchMenuInput } from './use-cases/search-menu.js';
 export type { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
 export type { MenuSnapshot } from './menu-catalog.js';
+export type { CancelOrder, GetOrder, MoveOrder, MoveOrderInput, Viewer } from './use-cases/order-access.js';
+export type { ListKitchenOrders, ListKitchenOrdersInput } from './use-cases/list-kitchen-orders.js';
+export type { SetCustomerRole } from './use-cases/set-customer-role.js';
+export type { GetStoreStatus, SetAcceptingOrders, SetProductAvailability } from './use-cases/store-control.js';
+export { STORE_STATE_CACHE_MS } from './use-cases/store-gate.js';
 
 // Errors: a stable code, never an HTTP status.
 export { DomainError, isDomainError, validationFailed } from './errors.js';
@@ -39,9 +44,25 @@ export { RateLimitedError } from './use-cases/rate-limits.js';
 // Entities, their limits and their ordering rules.
 export { compareProducts } from './model/product.js';
 export type { Product, ProductDraft } from './model/product.js';
-export type { Customer, CustomerProfile } from './model/customer.js';
+export type { Customer, CustomerProfile, Role } from './model/customer.js';
+export { ROLES } from './model/customer.js';
 export { compareOrders, ORDER_LIMITS } from './model/order.js';
-export type { Order, OrderLine, OrderRequestLine } from './model/order.js';
+export type { Order, OrderLine, OrderRequestLine, OrderStatus, StatusChange } from './model/order.js';
+export {
+  applyOrderMove,
+  FINAL_STATUSES,
+  findMove,
+  isOrderStatus,
+  OPEN_STATUSES,
+  ORDER_MOVES,
+  ORDER_STATUSES,
+  placedState,
+  planMove,
+  REASON_LIMITS,
+} from './model/order-lifecycle.js';
+export type { LifecycleMove, MoveRequest, Mover, OrderMove } from './model/order-lifecycle.js';
+export { DEFAULT_STORE_STATE } from './model/store.js';
+export type { StoreSettings, StoreState, StoreStatus } from './model/store.js';
 export type { Session } from './model/session.js';
 export { PAGING, pageOffset, toPage } from './model/page.js';
 export type { Page, PageRequest } from './model/page.js';
@@ -62,6 +83,9 @@ export type {
 } from './ports/order-repository.js';
 export { copyIdempotencyRecord } from './ports/order-repository.js';
 export type { CustomerRepository } from './ports/customer-repository.js';
+export type { StoreStateRepository } from './ports/store-state-repository.js';
+export type { OpeningHours } from './ports/opening-hours.js';
+export { alwaysOpen } from './ports/opening-hours.js';
 export type { SessionStore } from './ports/session-store.js';
 export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 export type { HealthProbe } from './ports/health.js';

@@ -11,6 +11,15 @@ import type { RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 import type { Clock, PasswordHasher, TokenService } from './ports/security.js';
 import { systemClock } from './ports/security.js';
 import type { SessionStore } from './ports/session-store.js';
+import type { OpeningHours } from './ports/opening-hours.js';
+import { alwaysOpen } from './ports/opening-hours.js';
+import type { StoreStateRepository } from './ports/store-state-repository.js';
+import type { StoreSettings } from './model/store.js';
+import { CancelOrder, GetOrder, MoveOrder } from './use-cases/order-access.js';
+import { ListKitchenOrders } from './use-cases/list-kitchen-orders.js';
+import { SetCustomerRole } from './use-cases/set-customer-role.js';
+import { GetStoreStatus, SetAcceptingOrders, SetProductAvailability } from './use-cases/store-control.js';
+import { StoreGate } from './use-cases/store-gate.js';
 import { CachingTokenService } from './security/verified-token-cache.js';
 import { Authenticate } from './use-cases/authenticate.js';
 import { CheckStatus } from './use-cases/check-status.js';
@@ -35,6 +44,8 @@ export interface StorefrontPorts {
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   readonly limiter: RateLimiter;
+  /** Whether the kitchen has paused ordering, shared by every instance. */
+  readonly storeState: StoreStateRepository;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
   readonly clock?: Clock;
@@ -54,6 +65,10 @@ export interface StorefrontOptions {
    */
   readonly pollPolicy?: RateLimitPolicy;
   readonly orders?: PlaceOrderOptions;
+  /** The store's name and currency. Default `Storefront`, `USD`. */
+  readonly store?: Partial<StoreSettings>;
+  /** When the store takes orders by the clock. Default: always open, in UTC. */
+  readonly openingHours?: OpeningHours;
   /**
    * Verified access tokens remembered until their expiry, so that a signature is checked once per
    * token rather than once per request (sessions and accounts are still looked up every time; see
@@ -88,6 +103,18 @@ export interface Storefront {
   readonly registerCustomer: RegisterCustomer;
   readonly setCustomerDisabled: SetCustomerDisabled;
   readonly importMenu: ImportMenu;
+  readonly setCustomerRole: SetCustomerRole;
+  /** An order, to its owner or the kitchen. */
+  readonly getOrder: GetOrder;
+  /** The owner cancels an order not yet accepted. */
+  readonly cancelOrder: CancelOrder;
+  /** The kitchen moves an order along its lifecycle. */
+  readonly moveOrder: MoveOrder;
+  /** The kitchen's queue, by status. */
+  readonly listKitchenOrders: ListKitchenOrders;
+  readonly setProductAvailability: SetProductAvailability;
+  readonly setAcceptingOrders: SetAcceptingOrders;
+  readonly getStoreStatus: GetStoreStatus;
 }
 
 /**
@@ -104,6 +131,12 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const requestPolicy = options.requestPolicy ?? DEFAULT_REQUEST_POLICY;
   const loginPolicy = options.loginPolicy ?? DEFAULT_LOGIN_POLICY;
   const catalog = new MenuCatalog(ports.menu);
+  const gate = new StoreGate(
+    ports.storeState,
+    options.openingHours ?? alwaysOpen(),
+    { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
+    clock,
+  );
   const { customers, sessions, hasher, limiter } = ports;
   const tokens =
     options.verifiedTokenCache === false
@@ -112,7 +145,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, options.orders),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, options.orders),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -126,5 +159,13 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     registerCustomer: new RegisterCustomer(customers, hasher, clock),
     setCustomerDisabled: new SetCustomerDisabled(customers),
     importMenu: new ImportMenu(ports.menu, catalog),
+    setCustomerRole: new SetCustomerRole(customers),
+    getOrder: new GetOrder(ports.orders),
+    cancelOrder: new CancelOrder(ports.orders, clock),
+    moveOrder: new MoveOrder(ports.orders, clock),
+    listKitchenOrders: new ListKitchenOrders(ports.orders),
+    setProductAvailability: new SetProductAvailability(ports.menu),
+    setAcceptingOrders: new SetAcceptingOrders(gate),
+    getStoreStatus: new GetStoreStatus(gate),
   };
 }

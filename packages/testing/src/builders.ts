@@ -2,8 +2,8 @@
  * Test-data builders: a valid object with unique ids, names and emails, so tests against a shared
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
-import type { Customer, IdempotencyClaim, Order, OrderLine, Product, ProductDraft, Session } from '@storefront/domain';
-import { newId, OrderStamper } from '@storefront/domain';
+import type { Customer, IdempotencyClaim, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
+import { applyOrderMove, newId, OrderStamper, placedState, planMove } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -61,9 +61,38 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     items,
     amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
     currency: 'USD',
+    ...placedState(createdAt),
     ...overrides,
     createdAt,
-  };
+  } as Order;
+}
+
+/** The kitchen's path from `placed` to each status. */
+const PATHS: Record<OrderStatus, readonly OrderStatus[]> = {
+  placed: [],
+  accepted: ['accepted'],
+  preparing: ['accepted', 'preparing'],
+  ready: ['accepted', 'preparing', 'ready'],
+  completed: ['accepted', 'preparing', 'ready', 'completed'],
+  rejected: ['rejected'],
+  cancelled: ['cancelled'],
+};
+
+/**
+ * An order moved to `status` by the domain's own rules, one minute per move after its creation:
+ * its version and history are what a store would hold. A rejection, and a cancellation given
+ * `reason`, are the kitchen's (with that reason, or a default); a cancellation without one is the owner's.
+ */
+export function anOrderAt(status: OrderStatus, overrides: Partial<Pick<Order, 'orderId' | 'customerId' | 'items' | 'createdAt' | 'reason'>> = {}): Order {
+  const { reason, ...rest } = overrides;
+  let order = anOrder(rest);
+  for (const [i, to] of PATHS[status].entries()) {
+    const byStaff = to !== 'cancelled' || reason !== undefined;
+    const needsReason = to === 'rejected' || (to === 'cancelled' && byStaff);
+    const at = new Date(order.createdAt.getTime() + (i + 1) * 60_000);
+    order = applyOrderMove(order, planMove(order, { to, by: byStaff ? 'staff' : 'owner', reason: needsReason ? (reason ?? 'A reason for tests') : undefined }, at));
+  }
+  return order;
 }
 
 export function aCustomer(overrides: Partial<Customer> = {}): Customer {
@@ -74,6 +103,7 @@ export function aCustomer(overrides: Partial<Customer> = {}): Customer {
     passwordHash: `hash-${randomHex(8)}`,
     disabled: false,
     createdAt: new Date(),
+    role: 'customer',
     ...overrides,
   };
 }

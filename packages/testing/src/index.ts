@@ -13,5 +13,7 @@ export {
 export { FakeClock } from './fake-clock.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
+export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
+export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';

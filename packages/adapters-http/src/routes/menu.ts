@@ -1,6 +1,7 @@
 /** GET /api/products (whole menu, ETag/304) and GET /api/search. */
 import type { FieldIssue, MenuSnapshot, Product, Storefront } from '@storefront/domain';
 import { createHash } from 'node:crypto';
+import { ifNoneMatch } from '../conditional.js';
 import { pageMeta, productJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { readPaging, readString } from '../query.js';
@@ -60,8 +61,3 @@ export function menuRoutes(storefront: Storefront): Route[] {
   ];
 }
 
-/** RFC 9110 §13.1.2: weak comparison, a list of tags, or `*`. */
-function ifNoneMatch(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}

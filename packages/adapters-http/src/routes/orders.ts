@@ -1,12 +1,19 @@
-/** POST /api/orders (idempotent with Idempotency-Key) and GET /api/orders (the caller's, paged). */
-import type { FieldIssue, OrderRequestLine, Storefront } from '@storefront/domain';
+/**
+ * A customer's orders: POST /api/orders (idempotent with Idempotency-Key), GET /api/orders (the
+ * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
+ * Every order is written from its cached text (order-texts.ts).
+ */
+import type { Caller, FieldIssue, OrderRequestLine, Storefront, Viewer } from '@storefront/domain';
 import { isRecord, ORDER_LIMITS } from '@storefront/domain';
+import { knownFields } from '../body-fields.js';
+import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';
-import { orderJson, pageMeta } from '../mappers.js';
+import type { OrderTexts } from '../order-texts.js';
+import { orderIdParam } from '../path-params.js';
 import { validationProblem } from '../problem.js';
 import { readPaging } from '../query.js';
-import { json } from '../reply.js';
-import { get, post, type Route } from '../route.js';
+import { bytes, empty } from '../reply.js';
+import { get, post, SAFE_TO_RETRY, type Route } from '../route.js';
 
 /**
  * After a 500, a placement with an Idempotency-Key can be sent again as it was: it replays or
@@ -19,10 +26,19 @@ function orderRetryAdvice(exchange: Pick<Exchange, 'header'>): string {
     : 'It is safe to retry with the same Idempotency-Key.';
 }
 
-const PLACED = ['Cache-Control', 'no-store'];
+const NO_STORE = ['Cache-Control', 'no-store'];
 const REPLAYED = ['Cache-Control', 'no-store', 'Idempotent-Replayed', 'true'];
+/**
+ * One order may be kept by the caller's own cache (never a shared one) and must be revalidated:
+ * a browser polling it then gets 304 without a body until the order moves.
+ */
+const ONE_ORDER_CACHE = 'private, no-cache';
 
-export function orderRoutes(storefront: Storefront): Route[] {
+export function viewerOf(caller: Caller): Viewer {
+  return { customerId: caller.customer.customerId, role: caller.customer.role };
+}
+
+export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] {
   return [
     post('/api/orders', { retry: orderRetryAdvice }, async (exchange) => {
       const caller = requireCaller(exchange);
@@ -31,7 +47,7 @@ export function orderRoutes(storefront: Storefront): Route[] {
         items: readOrderBody(exchange.body),
         idempotencyKey: exchange.header('idempotency-key'),
       });
-      return json(201, orderJson(result.order), result.replayed ? REPLAYED : PLACED);
+      return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
     }),
 
     get('/api/orders', async (exchange) => {
@@ -39,7 +55,29 @@ export function orderRoutes(storefront: Storefront): Route[] {
       const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(exchange) });
       const headers = ['Cache-Control', 'no-store'];
       if (page.nextPage !== null) headers.push('Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
-      return json(200, { meta: pageMeta(page), orders: page.items.map(orderJson) }, headers);
+      return bytes(200, texts.pageBytes(page), headers);
+    }),
+
+    // The owner or staff; anybody else is told there is no such order (404, never 403).
+    get('/api/orders/:order_id', async (exchange) => {
+      const caller = requireCaller(exchange);
+      const order = await storefront.getOrder.execute({ viewer: viewerOf(caller), orderId: orderIdParam(exchange) });
+      const etag = versionTag(order.version);
+      const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
+      const conditional = exchange.header('if-none-match');
+      if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
+      return bytes(200, texts.bytesOf(order), headers);
+    }),
+
+    // Cancelling twice answers the cancelled order again, so a retry is always safe. The body is
+    // optional and takes no field: `{}` is accepted (clients that always send one), anything else is
+    // a 400, so that a field meant for the cancel (a reason, say) is never silently dropped.
+    post('/api/orders/:order_id/cancel', { retry: SAFE_TO_RETRY }, async (exchange) => {
+      const caller = requireCaller(exchange);
+      const orderId = orderIdParam(exchange);
+      knownFields(exchange.body, []);
+      const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId });
+      return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }

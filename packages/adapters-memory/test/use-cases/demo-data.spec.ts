@@ -14,7 +14,7 @@ describe('Demo data', () => {
     expect(drafts.every((d) => d.currency === 'USD' && Number.isInteger(d.price) && d.price > 0)).to.equal(true);
   });
 
-  it('seeds the menu and the three demo customers, Carol disabled', async () => {
+  it('seeds the menu and the demo accounts: Carol disabled, the kitchen account staff', async () => {
     const world = aWorld();
     const result = await seedDemoData(world.storefront);
     expect(result.products).to.equal(demoMenu.products.length);
@@ -26,6 +26,9 @@ describe('Demo data', () => {
       world.storefront.login.execute({ email: 'carol@example.com', password: 'carol-password', client: 'ip' }),
       'account_disabled',
     );
+    const kitchen = await world.storefront.login.execute({ email: 'kitchen@example.com', password: 'kitchen-password', client: 'ip' });
+    expect((await world.storefront.authenticate.execute(kitchen.accessToken)).customer.role).to.equal('staff');
+    expect((await world.storefront.authenticate.execute(alice.accessToken)).customer.role).to.equal('customer');
   });
 
   it('can be seeded twice without error or duplicates', async () => {

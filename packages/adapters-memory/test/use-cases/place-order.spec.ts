@@ -31,6 +31,9 @@ class GatedMenu implements MenuRepository {
   upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
     return this.inner.upsertByName(drafts);
   }
+  setAvailability(productId: string, available: boolean): Promise<Product | null> {
+    return this.inner.setAvailability(productId, available);
+  }
   revision(): Promise<string> {
     return this.inner.revision();
   }

@@ -4,7 +4,7 @@
  */
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
-import { DomainError, isDomainError, type Storefront } from '@storefront/domain';
+import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
 import { parseArgs } from 'node:util';
 
 export class CliError extends Error {
@@ -28,9 +28,17 @@ export const USAGE = `usage: storefront <command>
 
   menu import <file>                       load a menu file {"products":[...]}; idempotent by name
   menu export                              print the menu in the same format
-  customers add --email <e> --name <n>     add a customer; the password is read from stdin or a prompt
+  customers add --email <e> --name <n> [--role staff|customer]
+                                           add an account (default role customer); the password is
+                                           read from stdin or a prompt
+  customers role <email> staff|customer    change an account's role (staff work the kitchen routes)
   customers disable <email>                refuse the customer's logins and tokens (403)
   customers enable <email>
+  orders list [--status s1,s2] [--page n] [--limit n]
+                                           the kitchen queue, oldest first (default: the open orders)
+  orders move <order_id> <status> [--reason <text>] [--if-version <n>]
+                                           move an order as the kitchen does (accepted, preparing,
+                                           ready, completed, rejected, cancelled)
   seed --demo                              load the demo menu and demo customers
   keys generate                            print a new TOKEN_SECRET_KEY (PASERK k4.secret)
   keys public                              print the k4.public PASERK of the k4.secret read from stdin,
@@ -75,6 +83,12 @@ export async function runCommand(storefront: Storefront, args: readonly string[]
       await storefront.setCustomerDisabled.execute({ email: rest[0]!, disabled: action === 'disable' });
       return io.out(`${rest[0]} ${action}d`);
     }
+    if (group === 'customers' && action === 'role' && rest.length === 2) {
+      await storefront.setCustomerRole.execute({ email: rest[0]!, role: parseRole(rest[1]!) });
+      return io.out(`${rest[0]} is now ${rest[1]}`);
+    }
+    if (group === 'orders' && action === 'list') return await listOrders(storefront, rest, io);
+    if (group === 'orders' && action === 'move') return await moveOrder(storefront, rest, io);
     if (group === 'seed' && action === '--demo' && rest.length === 0) return await seedDemo(storefront, io);
   } catch (error) {
     throw explain(error);
@@ -99,11 +113,66 @@ async function addCustomer(storefront: Storefront, args: readonly string[], io: 
   if (args.some((arg) => arg.startsWith('--password'))) {
     throw new CliError('the password is never an argument (it would stay in shell history): pipe it to stdin or type it at the prompt', 2);
   }
-  const { values } = parseArgs({ args: [...args], options: { email: { type: 'string' }, name: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({
+    args: [...args],
+    options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+    strict: true,
+  });
   if (values.email === undefined || values.name === undefined) throw new CliError('customers add needs --email and --name', 2);
+  // Checked before the password is asked for: a typo in the role must not cost a prompt.
+  const role = values.role === undefined ? 'customer' : parseRole(values.role);
   const password = await io.readPassword();
-  const customer = await storefront.registerCustomer.execute({ email: values.email, name: values.name, password });
-  io.out(`added ${customer.email} as ${customer.customerId}`);
+  const customer = await storefront.registerCustomer.execute({ email: values.email, name: values.name, password, role });
+  io.out(`added ${customer.email} as ${customer.customerId} (${customer.role})`);
+}
+
+function parseRole(value: string): Role {
+  const role = ROLES.find((candidate) => candidate === value);
+  if (role === undefined) throw new CliError(`the role must be ${ROLES.join(' or ')}, got "${value}"`, 2);
+  return role;
+}
+
+/** The same use case as GET /api/staff/orders; one line per order, oldest first. */
+async function listOrders(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { status: { type: 'string' }, page: { type: 'string' }, limit: { type: 'string' } },
+    strict: true,
+  });
+  const page = await storefront.listKitchenOrders.execute({
+    status: values.status,
+    page: optionalInteger('--page', values.page),
+    limit: optionalInteger('--limit', values.limit),
+  });
+  for (const order of page.items) {
+    const items = order.items.map((line) => `${line.quantity}× ${line.name}`).join(', ');
+    io.out(`${order.orderId}  ${order.status.padEnd(9)}  v${order.version}  ${order.createdAt.toISOString()}  ${order.amount} ${order.currency}  ${items}`);
+  }
+  io.out(`${page.items.length} of ${page.total} orders (page ${page.page}${page.nextPage === null ? '' : `; next: --page ${page.nextPage}`})`);
+}
+
+/** The same use case as POST /api/staff/orders/{order_id}/status. */
+async function moveOrder(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: { reason: { type: 'string' }, 'if-version': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 2) throw new CliError('orders move needs <order_id> <status>', 2);
+  const order = await storefront.moveOrder.execute({
+    orderId: positionals[0]!,
+    status: positionals[1]!,
+    reason: values.reason,
+    expectedVersion: optionalInteger('--if-version', values['if-version']),
+  });
+  io.out(`${order.orderId} is now ${order.status} (version ${order.version})`);
+}
+
+function optionalInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new CliError(`${flag} must be a positive integer, got "${value}"`, 2);
+  return Number(value);
 }
 
 async function seedDemo(storefront: Storefront, io: CliIo): Promise<void> {

@@ -24,11 +24,14 @@ export function coreModule(): ContainerModule {
         TYPES.PasswordHasher,
         TYPES.TokenService,
         TYPES.HealthProbes,
+        TYPES.StoreStateRepository,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState) =>
         createStorefront(
-          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes },
+          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes, storeState },
           {
+            store: { name: config.storeName, currency: config.currency },
+            openingHours: config.openingHours,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
             loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
             pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },

@@ -24,14 +24,29 @@ export function mongoModule(uri: string): ContainerModule {
     bindFactory(bind, TYPES.StoreReady, [TYPES.MongoConnection], (connection) => async () => {
       await connection.ready();
     });
-    bindFactory(bind, TYPES.MenuRepository, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().menu, ['list', 'findByIds', 'upsertByName', 'revision']));
+    bindFactory(bind, TYPES.MenuRepository, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }));
     bindFactory(bind, TYPES.OrderRepository, [TYPES.MongoConnection], (c) =>
-      deferredPort(() => c.require().orders, ['claimIdempotencyKey', 'releaseIdempotencyKey', 'insert', 'listByCustomer']),
+      deferredPort(() => c.require().orders, {
+        claimIdempotencyKey: true,
+        takeOverIdempotencyKey: true,
+        completeIdempotencyKey: true,
+        abandonIdempotencyKey: true,
+        releaseIdempotencyKey: true,
+        insert: true,
+        findOrder: true,
+        listByCustomer: true,
+        findById: true,
+        applyMove: true,
+        listByStatus: true,
+      }),
     );
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MongoConnection], (c) =>
-      deferredPort(() => c.require().customers, ['findByEmail', 'findById', 'create', 'setDisabled', 'updatePasswordHash']),
+      deferredPort(() => c.require().customers, { findByEmail: true, findById: true, create: true, setDisabled: true, setRole: true, updatePasswordHash: true }),
     );
-    bindFactory(bind, TYPES.SessionStore, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().sessions, ['create', 'findById', 'rotate', 'revoke']));
+    bindFactory(bind, TYPES.SessionStore, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true }));
+    bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MongoConnection], (c) =>
+      deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }),
+    );
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MongoConnection], (connection): HealthProbe => ({
       name: 'store',
       check: async () => connection.require().probes[0]!.check(),

@@ -29,7 +29,7 @@ describe('e2e: unknown paths and methods', function () {
   const h = useServer();
 
   it('answers 404 not_found as JSON to an unknown path', async function () {
-    for (const path of ['/api/menu', '/', '/api', '/api/products/extra', '/api/orders/ord_123', '/favicon.ico']) {
+    for (const path of ['/api/menu', '/', '/api', '/api/products/extra', '/api/orders/ord_123/extra', '/favicon.ico']) {
       const res = await call(h.url, path);
       expectError(res, 404, 'not_found');
     }

@@ -37,12 +37,13 @@ function tamper(token: string, at: number): string {
 describe('e2e: GET /api/me', function () {
   const h = useServer();
 
-  it('returns exactly {customer_id, email, name, created_at} of the caller', async function () {
+  it('returns exactly {customer_id, email, name, created_at, role} of the caller', async function () {
     const tokens = await login(h.url, ALICE.email, ALICE.password);
     const res = await call(h.url, '/api/me', { token: tokens.access_token });
     expect(res.status).to.equal(200);
     expectJson(res);
-    expect(Object.keys(res.body).sort()).to.deep.equal(['created_at', 'customer_id', 'email', 'name']);
+    expect(Object.keys(res.body).sort()).to.deep.equal(['created_at', 'customer_id', 'email', 'name', 'role']);
+    expect(res.body.role).to.equal('customer');
     expect(res.body.customer_id).to.match(/^cus_[A-Za-z0-9]{16,}$/);
     expect(res.body.email).to.equal(ALICE.email);
     expect(res.body.name).to.be.a('string').and.not.equal('');

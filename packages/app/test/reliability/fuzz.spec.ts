@@ -24,7 +24,8 @@ const REQUEST_TIMEOUT_MS = 5_000;
 const MAX_HEADER_BYTES = 16 * 1024;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
-const ENDPOINTS: readonly { path: string; methods: readonly string[] }[] = [
+/** `match`: routes with a path parameter (`path` is then a sample that the generator sends). */
+const ENDPOINTS: readonly { path: string; methods: readonly string[]; match?: RegExp }[] = [
   { path: '/api/products', methods: ['GET'] },
   { path: '/api/search', methods: ['GET'] },
   { path: '/api/auth/login', methods: ['POST'] },
@@ -34,6 +35,13 @@ const ENDPOINTS: readonly { path: string; methods: readonly string[] }[] = [
   { path: '/api/orders', methods: ['GET', 'POST'] },
   { path: '/api/rate-limit', methods: ['GET'] },
   { path: '/api/status', methods: ['GET'] },
+  { path: '/api/store', methods: ['GET'] },
+  { path: '/api/orders/ord_00000000000000000000', methods: ['GET'], match: /^\/api\/orders\/[^/]+$/ },
+  { path: '/api/orders/ord_00000000000000000000/cancel', methods: ['POST'], match: /^\/api\/orders\/[^/]+\/cancel$/ },
+  { path: '/api/staff/orders', methods: ['GET'] },
+  { path: '/api/staff/orders/ord_00000000000000000000/status', methods: ['POST'], match: /^\/api\/staff\/orders\/[^/]+\/status$/ },
+  { path: '/api/staff/products/prd_00000000000000000000', methods: ['PATCH'], match: /^\/api\/staff\/products\/[^/]+$/ },
+  { path: '/api/staff/store', methods: ['PATCH'] },
 ];
 
 /** What the generators need to know about the server under test. */
@@ -365,7 +373,8 @@ function verdictOfApp(request: FuzzRequest, res: RawResponse): string | null {
   }
   // A success only ever comes from a documented route (the router matches case-insensitively and
   // with or without a trailing slash): nothing undocumented is reachable.
-  const route = ENDPOINTS.find((endpoint) => endpoint.path === request.path.split('?')[0]!.toLowerCase().replace(/(.)\/$/, '$1'));
+  const path = request.path.split('?')[0]!.toLowerCase().replace(/(.)\/$/, '$1');
+  const route = ENDPOINTS.find((endpoint) => (endpoint.match === undefined ? endpoint.path === path : endpoint.match.test(path)));
   const allowed = route !== undefined && (route.methods.includes(request.method) || request.method === 'OPTIONS' || (request.method === 'HEAD' && route.methods.includes('GET')));
   if (!allowed) return `a ${res.status} for an undocumented route`;
   if (res.body.length > 0 && request.method !== 'HEAD') {

@@ -1,3 +1,8 @@
+/** What an account may do: `staff` also works the kitchen (the staff routes, any order). */
+export type Role = 'customer' | 'staff';
+
+export const ROLES: readonly Role[] = ['customer', 'staff'];
+
 /** A customer account. `passwordHash` never leaves the domain through a use case result. */
 export interface Customer {
   readonly customerId: string;
@@ -6,6 +11,7 @@ export interface Customer {
   readonly passwordHash: string;
   readonly disabled: boolean;
   readonly createdAt: Date;
+  readonly role: Role;
 }
 
 /** What a use case may hand out about a customer. */
@@ -14,6 +20,7 @@ export interface CustomerProfile {
   readonly email: string;
   readonly name: string;
   readonly createdAt: Date;
+  readonly role: Role;
 }
 
 export function toProfile(customer: Customer): CustomerProfile {
@@ -22,6 +29,7 @@ export function toProfile(customer: Customer): CustomerProfile {
     email: customer.email,
     name: customer.name,
     createdAt: customer.createdAt,
+    role: customer.role,
   };
 }
 

@@ -7,7 +7,19 @@ export interface OrderLine {
   readonly lineTotal: number;
 }
 
-/** A placed order of one customer, priced by the server from the menu. */
+/** Where an order is in the kitchen (see order-lifecycle.ts for the moves between them). */
+export type OrderStatus = 'placed' | 'accepted' | 'preparing' | 'ready' | 'completed' | 'rejected' | 'cancelled';
+
+/** One entry of an order's status history: the status it entered, and when. */
+export interface StatusChange {
+  readonly status: OrderStatus;
+  readonly at: Date;
+}
+
+/**
+ * An order of one customer, priced by the server from the menu, and where it is in the kitchen.
+ * `version` is 1 at placement and grows by one per move: a move is a compare-and-set on it.
+ */
 export interface Order {
   readonly orderId: string;
   readonly customerId: string;
@@ -15,6 +27,13 @@ export interface Order {
   readonly amount: number;
   readonly currency: string;
   readonly createdAt: Date;
+  readonly status: OrderStatus;
+  readonly version: number;
+  readonly updatedAt: Date;
+  /** Oldest first, starting with `placed` at `createdAt`. */
+  readonly statusHistory: readonly StatusChange[];
+  /** Why it was rejected or cancelled, when a reason was given. */
+  readonly reason?: string;
 }
 
 /** What the client asks for: product ids and quantities, never prices. */

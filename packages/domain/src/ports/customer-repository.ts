@@ -1,4 +1,4 @@
-import type { Customer } from '../model/customer.js';
+import type { Customer, Role } from '../model/customer.js';
 
 /** Port: where customer accounts live. Emails are unique. */
 export interface CustomerRepository {
@@ -9,6 +9,8 @@ export interface CustomerRepository {
   create(customer: Customer): Promise<void>;
   /** Returns false when no customer has this email. */
   setDisabled(email: string, disabled: boolean): Promise<boolean>;
+  /** Returns false when no customer has this email. */
+  setRole(email: string, role: Role): Promise<boolean>;
   /**
    * Replaces the customer's password hash with `replacement` only if it is still `expected`
    * (compare-and-set: a re-hash after login never overwrites a hash changed meanwhile). Returns

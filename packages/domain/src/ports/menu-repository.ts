@@ -11,6 +11,11 @@ export interface MenuRepository {
    * products with their ids. Either all are saved or none.
    */
   upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]>;
+  /**
+   * Marks one product available or not ("86 an item") and changes the revision when that changed
+   * anything. Resolves to the product as stored, or null when there is no such product.
+   */
+  setAvailability(productId: string, available: boolean): Promise<Product | null>;
   /** Changes whenever the menu changes; cheap to call on every request. */
   revision(): Promise<string>;
 }

@@ -1,4 +1,5 @@
-import type { Order } from '../model/order.js';
+import type { OrderMove } from '../model/order-lifecycle.js';
+import type { Order, OrderStatus } from '../model/order.js';
 import type { Page, PageRequest } from '../model/page.js';
 
 /** An Idempotency-Key as scoped by the domain: per customer. */
@@ -92,4 +93,19 @@ export interface OrderRepository {
   findOrder(customerId: string, orderId: string): Promise<Order | null>;
   /** The customer's orders, oldest first (created_at, then order_id), one page. */
   listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>>;
+  /** Any customer's order by its id (the kitchen's view), or null. */
+  findById(orderId: string): Promise<Order | null>;
+  /**
+   * Applies `move` as one compare-and-set: only if the order's stored version is still
+   * `move.fromVersion`, its status, version (+1), `updatedAt`, history (+1 entry) and reason change
+   * together. Resolves to the order after the move, or null when the order has moved on meanwhile
+   * (or does not exist). Of concurrent moves planned on one version, exactly one wins.
+   */
+  applyMove(move: OrderMove): Promise<Order | null>;
+  /**
+   * Every customer's orders whose status is one of `statuses`, oldest first (created_at, then
+   * order_id), one page: the kitchen's queue. Its cost must not grow with the orders in other
+   * statuses (an index in a database; per-status lists in memory).
+   */
+  listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>>;
 }

@@ -13,10 +13,12 @@
 import { DomainError, validationFailed } from '../errors.js';
 import { OrderStamper, randomToken, sha256Hex } from '../ids.js';
 import type { Order, OrderRequestLine } from '../model/order.js';
+import { placedState } from '../model/order-lifecycle.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
 import { parseLines, priceLines } from './order-pricing.js';
+import type { StoreGate } from './store-gate.js';
 
 /** An order as a customer asks for it: product ids and quantities, never prices. */
 export interface PlaceOrderInput {
@@ -64,6 +66,8 @@ export class PlaceOrder {
     private readonly menu: MenuRepository,
     private readonly orders: OrderRepository,
     private readonly clock: Clock,
+    /** Refuses new orders while the store is closed or paused; a replay of a placed order still replays. */
+    private readonly gate: StoreGate | null,
     options: PlaceOrderOptions = {},
   ) {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
@@ -160,6 +164,8 @@ export class PlaceOrder {
   }
 
   private async price(customerId: string, lines: readonly OrderRequestLine[], reservation: Reservation): Promise<Order> {
+    // Checked before anything is written: a refused order under a key releases its claim.
+    if (this.gate !== null) await this.gate.assertTakingOrders();
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
     const byId = new Map(products.map((p) => [p.productId, p]));
     const items = priceLines(lines, byId);
@@ -170,6 +176,7 @@ export class PlaceOrder {
       amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
       currency: byId.get(items[0]!.productId)!.currency,
       createdAt: reservation.createdAt,
+      ...placedState(reservation.createdAt),
     };
   }
 

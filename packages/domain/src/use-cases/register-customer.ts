@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { CustomerProfile } from '../model/customer.js';
-import { normalizeEmail, toProfile } from '../model/customer.js';
+import type { Customer, CustomerProfile, Role } from '../model/customer.js';
+import { normalizeEmail, ROLES, toProfile } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { Clock, PasswordHasher } from '../ports/security.js';
@@ -12,6 +12,8 @@ export interface RegisterCustomerInput {
   readonly name: string;
   readonly password: string;
   readonly disabled?: boolean;
+  /** Default `customer`; staff accounts are made by the operator. */
+  readonly role?: Role;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -30,17 +32,19 @@ export class RegisterCustomer {
     if (!EMAIL.test(email) || email.length > 254) issues.add('email', 'must be an email address');
     if (input.name.trim() === '' || input.name.length > 100) issues.add('name', 'must be 1 to 100 characters');
     if (input.password.length < 8 || input.password.length > 1024) issues.add('password', 'must be 8 to 1024 characters');
+    if (input.role !== undefined && !ROLES.includes(input.role)) issues.add('role', `must be ${ROLES.join(' or ')}`);
     issues.throwIfAny();
     if ((await this.customers.findByEmail(email)) !== null) {
       throw new DomainError('conflict', `A customer with email ${email} already exists.`);
     }
-    const customer = {
+    const customer: Customer = {
       customerId: newId('cus'),
       email,
       name: input.name.trim(),
       passwordHash: await this.hasher.hash(input.password),
       disabled: input.disabled ?? false,
       createdAt: this.clock.now(),
+      role: input.role ?? 'customer',
     };
     await this.customers.create(customer);
     return toProfile(customer);

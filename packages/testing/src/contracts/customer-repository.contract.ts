@@ -47,6 +47,38 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       expect(await customers.setDisabled(aCustomer().email, true)).to.equal(false);
     });
 
+    it('stores the role a customer is created with, and finds it by email and by id', async () => {
+      const customers = await factory();
+      const staff = aCustomer({ role: 'staff' });
+      const customer = aCustomer();
+      await customers.create(staff);
+      await customers.create(customer);
+      expect((await customers.findByEmail(staff.email))!.role).to.equal('staff');
+      expect((await customers.findById(staff.customerId))!.role).to.equal('staff');
+      expect((await customers.findById(customer.customerId))!.role).to.equal('customer');
+    });
+
+    it('changes a role by email, leaving the rest of the account and other accounts as they were', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      const other = aCustomer();
+      await customers.create(customer);
+      await customers.create(other);
+      expect(await customers.setRole(customer.email, 'staff')).to.equal(true);
+      expect(await customers.findById(customer.customerId)).to.deep.equal({ ...customer, role: 'staff' });
+      expect(await customers.findByEmail(customer.email)).to.deep.equal({ ...customer, role: 'staff' });
+      expect(await customers.findById(other.customerId)).to.deep.equal(other);
+      expect(await customers.setRole(customer.email, 'customer')).to.equal(true);
+      expect(await customers.findById(customer.customerId)).to.deep.equal(customer);
+    });
+
+    it('returns false when setting the role of an unknown email, and creates nobody', async () => {
+      const customers = await factory();
+      const stranger = aCustomer();
+      expect(await customers.setRole(stranger.email, 'staff')).to.equal(false);
+      expect(await customers.findByEmail(stranger.email)).to.equal(null);
+    });
+
     it('replaces the password hash only while it is still the expected one (compare-and-set)', async () => {
       const customers = await factory();
       const customer = aCustomer();

@@ -86,6 +86,42 @@ export function describeMenuRepositoryContract(name: string, factory: () => Prom
       expect(afterUpdate).to.not.equal(before);
     });
 
+    it('marks a product unavailable and available again, and list and findByIds show it at once', async () => {
+      const menu = await factory();
+      const [product, other] = await menu.upsertByName([aProductDraft(), aProductDraft()]);
+      const off = await menu.setAvailability(product!.productId, false);
+      expect(off).to.deep.equal({ ...product, available: false });
+      expect(only(await menu.list(), [product!, other!])).to.deep.equal([off!, other!].sort(compareProducts));
+      expect(await menu.findByIds([product!.productId])).to.deep.equal([off]);
+      const on = await menu.setAvailability(product!.productId, true);
+      expect(on).to.deep.equal(product);
+      expect(await menu.findByIds([product!.productId, other!.productId])).to.have.deep.members([product, other]);
+    });
+
+    it('changes its revision when availability changes, and keeps it when set to what it already is', async () => {
+      const menu = await factory();
+      const [product] = await menu.upsertByName([aProductDraft({ available: true })]);
+      const before = await menu.revision();
+      // Nothing changed: a client's cached menu (its ETag) is still right.
+      expect(await menu.setAvailability(product!.productId, true)).to.deep.equal(product);
+      expect(await menu.revision()).to.equal(before);
+      await menu.setAvailability(product!.productId, false);
+      const paused = await menu.revision();
+      expect(paused).to.not.equal(before);
+      await menu.setAvailability(product!.productId, true);
+      expect(await menu.revision()).to.not.equal(paused);
+    });
+
+    it('answers null for the availability of an unknown product and changes nothing', async () => {
+      const menu = await factory();
+      await menu.upsertByName([aProductDraft()]);
+      const before = await menu.revision();
+      const listed = await menu.list();
+      expect(await menu.setAvailability('prd_unknown', false)).to.equal(null);
+      expect(await menu.revision()).to.equal(before);
+      expect(await menu.list()).to.deep.equal(listed);
+    });
+
     it('does not let a caller change the stored menu through a returned product', async () => {
       const menu = await factory();
       const [saved] = await menu.upsertByName([aProductDraft({ tags: ['original'] })]);

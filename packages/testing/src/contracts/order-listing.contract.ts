@@ -5,13 +5,13 @@ import type { Order, OrderRepository } from '@storefront/domain';
 import { newId } from '@storefront/domain';
 import { anOrder, anOrderLine } from '../builders.js';
 
-/** Five orders of one customer, given out of order, with two sharing a timestamp. */
+/** Five orders of one customer (ids unique, as every store requires), given out of order, with two sharing a timestamp. */
 function fiveOrders(customerId: string): { sorted: Order[]; shuffled: Order[] } {
   const base = Date.UTC(2025, 0, 15, 12, 0, 0);
   const prefix = newId('ord');
   const at = (ms: number, suffix: string): Order =>
     anOrder({ customerId, orderId: `${prefix}${suffix}`, createdAt: new Date(base + ms) });
-  const sorted = [at(0, 'a'), at(1000, 'b'), at(1000, 'c'), at(2000, 'a'), at(3000, 'a')];
+  const sorted = [at(0, 'e'), at(1000, 'b'), at(1000, 'c'), at(2000, 'a'), at(3000, 'd')];
   const [o1, o2, o3, o4, o5] = sorted as [Order, Order, Order, Order, Order];
   return { sorted, shuffled: [o4, o3, o1, o5, o2] };
 }

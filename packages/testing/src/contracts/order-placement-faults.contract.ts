@@ -6,8 +6,8 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { MenuRepository, OrderRepository, PlaceOrderResult } from '@storefront/domain';
-import { createStorefront, isDomainError } from '@storefront/domain';
+import type { MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
+import { createStorefront, DEFAULT_STORE_STATE, isDomainError } from '@storefront/domain';
 import { expectDomainError, rejectionOf } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
@@ -31,6 +31,12 @@ const notUsed = new Proxy(
   },
 ) as never;
 
+/** A store that always takes orders: these tests are about the order store. */
+const openStore: StoreStateRepository = {
+  get: () => Promise.resolve(DEFAULT_STORE_STATE),
+  setAcceptingOrders: () => Promise.reject(new Error('not used')),
+};
+
 export function orderPlacementFaultsContract(factory: () => Promise<PlacementStores>): void {
   /** One customer, one product, a PlaceOrder over the wrapped stores, a clock the test moves. */
   async function world() {
@@ -40,7 +46,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementSto
     // Real time as the start: a store's TTL monitor must not see the records as long expired.
     const clock = new FakeClock(Date.now());
     const { placeOrder } = createStorefront(
-      { menu: menu.target, orders: orders.target, clock, customers: notUsed, sessions: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+      { menu: menu.target, orders: orders.target, clock, storeState: openStore, customers: notUsed, sessions: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
       { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
     );
     const [product] = await stores.menu.upsertByName([aProductDraft()]);

@@ -1,0 +1,72 @@
+/**
+ * Each order's JSON, rendered once per version and kept as UTF-8 bytes. An order changes only by a
+ * move, and every move raises its version, so (order id, version) names one rendering for good;
+ * lists and details are assembled from these bytes instead of serialising (and encoding) the same
+ * unchanged orders on every request, which was most of the CPU time of `GET /api/orders?limit=20`.
+ *
+ * The cache is a Map in least-recently-used order, bounded by `maxEntries`: a hit moves its entry
+ * to the end, a new entry past the bound evicts the first (the least recently used). Its memory is
+ * the JSON of at most that many orders (about 0.5 KiB each), whatever the number in the store.
+ */
+import type { Order, Page } from '@storefront/domain';
+import { orderJson, pageMeta } from './mappers.js';
+
+/** Default bound: the orders a busy kitchen and its customers read within a few minutes. */
+export const ORDER_TEXT_CACHE_ENTRIES = 10_000;
+
+interface Rendered {
+  readonly version: number;
+  /** UTF-8, ready to write: a body assembled from these is never encoded again. */
+  readonly bytes: Buffer;
+}
+
+const COMMA = Buffer.from(',');
+const PAGE_END = Buffer.from(']}');
+
+export class OrderTexts {
+  private readonly texts = new Map<string, Rendered>();
+
+  constructor(readonly maxEntries = ORDER_TEXT_CACHE_ENTRIES) {
+    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
+  }
+
+  /** How many orders are cached now (never above `maxEntries`). */
+  get size(): number {
+    return this.texts.size;
+  }
+
+  /** Whether some version of the order is cached (for tests). */
+  has(orderId: string): boolean {
+    return this.texts.has(orderId);
+  }
+
+  /** The order as JSON: the UTF-8 bytes of `JSON.stringify(orderJson(order))`. */
+  bytesOf(order: Order): Buffer {
+    const id = order.orderId;
+    const cached = this.texts.get(id);
+    if (cached !== undefined) {
+      if (cached.version === order.version) {
+        this.texts.delete(id);
+        this.texts.set(id, cached);
+        return cached.bytes;
+      }
+      // Another version (newer after a move, or older from a read that raced one): render it.
+      this.texts.delete(id);
+    }
+    const bytes = Buffer.from(JSON.stringify(orderJson(order)));
+    if (this.texts.size >= this.maxEntries) this.texts.delete(this.texts.keys().next().value!);
+    this.texts.set(id, { version: order.version, bytes });
+    return bytes;
+  }
+
+  /** `{"meta": ..., "orders": [...]}` of a page: the bytes of JSON.stringify, without re-rendering the orders. */
+  pageBytes(page: Page<Order>): Buffer {
+    const parts: Buffer[] = [Buffer.from(`{"meta":${JSON.stringify(pageMeta(page))},"orders":[`)];
+    for (const order of page.items) {
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(this.bytesOf(order));
+    }
+    parts.push(PAGE_END);
+    return Buffer.concat(parts);
+  }
+}

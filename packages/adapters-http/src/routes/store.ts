@@ -1,0 +1,31 @@
+/**
+ * The store: GET /api/store (public: open now? taking orders?), and the kitchen's controls (staff
+ * only, checked by admission): PATCH /api/staff/store pauses or resumes ordering, PATCH
+ * /api/staff/products/{product_id} marks a dish (un)available ("86 an item").
+ */
+import type { Storefront } from '@storefront/domain';
+import { knownFields, requiredBoolean } from '../body-fields.js';
+import { productJson, storeStatusJson } from '../mappers.js';
+import { productIdParam } from '../path-params.js';
+import { json } from '../reply.js';
+import { get, patch, SAFE_TO_RETRY, type Route } from '../route.js';
+
+const NO_STORE = ['Cache-Control', 'no-store'];
+
+export function storeRoutes(storefront: Storefront): Route[] {
+  return [
+    get('/api/store', async () => json(200, storeStatusJson(await storefront.getStoreStatus.execute()), NO_STORE)),
+
+    // Both PATCHes set a value rather than change it by some amount: sending one again is harmless.
+    patch('/api/staff/store', { retry: SAFE_TO_RETRY, access: 'staff' }, async (exchange) => {
+      const acceptingOrders = requiredBoolean(knownFields(exchange.body, ['accepting_orders']), 'accepting_orders');
+      return json(200, storeStatusJson(await storefront.setAcceptingOrders.execute({ acceptingOrders })), NO_STORE);
+    }),
+
+    patch('/api/staff/products/:product_id', { retry: SAFE_TO_RETRY, access: 'staff' }, async (exchange) => {
+      const productId = productIdParam(exchange);
+      const available = requiredBoolean(knownFields(exchange.body, ['available']), 'available');
+      return json(200, productJson(await storefront.setProductAvailability.execute({ productId, available })), NO_STORE);
+    }),
+  ];
+}

@@ -1,0 +1,144 @@
+/**
+ * An order as the memory store keeps it: a compact frozen row. Dates are numbers (a Date could be
+ * changed in place with setTime), lines are shared through the OrderLinePool, and an order still
+ * as placed (most of a busy store) has no lifecycle fields at all: status `placed`, version 1 and
+ * its one-entry history follow from `createdAtMs`. A moved order's dates sit in one array of plain
+ * numbers (see `lifecycle`) instead of an object per history entry: a million completed orders
+ * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
+ */
+import type { Order, OrderStatus, StatusChange } from '@storefront/domain';
+import { ORDER_STATUSES } from '@storefront/domain';
+import type { OrderLinePool } from './order-line-pool.js';
+
+export interface OrderRow {
+  readonly orderId: string;
+  readonly customerId: string;
+  readonly createdAtMs: number;
+  readonly items: Order['items'];
+  readonly amount: number;
+  readonly currency: string;
+  /** The lifecycle fields, absent while the order is as placed. */
+  readonly status?: OrderStatus;
+  readonly version?: number;
+  /**
+   * `[updatedAtMs, ...history]`, each history entry packed into one number as `atMs * 8 + the
+   * status's index in ORDER_STATUSES` (exact: epoch milliseconds times 8 stay far below 2^53).
+   * Never handed out, so never copied: a move makes a new array.
+   */
+  readonly lifecycle?: readonly number[];
+  readonly reason?: string;
+}
+
+/** The sort key of every list of the store: created_at, then order_id. */
+export type RowKey = Pick<OrderRow, 'orderId' | 'createdAtMs'>;
+
+export function compareRows(a: RowKey, b: RowKey): number {
+  if (a.createdAtMs !== b.createdAtMs) return a.createdAtMs - b.createdAtMs;
+  return a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0;
+}
+
+export function statusOf(row: OrderRow): OrderStatus {
+  return row.status ?? 'placed';
+}
+
+export function versionOf(row: OrderRow): number {
+  return row.version ?? 1;
+}
+
+/** `customerId` is passed apart so that every row of a customer shares one string. */
+export function toRow(order: Order, customerId: string, pool: OrderLinePool): OrderRow {
+  const { orderId } = order;
+  // V8 builds ids by concatenation as rope strings (~190 bytes); reading a character flattens
+  // one into a plain string (~55 bytes), which matters at a million orders.
+  orderId.charCodeAt(0);
+  const createdAtMs = order.createdAt.getTime();
+  const row: OrderRow = {
+    orderId,
+    customerId,
+    createdAtMs,
+    items: pool.items(order.items),
+    amount: order.amount,
+    currency: order.currency,
+  };
+  if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
+  const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
+  return withLifecycle(row, order.status, order.version, [order.updatedAt.getTime()].concat(history), order.reason);
+}
+
+/** The row after a move to `status` at `atMs` (the caller has checked the version). */
+export function movedRow(row: OrderRow, status: OrderStatus, atMs: number, reason: string | undefined): OrderRow {
+  const history = row.lifecycle === undefined ? [pack('placed', row.createdAtMs)] : row.lifecycle.slice(1);
+  // concat allocates exactly what it needs; a spread or push would leave spare capacity (~130 bytes a row).
+  const lifecycle = [atMs].concat(history, [pack(status, atMs)]);
+  return withLifecycle(row, status, versionOf(row) + 1, lifecycle, reason ?? row.reason);
+}
+
+export function toOrder(row: OrderRow): Order {
+  const { lifecycle } = row;
+  if (lifecycle === undefined) {
+    return {
+      orderId: row.orderId,
+      customerId: row.customerId,
+      items: row.items,
+      amount: row.amount,
+      currency: row.currency,
+      createdAt: new Date(row.createdAtMs),
+      status: 'placed',
+      version: 1,
+      updatedAt: new Date(row.createdAtMs),
+      statusHistory: [{ status: 'placed', at: new Date(row.createdAtMs) }],
+    };
+  }
+  const statusHistory: StatusChange[] = [];
+  for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
+  const order: Order = {
+    orderId: row.orderId,
+    customerId: row.customerId,
+    items: row.items,
+    amount: row.amount,
+    currency: row.currency,
+    createdAt: new Date(row.createdAtMs),
+    status: statusOf(row),
+    version: versionOf(row),
+    updatedAt: new Date(lifecycle[0]!),
+    statusHistory,
+  };
+  return row.reason === undefined ? order : { ...order, reason: row.reason };
+}
+
+function withLifecycle(row: OrderRow, status: OrderStatus, version: number, lifecycle: number[], reason: string | undefined): OrderRow {
+  const moved: OrderRow = {
+    orderId: row.orderId,
+    customerId: row.customerId,
+    createdAtMs: row.createdAtMs,
+    items: row.items,
+    amount: row.amount,
+    currency: row.currency,
+    status,
+    version,
+    lifecycle,
+  };
+  return Object.freeze(reason === undefined ? moved : { ...moved, reason });
+}
+
+function pack(status: OrderStatus, atMs: number): number {
+  return atMs * 8 + ORDER_STATUSES.indexOf(status);
+}
+
+function unpack(packed: number): StatusChange {
+  const atMs = Math.floor(packed / 8);
+  return { status: ORDER_STATUSES[packed - atMs * 8]!, at: new Date(atMs) };
+}
+
+function isAsPlaced(order: Order, createdAtMs: number): boolean {
+  const [first, ...rest] = order.statusHistory;
+  return (
+    order.status === 'placed' &&
+    order.version === 1 &&
+    order.reason === undefined &&
+    order.updatedAt.getTime() === createdAtMs &&
+    rest.length === 0 &&
+    first?.status === 'placed' &&
+    first.at.getTime() === createdAtMs
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Every order, in one sorted list per status: the kitchen's queue, and the way to an order by its
+ * id (an id carries its creation time, so an order is found by key in at most seven lists, without
+ * an index of a million ids). A page over several statuses is found without walking the rows before
+ * it: for each list, a binary search for how many of its rows come before the page (a row's rank
+ * in the union is its rank in its own list plus its rank in each other list), then a merge of
+ * `limit` rows from there. O(statuses² · log² n + limit · statuses), whatever the page.
+ */
+import type { OrderStatus } from '@storefront/domain';
+import { ORDER_STATUSES } from '@storefront/domain';
+import { compareRows, statusOf, type OrderRow, type RowKey } from './order-row.js';
+import { SortedRows, type RowCursor } from './sorted-rows.js';
+
+export class StatusQueues {
+  private readonly lists = new Map<OrderStatus, SortedRows>(ORDER_STATUSES.map((status) => [status, new SortedRows()]));
+
+  /** Rows compared or read by the lists so far (see SortedRows.reads). */
+  get reads(): number {
+    let reads = 0;
+    for (const list of this.lists.values()) reads += list.reads;
+    return reads;
+  }
+
+  add(row: OrderRow): void {
+    this.list(statusOf(row)).insert(row);
+  }
+
+  /** Takes `before` out of its status's list and puts `after` in its own. */
+  move(before: OrderRow, after: OrderRow): void {
+    this.list(statusOf(before)).remove(before);
+    this.list(statusOf(after)).insert(after);
+  }
+
+  /** The row with this key, whatever its status. */
+  find(key: RowKey): OrderRow | undefined {
+    for (const list of this.lists.values()) {
+      const row = list.find(key);
+      if (row !== undefined) return row;
+    }
+    return undefined;
+  }
+
+  /** Rows `offset` to `offset + limit` of the statuses' lists merged oldest first, and their total. */
+  page(statuses: readonly OrderStatus[], offset: number, limit: number): { rows: OrderRow[]; total: number } {
+    const lists = [...new Set(statuses)].map((status) => this.list(status));
+    const total = lists.reduce((sum, list) => sum + list.size, 0);
+    const rows: OrderRow[] = [];
+    if (offset >= total || limit <= 0) return { rows, total };
+    const cursors = lists.map((list, i) => list.cursor(lists.length === 1 ? offset : this.rowsBefore(lists, i, offset)));
+    while (rows.length < limit) {
+      const next = oldestHead(cursors);
+      if (next === undefined) break;
+      rows.push(next.row);
+      next.cursor.advance();
+    }
+    return { rows, total };
+  }
+
+  /** How many rows of `lists[i]` are among the first `offset` of all the lists merged. */
+  private rowsBefore(lists: readonly SortedRows[], i: number, offset: number): number {
+    const own = lists[i]!;
+    let lo = 0;
+    let hi = own.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const row = own.at(mid)!;
+      let rank = mid;
+      for (let j = 0; j < lists.length; j++) if (j !== i) rank += lists[j]!.rank(row);
+      if (rank < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private list(status: OrderStatus): SortedRows {
+    const list = this.lists.get(status);
+    if (list === undefined) throw new Error(`unknown order status ${String(status)}`);
+    return list;
+  }
+}
+
+function oldestHead(cursors: readonly RowCursor[]): { row: OrderRow; cursor: RowCursor } | undefined {
+  let best: { row: OrderRow; cursor: RowCursor } | undefined;
+  for (const cursor of cursors) {
+    const row = cursor.peek();
+    if (row !== undefined && (best === undefined || compareRows(row, best.row) < 0)) best = { row, cursor };
+  }
+  return best;
+}

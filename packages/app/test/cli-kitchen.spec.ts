@@ -1,0 +1,88 @@
+/**
+ * The operator CLI's kitchen commands, run in-process on one memory store (a spawned CLI would get a
+ * fresh memory store per command): the same use cases as the staff routes.
+ */
+import { expect } from 'chai';
+import { describe, it } from 'mocha';
+import { createCryptoAdapters } from '@storefront/adapters-crypto';
+import { createMemoryAdapters } from '@storefront/adapters-memory';
+import { createStorefront, type Storefront } from '@storefront/domain';
+import { CliError, runCommand, type CliIo } from '../src/cli/commands.js';
+
+function world(): { storefront: Storefront; run: (...args: string[]) => Promise<string[]> } {
+  const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }) });
+  const run = async (...args: string[]): Promise<string[]> => {
+    const out: string[] = [];
+    const io: CliIo = { out: (text) => out.push(text), readPassword: async () => 'a-long-password', readSecret: async () => '' };
+    await runCommand(storefront, args, io);
+    return out;
+  };
+  return { storefront, run };
+}
+
+async function placeOne(storefront: Storefront, email: string): Promise<string> {
+  const [product] = await storefront.importMenu.execute({ products: [{ name: 'Soup', category: 'Starters', price: 450 }] });
+  const customer = await storefront.registerCustomer.execute({ email, name: 'Ann', password: 'a-long-password' }).catch(async () => {
+    const login = await storefront.login.execute({ email, password: 'a-long-password', client: 'test' });
+    return (await storefront.authenticate.execute(login.accessToken)).customer;
+  });
+  const { order } = await storefront.placeOrder.execute({ customerId: customer.customerId, items: [{ productId: product!.productId, quantity: 1 }] });
+  return order.orderId;
+}
+
+async function roleOf(storefront: Storefront, email: string): Promise<string> {
+  const { accessToken } = await storefront.login.execute({ email, password: 'a-long-password', client: 'test' });
+  return storefront.getCurrentCustomer.execute(await storefront.authenticate.execute(accessToken)).role;
+}
+
+describe('storefront CLI: the kitchen commands', () => {
+  it('adds a staff account with --role staff, and a customer without it', async () => {
+    const { storefront, run } = world();
+    expect((await run('customers', 'add', '--email', 'chef@example.com', '--name', 'Chef', '--role', 'staff'))[0]).to.match(/\(staff\)$/);
+    await run('customers', 'add', '--email', 'ann@example.com', '--name', 'Ann');
+    expect(await roleOf(storefront, 'chef@example.com')).to.equal('staff');
+    expect(await roleOf(storefront, 'ann@example.com')).to.equal('customer');
+  });
+
+  it('refuses an unknown role before asking for a password, and adds nobody', async () => {
+    const { storefront, run } = world();
+    const error = await run('customers', 'add', '--email', 'x@example.com', '--name', 'X', '--role', 'chef').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CliError).with.property('exitCode', 2);
+    expect(await storefront.login.execute({ email: 'x@example.com', password: 'a-long-password', client: 't' }).catch((e: { code: string }) => e.code)).to.equal('invalid_credentials');
+  });
+
+  it('changes a role with customers role, and says when the account does not exist', async () => {
+    const { storefront, run } = world();
+    await run('customers', 'add', '--email', 'ann@example.com', '--name', 'Ann');
+    expect(await run('customers', 'role', 'ann@example.com', 'staff')).to.deep.equal(['ann@example.com is now staff']);
+    expect(await roleOf(storefront, 'ann@example.com')).to.equal('staff');
+    const error = await run('customers', 'role', 'nobody@example.com', 'staff').catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CliError);
+    expect((error as Error).message).to.contain('nobody@example.com');
+  });
+
+  it('lists the open orders and moves one along the lifecycle, refusing an illegal move with the current status', async () => {
+    const { storefront, run } = world();
+    const orderId = await placeOne(storefront, 'ann@example.com');
+    const listed = await run('orders', 'list');
+    expect(listed[0]).to.match(new RegExp(`^${orderId}  placed +v1 `));
+    expect(listed.at(-1)).to.equal('1 of 1 orders (page 1)');
+    expect(await run('orders', 'move', orderId, 'accepted', '--if-version', '1')).to.deep.equal([`${orderId} is now accepted (version 2)`]);
+    const stale = await run('orders', 'move', orderId, 'preparing', '--if-version', '1').catch((e: unknown) => e);
+    expect((stale as Error).message).to.contain('accepted at version 2');
+    const illegal = await run('orders', 'move', orderId, 'completed').catch((e: unknown) => e);
+    expect(illegal).to.be.instanceOf(CliError);
+    expect((illegal as Error).message).to.equal('The order is accepted; it cannot move to completed.');
+    expect(await run('orders', 'move', orderId, 'cancelled', '--reason', 'out of dough')).to.deep.equal([`${orderId} is now cancelled (version 3)`]);
+    expect((await run('orders', 'list', '--status', 'cancelled'))[0]).to.contain(orderId);
+    expect((await run('orders', 'list')).at(-1)).to.equal('0 of 0 orders (page 1)');
+  });
+
+  it('refuses an unknown status filter and a non-numeric --if-version with a clear message', async () => {
+    const { run } = world();
+    const filter = await run('orders', 'list', '--status', 'cooking').catch((e: unknown) => e);
+    expect((filter as Error).message).to.contain('"cooking" is not a status');
+    const version = await run('orders', 'move', 'ord_x', 'accepted', '--if-version', 'two').catch((e: unknown) => e);
+    expect(version).to.be.instanceOf(CliError).with.property('exitCode', 2);
+  });
+});

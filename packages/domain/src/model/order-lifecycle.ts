@@ -1,0 +1,152 @@
+/**
+ * The order lifecycle as one table and pure functions over it: which status may follow which, who
+ * may make the move, and whether it needs a reason. Stores apply a planned move as one
+ * compare-and-set on the order's version (OrderRepository.applyMove), so two kitchen screens can
+ * never both win.
+ *
+ *   placed → accepted → preparing → ready → completed
+ *   placed → rejected (staff, reason)      placed → cancelled (the owner; staff with a reason)
+ *   accepted | preparing → cancelled (staff, reason)
+ */
+import { DomainError } from '../errors.js';
+import type { Issues } from './validation.js';
+import type { Order, OrderStatus, StatusChange } from './order.js';
+
+/** Who moves an order: its owner (the customer who placed it) or the kitchen. */
+export type Mover = 'owner' | 'staff';
+
+export interface LifecycleMove {
+  readonly from: OrderStatus;
+  readonly to: OrderStatus;
+  readonly by: Mover;
+  /** Whether the move must say why (1 to 200 characters). */
+  readonly needsReason: boolean;
+}
+
+/** Every legal move; anything else is `invalid_transition`. */
+export const ORDER_MOVES: readonly LifecycleMove[] = [
+  { from: 'placed', to: 'accepted', by: 'staff', needsReason: false },
+  { from: 'accepted', to: 'preparing', by: 'staff', needsReason: false },
+  { from: 'preparing', to: 'ready', by: 'staff', needsReason: false },
+  { from: 'ready', to: 'completed', by: 'staff', needsReason: false },
+  { from: 'placed', to: 'rejected', by: 'staff', needsReason: true },
+  { from: 'placed', to: 'cancelled', by: 'owner', needsReason: false },
+  { from: 'placed', to: 'cancelled', by: 'staff', needsReason: true },
+  { from: 'accepted', to: 'cancelled', by: 'staff', needsReason: true },
+  { from: 'preparing', to: 'cancelled', by: 'staff', needsReason: true },
+];
+
+export const ORDER_STATUSES: readonly OrderStatus[] = ['placed', 'accepted', 'preparing', 'ready', 'completed', 'rejected', 'cancelled'];
+/** What the kitchen still has to work on: the staff queue's default filter. */
+export const OPEN_STATUSES: readonly OrderStatus[] = ['placed', 'accepted', 'preparing', 'ready'];
+export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'rejected', 'cancelled'];
+
+export const REASON_LIMITS = { minLength: 1, maxLength: 200 } as const;
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** A move as a store applies it: from the version it was planned on to the next. */
+export interface OrderMove {
+  readonly orderId: string;
+  /** The order's version the move was planned on: the store's compare-and-set. */
+  readonly fromVersion: number;
+  readonly status: OrderStatus;
+  readonly at: Date;
+  readonly reason?: string;
+}
+
+/** What a mover asks for. */
+export interface MoveRequest {
+  readonly to: OrderStatus;
+  readonly by: Mover;
+  readonly reason?: string | undefined;
+}
+
+/** The legal move from `from` to `to` by `by`, or undefined. */
+export function findMove(from: OrderStatus, to: OrderStatus, by: Mover): LifecycleMove | undefined {
+  return ORDER_MOVES.find((move) => move.from === from && move.to === to && move.by === by);
+}
+
+/**
+ * Plans `request` on `order` at `now`: the move to apply, or `invalid_transition` (the message names
+ * the current status) when the table has no such move for this mover, or `validation_failed` when
+ * the move needs a reason and has none (or has one it cannot take).
+ */
+export function planMove(order: Order, request: MoveRequest, now: Date): OrderMove {
+  const move = findMove(order.status, request.to, request.by);
+  if (move === undefined) throw invalidTransition(order, request.to);
+  const reason = request.reason;
+  if (reason !== undefined && !move.needsReason && move.by === 'staff') {
+    throw new DomainError('validation_failed', `A move to ${request.to} takes no reason.`, {
+      details: [{ path: 'reason', message: 'is only for rejected and cancelled' }],
+    });
+  }
+  if (reason !== undefined && (reason.length < REASON_LIMITS.minLength || reason.length > REASON_LIMITS.maxLength)) {
+    throw new DomainError('validation_failed', 'The reason is too short or too long.', {
+      details: [{ path: 'reason', message: `must be ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],
+    });
+  }
+  if (move.needsReason && reason === undefined) {
+    throw new DomainError('validation_failed', `A move to ${request.to} needs a reason.`, {
+      details: [{ path: 'reason', message: `is required: ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],
+    });
+  }
+  const base = { orderId: order.orderId, fromVersion: order.version, status: request.to, at: now };
+  return reason === undefined || !move.needsReason ? base : { ...base, reason };
+}
+
+/** The order after `move` (for stores that keep whole orders, and for tests). */
+export function applyOrderMove(order: Order, move: OrderMove): Order {
+  const change: StatusChange = { status: move.status, at: move.at };
+  const next: Order = {
+    orderId: order.orderId,
+    customerId: order.customerId,
+    items: order.items,
+    amount: order.amount,
+    currency: order.currency,
+    createdAt: order.createdAt,
+    status: move.status,
+    version: order.version + 1,
+    updatedAt: move.at,
+    statusHistory: [...order.statusHistory, change],
+  };
+  const reason = move.reason ?? order.reason;
+  return reason === undefined ? next : { ...next, reason };
+}
+
+/** The fields of a newly placed order (version 1, history starting with `placed`). */
+export function placedState(createdAt: Date): Pick<Order, 'status' | 'version' | 'updatedAt' | 'statusHistory'> {
+  return { status: 'placed', version: 1, updatedAt: createdAt, statusHistory: [{ status: 'placed', at: createdAt }] };
+}
+
+export function invalidTransition(order: Order, to: OrderStatus): DomainError {
+  return new DomainError('invalid_transition', `The order is ${order.status}; it cannot move to ${to}.`);
+}
+
+/** A reason as given by a client: trimmed, 1 to 200 characters; undefined when absent. */
+export function parseReason(value: unknown, issues: Issues): string | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === 'string' ? value.trim() : '';
+  if (text.length < REASON_LIMITS.minLength || text.length > REASON_LIMITS.maxLength) {
+    issues.add('reason', `must be a string of ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters`);
+    return undefined;
+  }
+  return text;
+}
+
+/** A comma-separated status filter (`placed,ready`); unset or blank → the open statuses. */
+export function parseStatusFilter(value: string | undefined, issues: Issues): readonly OrderStatus[] {
+  if (value === undefined || value.trim() === '') return OPEN_STATUSES;
+  const statuses: OrderStatus[] = [];
+  for (const part of value.split(',')) {
+    const status = part.trim();
+    if (!isOrderStatus(status)) {
+      issues.add('status', `"${status}" is not a status; use ${ORDER_STATUSES.join(', ')}`);
+      continue;
+    }
+    if (!statuses.includes(status)) statuses.push(status);
+  }
+  return statuses;
+}
