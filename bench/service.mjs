@@ -22,6 +22,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStorefront } from '../packages/app/dist/src/server.js';
+import { pathFromPlaced } from '../packages/domain/dist/src/index.js';
 
 const started = performance.now();
 const running = await startStorefront(process.env);
@@ -31,16 +32,7 @@ const firstRead = performance.now();
 await running.storefront.searchMenu.execute({ q: 'warm' });
 const firstReadMs = performance.now() - firstRead;
 
-/** The staff moves from placed to each status (seed-orders' mix), and the reasons the exits need. */
-const PATHS = {
-  placed: [],
-  accepted: ['accepted'],
-  preparing: ['accepted', 'preparing'],
-  ready: ['accepted', 'preparing', 'ready'],
-  completed: ['accepted', 'preparing', 'ready', 'completed'],
-  rejected: ['rejected'],
-  cancelled: ['cancelled'],
-};
+/** The reasons the exits need (the moves from placed to each status: the domain's pathFromPlaced). */
 const REASONS = { rejected: 'bench: out of dough', cancelled: 'bench: customer called' };
 
 let histogram = null;
@@ -92,7 +84,7 @@ const handlers = {
       const paths = placed.map(({ order }, k) => {
         const status = cycle[(i + k) % cycle.length];
         counts[status]++;
-        return { orderId: order.orderId, path: PATHS[status] };
+        return { orderId: order.orderId, path: pathFromPlaced(status) };
       });
       for (let step = 0; step < 4; step++) {
         const now = paths.filter(({ path }) => path.length > step);

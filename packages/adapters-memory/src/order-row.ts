@@ -75,32 +75,20 @@ export function movedRow(row: OrderRow, status: OrderStatus, atMs: number, reaso
 
 export function toOrder(row: OrderRow): Order {
   const { lifecycle } = row;
-  if (lifecycle === undefined) {
-    return {
-      orderId: row.orderId,
-      customerId: row.customerId,
-      items: row.items,
-      amount: row.amount,
-      currency: row.currency,
-      createdAt: new Date(row.createdAtMs),
-      status: 'placed',
-      version: 1,
-      updatedAt: new Date(row.createdAtMs),
-      statusHistory: [{ status: 'placed', at: new Date(row.createdAtMs) }],
-    };
-  }
+  const createdAt = new Date(row.createdAtMs);
   const statusHistory: StatusChange[] = [];
-  for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
+  if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: new Date(row.createdAtMs) });
+  else for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
   const order: Order = {
     orderId: row.orderId,
     customerId: row.customerId,
     items: row.items,
     amount: row.amount,
     currency: row.currency,
-    createdAt: new Date(row.createdAtMs),
+    createdAt,
     status: statusOf(row),
     version: versionOf(row),
-    updatedAt: new Date(lifecycle[0]!),
+    updatedAt: new Date(lifecycle === undefined ? row.createdAtMs : lifecycle[0]!),
     statusHistory,
   };
   return row.reason === undefined ? order : { ...order, reason: row.reason };

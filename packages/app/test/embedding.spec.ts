@@ -60,6 +60,7 @@ const RUNTIME_EXPORTS = [
   'applyOrderMove',
   'findMove',
   'isOrderStatus',
+  'pathFromPlaced',
   'placedState',
   'planMove',
 ];

@@ -56,6 +56,7 @@ export {
   OPEN_STATUSES,
   ORDER_MOVES,
   ORDER_STATUSES,
+  pathFromPlaced,
   placedState,
   planMove,
   REASON_LIMITS,

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { DomainError, isDomainError } from '../src/errors.js';
 import type { Order, OrderStatus } from '../src/model/order.js';
 import type { Mover } from '../src/model/order-lifecycle.js';
-import { applyOrderMove, ORDER_STATUSES, parseReason, placedState, planMove } from '../src/model/order-lifecycle.js';
+import { applyOrderMove, ORDER_STATUSES, parseReason, pathFromPlaced, placedState, planMove } from '../src/model/order-lifecycle.js';
 import { Issues } from '../src/model/validation.js';
 
 /** `from>to` → what each mover may do: 'free' (no reason), 'reason' (needs one); absent = illegal. */
@@ -150,6 +150,20 @@ describe('Order lifecycle', () => {
     it('gives a placed order version 1 and a history that starts with placed at its creation', () => {
       expect(placedState(CREATED)).to.deep.equal({
         status: 'placed', version: 1, updatedAt: CREATED, statusHistory: [{ status: 'placed', at: CREATED }],
+      });
+    });
+  });
+
+  describe('pathFromPlaced', () => {
+    it('gives the shortest way from placed to every status, as the table allows', () => {
+      expect(Object.fromEntries(ORDER_STATUSES.map((status) => [status, pathFromPlaced(status)]))).to.deep.equal({
+        placed: [],
+        accepted: ['accepted'],
+        preparing: ['accepted', 'preparing'],
+        ready: ['accepted', 'preparing', 'ready'],
+        completed: ['accepted', 'preparing', 'ready', 'completed'],
+        rejected: ['rejected'],
+        cancelled: ['cancelled'],
       });
     });
   });

@@ -3,7 +3,7 @@
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
 import type { Customer, IdempotencyClaim, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
-import { applyOrderMove, newId, OrderStamper, placedState, planMove } from '@storefront/domain';
+import { applyOrderMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -67,17 +67,6 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
   } as Order;
 }
 
-/** The kitchen's path from `placed` to each status. */
-const PATHS: Record<OrderStatus, readonly OrderStatus[]> = {
-  placed: [],
-  accepted: ['accepted'],
-  preparing: ['accepted', 'preparing'],
-  ready: ['accepted', 'preparing', 'ready'],
-  completed: ['accepted', 'preparing', 'ready', 'completed'],
-  rejected: ['rejected'],
-  cancelled: ['cancelled'],
-};
-
 /**
  * An order moved to `status` by the domain's own rules, one minute per move after its creation:
  * its version and history are what a store would hold. A rejection, and a cancellation given
@@ -86,7 +75,7 @@ const PATHS: Record<OrderStatus, readonly OrderStatus[]> = {
 export function anOrderAt(status: OrderStatus, overrides: Partial<Pick<Order, 'orderId' | 'customerId' | 'items' | 'createdAt' | 'reason'>> = {}): Order {
   const { reason, ...rest } = overrides;
   let order = anOrder(rest);
-  for (const [i, to] of PATHS[status].entries()) {
+  for (const [i, to] of pathFromPlaced(status).entries()) {
     const byStaff = to !== 'cancelled' || reason !== undefined;
     const needsReason = to === 'rejected' || (to === 'cancelled' && byStaff);
     const at = new Date(order.createdAt.getTime() + (i + 1) * 60_000);

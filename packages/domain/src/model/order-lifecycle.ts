@@ -64,6 +64,24 @@ export interface MoveRequest {
   readonly reason?: string | undefined;
 }
 
+/**
+ * The statuses an order passes through from `placed` to `status`, by the shortest way the table
+ * allows (`ready` → accepted, preparing, ready; `placed` → none), e.g. to build an order in a
+ * given status in tests, seeds or benchmarks. Derived from ORDER_MOVES, so it follows the table.
+ */
+export function pathFromPlaced(status: OrderStatus): readonly OrderStatus[] {
+  const paths = new Map<OrderStatus, readonly OrderStatus[]>([['placed', []]]);
+  const frontier: OrderStatus[] = ['placed'];
+  for (let from = frontier.shift(); from !== undefined; from = frontier.shift()) {
+    for (const move of ORDER_MOVES) {
+      if (move.from !== from || paths.has(move.to)) continue;
+      paths.set(move.to, [...paths.get(from)!, move.to]);
+      frontier.push(move.to);
+    }
+  }
+  return paths.get(status) ?? [];
+}
+
 /** The legal move from `from` to `to` by `by`, or undefined. */
 export function findMove(from: OrderStatus, to: OrderStatus, by: Mover): LifecycleMove | undefined {
   return ORDER_MOVES.find((move) => move.from === from && move.to === to && move.by === by);

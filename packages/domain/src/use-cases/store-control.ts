@@ -1,7 +1,7 @@
 /** The kitchen's controls over the store: 86 an item, pause ordering; and the store as customers see it. */
 import { DomainError } from '../errors.js';
 import type { Product } from '../model/product.js';
-import type { StoreState, StoreStatus } from '../model/store.js';
+import type { StoreStatus } from '../model/store.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 import type { StoreGate } from './store-gate.js';
 
@@ -37,5 +37,3 @@ export class SetProductAvailability {
     return product;
   }
 }
-
-export type { StoreState };
