@@ -68,6 +68,10 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     });
   }
   await storefront.login.warmUp();
+  // Publishing order events: at once after each change, and a sweep for what failed (once the store serves).
+  void ready.then(() => {
+    if (closing === undefined) storefront.orderEvents.start();
+  }, () => undefined);
 
   const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const httpApp = resolve(container, TYPES.HttpApp);
@@ -85,7 +89,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     storefront,
     timeouts,
     ready,
-    close: () => (closing ??= shutdown().then(() => unload(container, logger))),
+    close: () => (closing ??= shutdown().then(() => storefront.orderEvents.stop()).then(() => unload(container, logger))),
   };
 }
 

@@ -197,6 +197,7 @@ import {
   type OrderRepository,
   type PasswordHasher,
   type Product,
+  type OrderEventLog,
   type RateLimiter,
   type SessionStore,
   type Storefront,
@@ -236,6 +237,9 @@ const orderRepository: OrderRepository = {
   findById: async (orderId) => orders.find((o) => o.orderId === orderId) ?? null,
   applyMove: unused,
   listByStatus: unused,
+  // The outbox of live order events: nothing is ever due here (no log is read).
+  listUnpublished: async () => [],
+  markPublished: async () => undefined,
 };
 const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused };
@@ -246,8 +250,14 @@ const limiter: RateLimiter = {
 const hasher: PasswordHasher = { hash: unused, verify: async () => false, needsRehash: () => false };
 const tokens: TokenService = { issue: unused, verify: unused };
 const storeState: StoreStateRepository = { get: async () => ({ acceptingOrders: true }), setAcceptingOrders: unused };
+const events: OrderEventLog = {
+  append: async () => undefined,
+  position: async () => ({ head: '0', orderVersion: 0 }),
+  readAfter: async () => ({ kind: 'reset' }),
+  subscribe: () => () => undefined,
+};
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens, storeState });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens, storeState, events });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(

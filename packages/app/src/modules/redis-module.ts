@@ -5,7 +5,7 @@
  */
 import { InMemoryRateLimiter } from '@storefront/adapters-memory';
 import type { Clock } from '@storefront/domain';
-import { createRedisAdapters, createRedisClient, type RedisAdapters } from '@storefront/adapters-redis';
+import { createRedisAdapters, createRedisClient, RedisOrderEventLog, type RedisAdapters } from '@storefront/adapters-redis';
 import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
 import { bindFactory } from '../binding.js';
@@ -41,6 +41,20 @@ export function redisLimiterModule(redisUrl: string, commandTimeoutMs: number): 
     bindFactory(bind, TYPES.RateLimiter, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
       build(client, logger, config, clock).limiter,
     );
+    // The order events every instance shares (a Redis Stream); its reader connection is its own.
+    bind<RedisOrderEventLog>(TYPES.OrderEventLog)
+      .toResolvedValue(
+        (client: Redis, logger: Logger, clock: Clock) =>
+          new RedisOrderEventLog({
+            client,
+            clock,
+            onReaderError: (error) => logger.warn({ err: error }, 'order events: Redis is unreachable; live streams resume from where they were once it is back'),
+            onReaderRestored: () => logger.info({}, 'order events: reading from Redis again'),
+          }),
+        [TYPES.RedisClient, TYPES.Logger, TYPES.Clock],
+      )
+      .inSingletonScope()
+      .onDeactivation((log) => log.close());
     bindFactory(bind, TYPES.LimiterProbe, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
       build(client, logger, config, clock).probes[0]!,
     );

@@ -90,7 +90,7 @@ class FeedRoute implements Route {
   private held: OrderEvent[] | null = [];
   /** The id of the last item handed to the sink (events only). */
   private cursor: string | null = null;
-  /** Order feeds: the newest version the sink has; older status events are dropped. */
+  /** Order feeds only (one order): the newest version the sink has; older status events are dropped. */
   private version = 0;
   closed = false;
   remove: () => void = () => undefined;
@@ -98,6 +98,8 @@ class FeedRoute implements Route {
   constructor(
     private readonly sink: FeedSink,
     private readonly accepts: (event: OrderEvent) => boolean,
+    /** True for one order's feed: its versions only grow, so a status already shown is dropped. */
+    private readonly oneOrder: boolean,
   ) {}
 
   deliver(event: OrderEvent): void {
@@ -125,7 +127,7 @@ class FeedRoute implements Route {
     if (this.cursor !== null && compareEventIds(event.id, this.cursor) <= 0) return;
     this.cursor = event.id;
     if (!this.accepts(event)) return;
-    if (event.type === 'order.status') {
+    if (this.oneOrder) {
       if (event.version <= this.version) return;
       this.version = event.version;
     }
@@ -169,7 +171,7 @@ export class OrderFeeds {
 
   /** Every order's events (`order.placed`, `order.status`): the kitchen's screen. */
   async openKitchen(input: OpenKitchenFeedInput, sink: FeedSink): Promise<Feed> {
-    const route = new FeedRoute(sink, () => true);
+    const route = new FeedRoute(sink, () => true, false);
     return this.start(route, null, async () => {
       if (input.lastEventId !== undefined && (await this.replay(route, input.lastEventId))) return;
       if (input.lastEventId !== undefined) route.reset();
@@ -188,7 +190,7 @@ export class OrderFeeds {
       viewer.role === 'staff' ? this.orders.findById(orderId) : this.orders.findOrder(viewer.customerId, orderId);
     if ((await visible()) === null) throw notFound();
     const accepts = (event: OrderEvent): boolean => event.orderId === orderId && event.type === 'order.status';
-    const route = new FeedRoute(sink, accepts);
+    const route = new FeedRoute(sink, accepts, true);
     return this.start(route, orderId, async () => {
       if (input.lastEventId !== undefined && (await this.replay(route, input.lastEventId))) return;
       if (input.lastEventId !== undefined) route.reset();
