@@ -20,6 +20,10 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /** What `import * from '@storefront/domain'` holds at run time; types are checked by the consumer below. */
 const RUNTIME_EXPORTS = [
   'ACCESS_TOKEN_TTL_SECONDS',
+  'compareEventIds',
+  'eventOfVersion',
+  'isEventId',
+  'unpublishedEvents',
   'DEFAULT_LOGIN_POLICY',
   'DEFAULT_REQUEST_POLICY',
   'DomainError',

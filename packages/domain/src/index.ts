@@ -87,7 +87,7 @@ export type {
 export { copyIdempotencyRecord } from './ports/order-repository.js';
 export type { UnpublishedOrder } from './ports/order-repository.js';
 export type { EventReplay, LogPosition, OrderEventListener, OrderEventLog } from './ports/order-event-log.js';
-export { compareEventIds, eventOfVersion, isEventId, orderAtVersion, statusSnapshot, unpublishedEvents } from './model/order-event.js';
+export { compareEventIds, eventOfVersion, isEventId, unpublishedEvents } from './model/order-event.js';
 export type { OrderEvent, OrderEventData, OrderEventType } from './model/order-event.js';
 export type { CustomerRepository } from './ports/customer-repository.js';
 export type { StoreStateRepository } from './ports/store-state-repository.js';
