@@ -96,8 +96,10 @@ describe('embedding @storefront/domain', () => {
       expect(lines.filter((line) => line.startsWith('round ') && line.endsWith(step)), step).to.have.length(3);
     }
     expect(lines).to.include('refused: invalid_transition: The order is completed; it cannot move to preparing.');
-    expect(lines.at(-2)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
-    expect(lines.at(-1)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
+    expect(lines.at(-3)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
+    expect(lines.at(-2)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
+    // 4 placements; 1 cancel + 3 orders × 4 moves: every one on the live feed, once, ids 1 to 17.
+    expect(lines.at(-1)).to.equal('kitchen feed: 4 placed, 13 status changes, last event 17');
   });
 
   it('runs the Embedding snippet of packages/domain/README.md as written', async () => {
