@@ -41,7 +41,7 @@ export class EventStream implements StreamSource {
   /** A revalidation of the token is under way: the next is not started before it ends. */
   revalidating = false;
   private sink: StreamSink | undefined;
-  private held: string[] = [];
+  private held: Buffer[] = [];
   private feed: Feed | undefined;
   private released = false;
 
@@ -58,9 +58,9 @@ export class EventStream implements StreamSource {
   /** The feed's sink. */
   readonly push = (item: FeedItem): void => {
     if (this.released) return;
-    const text = this.frames.of(item);
-    if (this.sink === undefined) this.held.push(text);
-    else this.sink.write(text);
+    const frame = this.frames.of(item);
+    if (this.sink === undefined) this.held.push(frame);
+    else this.sink.write(frame);
   };
 
   /** The feed opened for this stream: closed with it (at once when the stream is already over). */
@@ -78,7 +78,7 @@ export class EventStream implements StreamSource {
     this.sink = sink;
     sink.onEnd(() => this.release());
     sink.write(RETRY_FRAME);
-    for (const text of this.held) sink.write(text);
+    for (const frame of this.held) sink.write(frame);
     this.held = [];
     this.hooks.opened(this);
   }

@@ -6,18 +6,19 @@
  *
  * Each event is rendered once, whatever the number of streams it goes to: the kitchen's stream fans
  * one event out to every open staff screen, and the feeds hand the same event object to each of
- * them. The text is kept in a WeakMap on that object, so it lives exactly as long as the event.
+ * them. Its UTF-8 bytes are kept in a WeakMap on that object, so they live exactly as long as the
+ * event, and every socket is handed the same Buffer (a string would be encoded again per stream).
  */
 import type { FeedItem, OrderEvent } from '@storefront/domain';
 import { orderJson } from './mappers.js';
 import { STREAM_LIMITS } from './limits.js';
 
 /** The first thing every stream writes: how long the client waits before reconnecting. */
-export const RETRY_FRAME = `retry: ${STREAM_LIMITS.retryMs}\n\n`;
+export const RETRY_FRAME = Buffer.from(`retry: ${STREAM_LIMITS.retryMs}\n\n`);
 /** A comment, ignored by clients: keeps proxies from closing an idle stream. */
-export const PING_FRAME = ': ping\n\n';
+export const PING_FRAME = Buffer.from(': ping\n\n');
 /** The client's id is outside the window (or not an id): it must read the state again. */
-export const RESET_FRAME = 'event: reset\ndata: {}\n\n';
+export const RESET_FRAME = Buffer.from('event: reset\ndata: {}\n\n');
 
 /** The `data` of an `order.status` event. */
 export function statusJson(event: OrderEvent) {
@@ -39,20 +40,20 @@ function dataOf(event: OrderEvent): unknown {
   return statusJson(event);
 }
 
-/** Renders feed items as stream text, each event once. */
+/** Renders feed items as stream bytes, each event once. */
 export class EventFrames {
-  private readonly rendered = new WeakMap<OrderEvent, string>();
+  private readonly rendered = new WeakMap<OrderEvent, Buffer>();
 
-  of(item: FeedItem): string {
+  of(item: FeedItem): Buffer {
     return item.kind === 'reset' ? RESET_FRAME : this.ofEvent(item.event);
   }
 
-  ofEvent(event: OrderEvent): string {
-    let text = this.rendered.get(event);
-    if (text === undefined) {
-      text = `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(dataOf(event))}\n\n`;
-      this.rendered.set(event, text);
+  ofEvent(event: OrderEvent): Buffer {
+    let frame = this.rendered.get(event);
+    if (frame === undefined) {
+      frame = Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(dataOf(event))}\n\n`);
+      this.rendered.set(event, frame);
     }
-    return text;
+    return frame;
   }
 }

@@ -14,8 +14,8 @@ export type StreamEnd = 'done' | 'client_closed' | 'deadline' | 'shutdown';
 
 /** The writing end handed to a stream's source. */
 export interface StreamSink {
-  /** Writes a chunk now; false (and nothing written) once the stream has ended. */
-  write(chunk: string): boolean;
+  /** Writes a chunk now (text as UTF-8); false (and nothing written) once the stream has ended. */
+  write(chunk: string | Buffer): boolean;
   /** Ends the stream (reason `done`). */
   end(): void;
   readonly ended: boolean;
@@ -88,7 +88,7 @@ class ResponseSink implements StreamSink {
     return this.done;
   }
 
-  write(chunk: string): boolean {
+  write(chunk: string | Buffer): boolean {
     if (this.done) return false;
     this.res.write(chunk);
     return true;

@@ -31,7 +31,7 @@ function aSink() {
   const listeners: ((reason: StreamEnd) => void)[] = [];
   let ended = false;
   const sink: StreamSink = {
-    write: (chunk) => (ended ? false : (written.push(chunk), true)),
+    write: (chunk) => (ended ? false : (written.push(chunk.toString()), true)),
     end: () => {
       if (ended) return;
       ended = true;
@@ -50,6 +50,7 @@ function aFeed() {
   return feed satisfies Feed;
 }
 
+const PING = ': ping\n\n';
 const AT = new Date('2030-01-02T03:04:05.678Z');
 
 function statusEvent(id: string, overrides: Partial<OrderEvent> = {}): OrderEvent {
@@ -66,7 +67,7 @@ function aCaller(role: 'customer' | 'staff' = 'customer'): Caller {
 
 describe('EventFrames', () => {
   it('writes an order.status event as id, event and one data line of {order_id, status, version, at, reason}', () => {
-    const text = new EventFrames().ofEvent(statusEvent('42', { status: 'rejected', reason: 'out of soup\non the line' }));
+    const text = new EventFrames().ofEvent(statusEvent('42', { status: 'rejected', reason: 'out of soup\non the line' })).toString();
     expect(text).to.equal(
       'id: 42\nevent: order.status\ndata: {"order_id":"ord_1","status":"rejected","version":2,"at":"2030-01-02T03:04:05.678Z","reason":"out of soup\\non the line"}\n\n',
     );
@@ -74,7 +75,7 @@ describe('EventFrames', () => {
 
   it('writes an order.placed event with the order exactly as GET /api/orders/{id} renders it', () => {
     const order = anOrder();
-    const text = new EventFrames().ofEvent({ id: '7', type: 'order.placed', orderId: order.orderId, customerId: order.customerId, version: 1, status: 'placed', at: order.createdAt, order });
+    const text = new EventFrames().ofEvent({ id: '7', type: 'order.placed', orderId: order.orderId, customerId: order.customerId, version: 1, status: 'placed', at: order.createdAt, order }).toString();
     const [id, event, data, ...rest] = text.split('\n');
     expect([id, event]).to.deep.equal(['id: 7', 'event: order.placed']);
     expect(JSON.parse(data!.slice('data: '.length))).to.deep.equal(orderJson(order));
@@ -82,13 +83,13 @@ describe('EventFrames', () => {
   });
 
   it('writes a reset without an id, so that the client keeps the last id it really had', () => {
-    expect(new EventFrames().of({ kind: 'reset' })).to.equal('event: reset\ndata: {}\n\n');
-    expect(RESET_FRAME).to.not.include('id:');
-    expect(RETRY_FRAME).to.equal('retry: 3000\n\n');
-    expect(PING_FRAME).to.equal(': ping\n\n');
+    expect(new EventFrames().of({ kind: 'reset' }).toString()).to.equal('event: reset\ndata: {}\n\n');
+    expect(RESET_FRAME.toString()).to.not.include('id:');
+    expect(RETRY_FRAME.toString()).to.equal('retry: 3000\n\n');
+    expect(PING_FRAME.toString()).to.equal(': ping\n\n');
   });
 
-  it('renders an event once, however many streams it is written to', () => {
+  it('renders an event once, however many streams it is written to: one Buffer for all', () => {
     let reads = 0;
     const event = statusEvent('9');
     const counted = Object.defineProperty({ ...event }, 'orderId', { get: () => (reads += 1, 'ord_1'), enumerable: true }) as OrderEvent;
@@ -246,7 +247,7 @@ describe('EventStreams', () => {
     registry = new EventStreams({ execute: () => Promise.resolve(aCaller()) }, { pingMs: 45, revalidateMs: 60_000 });
     const streams = Array.from({ length: 20 }, () => opened(registry!.take(anOwner({ customerId: `cus_${Math.random()}` }))));
     await sleep(100);
-    for (const s of streams) expect(s.written.filter((text) => text === PING_FRAME).length).to.be.within(1, 3);
+    for (const s of streams) expect(s.written.filter((text) => text === PING).length).to.be.within(1, 3);
   });
 
   for (const code of ['invalid_token', 'token_expired', 'account_disabled'] as const) {
@@ -297,7 +298,7 @@ describe('EventStreams', () => {
     await sleep(200);
     expect(most).to.equal(1);
     expect(calls).to.be.within(2, 5);
-    const pings = s.written.filter((text) => text === PING_FRAME).length;
+    const pings = s.written.filter((text) => text === PING).length;
     expect(pings).to.be.at.least(calls * 2);
   });
 });

@@ -15,6 +15,7 @@ export function httpModule(): ContainerModule {
         options: {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
+          streams: { perCaller: config.streamsPerCaller },
         },
       }),
     );

@@ -79,8 +79,12 @@ export class SseStream {
     this.reader = res.body.getReader();
   }
 
-  /** The next frame, comments included; null once the server has ended the stream. Rejects after `ms` without one. */
-  async next(ms = 1_000): Promise<SseFrame | null> {
+  /**
+   * The next frame, comments included; null once the server has ended the stream. Rejects after
+   * `ms` without one: 3 s by default, above the relay's 1 s sweep, which publishes what a change's
+   * own notification missed (only a failing test ever waits that long).
+   */
+  async next(ms = 3_000): Promise<SseFrame | null> {
     const deadline = Date.now() + ms;
     while (this.frames.length === 0) {
       if (this.done) return null;
@@ -98,7 +102,7 @@ export class SseStream {
   }
 
   /** The next event (pings skipped). */
-  async nextEvent(ms = 1_000): Promise<SseFrame | null> {
+  async nextEvent(ms = 3_000): Promise<SseFrame | null> {
     const deadline = Date.now() + ms;
     for (;;) {
       const frame = await this.next(Math.max(1, deadline - Date.now()));
@@ -107,7 +111,7 @@ export class SseStream {
   }
 
   /** The next `n` events. */
-  async events(n: number, ms = 1_000): Promise<(SseFrame | null)[]> {
+  async events(n: number, ms = 3_000): Promise<(SseFrame | null)[]> {
     const out: (SseFrame | null)[] = [];
     for (let i = 0; i < n; i++) out.push(await this.nextEvent(ms));
     return out;

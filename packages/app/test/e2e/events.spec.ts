@@ -10,6 +10,7 @@
  */
 import { after, afterEach, before, describe, it } from 'mocha';
 import { expect } from 'chai';
+import type { StartOptions } from '../../src/server.js';
 import { ALICE, call, login, startServer, useServer, type RunningServer } from './support.js';
 import { aPlacedOrder, move, staffToken } from './kitchen-support.js';
 import { dataOf, expectSchema, follow, openEvents, summary, type SseStream } from './events-support.js';
@@ -218,5 +219,47 @@ describe('e2e: live streams at shutdown', function () {
     server = undefined;
     expect(Date.now() - started).to.be.below(1_000);
     await ended;
+  });
+});
+
+/**
+ * Stream timings injected as the adapter takes them (HttpAppOptions.streams): startStorefront
+ * forwards `streams` to createHttpApp. Typed here, not as a literal of StartOptions, so that this
+ * spec says what it needs of the app.
+ */
+type WithStreamTimings = StartOptions & { readonly streams?: { readonly pingMs?: number; readonly revalidateMs?: number } };
+
+describe('e2e: live streams with short ping and revalidation periods', function () {
+  const options: WithStreamTimings = { streams: { pingMs: 40, revalidateMs: 40 } };
+  const h = useServer({}, options);
+
+  it('pings every stream (": ping") at the injected period, and only opening the stream counts against the rate limit', async function () {
+    const { token, order } = await aPlacedOrder(h);
+    const quota = async () => Number((await call(h.url, '/api/rate-limit', { token })).body.remaining);
+    const before = await quota();
+    const stream = await follow(h.url, `/api/orders/${order.order_id}/events`, token);
+    try {
+      expect(summary(await stream.next())).to.equal('placed@1');
+      let last = Date.now();
+      for (let i = 0; i < 4; i++) {
+        const frame = await stream.next(1_000).catch(() => null);
+        expect(frame, 'no ping within 1 s: does startStorefront forward options.streams to createHttpApp?').to.deep.equal({ comment: 'ping' });
+        // One visit per period (40 ms), give or take a tick and the event loop.
+        expect(Date.now() - last).to.be.below(200);
+        last = Date.now();
+      }
+      expect(await quota()).to.equal(before - 1);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  it('ends a stream soon after its account is disabled elsewhere (the operator CLI), without any request of the client', async function () {
+    const { token, order } = await aPlacedOrder(h);
+    const stream = await follow(h.url, `/api/orders/${order.order_id}/events`, token);
+    await stream.next();
+    const me = (await call(h.url, '/api/me', { token })).body as { email: string };
+    await h.server.storefront.setCustomerDisabled.execute({ email: me.email, disabled: true });
+    await stream.ended(1_000);
   });
 });
