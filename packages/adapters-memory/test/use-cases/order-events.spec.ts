@@ -250,6 +250,16 @@ describe('Order events', () => {
       expect(feed.lines()).to.deep.equal(['0 order.status accepted@2', '3 order.status preparing@3']);
     });
 
+    it('publishes changes stored while a drain runs without waiting for the sweep (none is started here)', async () => {
+      const shop = await aShop();
+      const feed = recorder();
+      await shop.storefront.orderFeeds.openKitchen({}, feed.sink);
+      const order = await shop.place();
+      await Promise.all([shop.place(), shop.move(order.orderId, 'accepted'), shop.place()]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(feed.lines().map((line) => line.split(' ')[0])).to.deep.equal(['1', '2', '3', '4']);
+    });
+
     it('publishes a change again after a crash between the append and the mark: the log keeps it once', async () => {
       let log!: UnreliableLog;
       const world = aWorldOn((clock) => (log = new UnreliableLog(new InMemoryOrderEventLog({ clock }))));

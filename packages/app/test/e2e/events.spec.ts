@@ -222,15 +222,8 @@ describe('e2e: live streams at shutdown', function () {
   });
 });
 
-/**
- * Stream timings injected as the adapter takes them (HttpAppOptions.streams): startStorefront
- * forwards `streams` to createHttpApp. Typed here, not as a literal of StartOptions, so that this
- * spec says what it needs of the app.
- */
-type WithStreamTimings = StartOptions & { readonly streams?: { readonly pingMs?: number; readonly revalidateMs?: number } };
-
 describe('e2e: live streams with short ping and revalidation periods', function () {
-  const options: WithStreamTimings = { streams: { pingMs: 40, revalidateMs: 40 } };
+  const options: StartOptions = { streams: { pingMs: 40, revalidateMs: 40 } };
   const h = useServer({}, options);
 
   it('pings every stream (": ping") at the injected period, and only opening the stream counts against the rate limit', async function () {

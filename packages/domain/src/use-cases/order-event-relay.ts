@@ -34,7 +34,8 @@ export class OrderEventRelay {
   private readonly sweepMs: number;
   private readonly batchSize: number;
   private running: Promise<void> | null = null;
-  private again = false;
+  /** The one drain that follows the running one, for changes stored while it ran. */
+  private following: Promise<void> | null = null;
   private timer: unknown = null;
   private started = false;
   private failing = false;
@@ -59,8 +60,11 @@ export class OrderEventRelay {
    */
   drain(): Promise<void> {
     if (this.running !== null) {
-      this.again = true;
-      return this.running;
+      // The running drain may have read the outbox before this change: one more follows it.
+      return (this.following ??= this.running.then(() => {
+        this.following = null;
+        return this.drain();
+      }));
     }
     this.running = this.run().finally(() => {
       this.running = null;
@@ -94,22 +98,18 @@ export class OrderEventRelay {
 
   private async run(): Promise<void> {
     try {
-      do {
-        this.again = false;
-        for (let step = 0; step < MAX_STEPS_PER_DRAIN; step++) {
-          const due = await this.orders.listUnpublished(this.batchSize);
-          if (due.length === 0) break;
-          await this.log.append(due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion)));
-          await Promise.all(due.map(({ order }) => this.orders.markPublished(order.orderId, order.version)));
-          if (due.length < this.batchSize) break;
-        }
-      } while (this.again);
+      for (let step = 0; step < MAX_STEPS_PER_DRAIN; step++) {
+        const due = await this.orders.listUnpublished(this.batchSize);
+        if (due.length === 0) break;
+        await this.log.append(due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion)));
+        await Promise.all(due.map(({ order }) => this.orders.markPublished(order.orderId, order.version)));
+        if (due.length < this.batchSize) break;
+      }
       if (this.failing) {
         this.failing = false;
         this.options.onRecovery?.();
       }
     } catch (error) {
-      this.again = false;
       if (!this.failing) {
         this.failing = true;
         this.options.onFailure?.(error);
