@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
- * about five and a half minutes, stops by itself. See docs/performance.md for results and method.
+ * about seven minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs),
+ * stops by itself. See docs/performance.md for results and method.
  *
  * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
  * rate limiter on with a limit it never reaches); the node:http baseline and the bare Koa and
@@ -12,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders orderreads logins paging kitchen queue jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders orderreads logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { writeMenuFile } from './gen-menu.mjs';
 import { generator, json, login, measure, runLoadChild, startChild } from './lib.mjs';
+import { streamsScenario } from './streams.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -279,7 +281,14 @@ const uptimeBefore = execSync('uptime').toString().trim();
 log(`storefront bench: nproc ${execSync('nproc').toString().trim()}, node ${process.version}, ${generator} ${CONNECTIONS} connections, ${DURATION} s per run after 1 s of warm-up`);
 log(`uptime before: ${uptimeBefore}`);
 
+let streams;
 try {
+  // 10,000 live order streams on a service of its own, first: nothing else is running yet (bench/streams.mjs).
+  if (wanted('streams')) {
+    streams = await streamsScenario({ child, serviceEnv: SERVICE_ENV, log });
+    verdicts.push(...streams.verdicts);
+    notes.push(...streams.notes);
+  }
   const service = await child('service.mjs', SERVICE_ENV);
   const base = service.url;
   const products = await fetch(`${base}/api/products`);
@@ -496,6 +505,7 @@ for (const r of rows) {
   console.log(`| ${r.scenario} | ${fmt(r.rps)}${bad} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.cpu, 1)} | ${ratio} |`);
 }
 console.log('');
+if (streams !== undefined) console.log(`${streams.table.join('\n')}\n`);
 for (const line of headlines) console.log(`- ${line}`);
 if (headlines.length > 0) console.log('');
 for (const line of verdicts) console.log(`- target: ${line}`);

@@ -15,6 +15,16 @@ import { createCryptoAdapters } from '../packages/adapters-crypto/dist/src/index
 const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 12 } }) });
 await seedDemoData(storefront);
 
+// A kitchen screen's live feed (what `GET /api/staff/events` streams): every placement and move,
+// in order, each once. Changes are published right after they are stored.
+const seen = { 'order.placed': 0, 'order.status': 0 };
+let lastEventId = '0';
+const feed = await storefront.orderFeeds.openKitchen({}, (item) => {
+  if (item.kind === 'reset') return;
+  seen[item.event.type] += 1;
+  lastEventId = item.event.id;
+});
+
 // Two customers order (customer ids straight from the login, as the HTTP adapter gets them).
 const dishes = (await storefront.listMenu.execute()).products.filter((p) => p.available);
 const placed = [];
@@ -68,3 +78,8 @@ try {
   if (!isDomainError(error, 'store_closed')) throw error;
   console.log(`paused: ${error.code}: ${error.message}`);
 }
+
+// Everything stored has been published to the feed; a screen that reconnects resumes after its last id.
+await storefront.orderEvents.drain();
+feed.close();
+console.log(`kitchen feed: ${seen['order.placed']} placed, ${seen['order.status']} status changes, last event ${lastEventId}`);

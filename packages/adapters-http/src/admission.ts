@@ -68,9 +68,18 @@ export function admission(useCases: AdmissionUseCases): Admit {
 
 /** `Authorization: Bearer <token>` → the caller; a DomainError when the header holds no live token. */
 function identify(header: string, authenticate: Authenticate): Promise<Caller> {
-  const match = BEARER.exec(header.trim());
-  if (match === null) throw new DomainError('invalid_token', 'Send the access token as "Authorization: Bearer <token>".');
-  return authenticate.execute(match[1]!);
+  const token = bearerToken(header);
+  if (token === undefined) throw new DomainError('invalid_token', 'Send the access token as "Authorization: Bearer <token>".');
+  return authenticate.execute(token);
+}
+
+/**
+ * The token of an `Authorization: Bearer <token>` header, the one place a token is read from (never
+ * from a URL); undefined when the header holds none.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return BEARER.exec(header.trim())?.[1];
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The types of the adapter's public surface: what createHttpApp takes and returns. */
 import type { Storefront } from '@storefront/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EventStreamsOptions } from './event-streams.js';
 
 /** The subset of pino's API the adapter logs through. */
 export interface HttpLogger {
@@ -43,6 +44,8 @@ export interface HttpAppOptions {
   readonly trustProxyHops?: number | undefined;
   /** Default HTTP_LIMITS.requestTimeoutMs (10 s). */
   readonly requestTimeoutMs?: number | undefined;
+  /** The live order streams' timing and per-caller limit; defaults STREAM_LIMITS (tests use short periods). */
+  readonly streams?: EventStreamsOptions | undefined;
 }
 
 export interface HttpAppDependencies {

@@ -19,6 +19,7 @@ import { admission, type Admitted } from './admission.js';
 import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { rateLimitKeyOfAddress } from './client-address.js';
+import { EventStreams } from './event-streams.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
 import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem } from './problem.js';
@@ -26,6 +27,7 @@ import { empty, type Reply } from './reply.js';
 import type { Route } from './route.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
+import { eventRoutes } from './routes/events.js';
 import { menuRoutes } from './routes/menu.js';
 import { OrderTexts } from './order-texts.js';
 import { kitchenRoutes } from './routes/kitchen.js';
@@ -54,12 +56,15 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
   // One cache of rendered orders for every route that answers orders (order-texts.ts).
   const texts = new OrderTexts();
+  // The live order streams: per-caller limit, pings and token revalidation (event-streams.ts).
+  const events = new EventStreams(storefront.authenticate, options.streams, (error) => logger.error({ err: error }, 'event stream visit failed'));
   const routes = [
     ...menuRoutes(storefront),
     ...orderRoutes(storefront, texts),
     ...kitchenRoutes(storefront, texts),
     ...storeRoutes(storefront),
-    ...authRoutes(storefront),
+    ...eventRoutes(storefront, events),
+    ...authRoutes(storefront, events),
     ...accountRoutes(storefront),
   ];
 

@@ -9,7 +9,8 @@
  *   why orders take an Idempotency-Key and a retry replays instead of doubling.
  * - Errors become replies (errors.ts); the reply is written once (write-reply.ts), then one
  *   access-log line. A streamed reply leaves the allowance when its headers are written and is
- *   logged when it ends.
+ *   logged when it ends; one that is never sent (answered by the allowance, a HEAD, a failed
+ *   write) is cancelled, so that its source releases what it holds.
  *
  * Nothing here knows Koa: koa-app.ts hands each request over as an InFlight.
  */
@@ -75,7 +76,11 @@ export class Lifecycle {
 
   /** Answers `run` with `reply`, or with the reply of `error`; nothing when the allowance answered first. */
   settle(run: InFlight, pending: Pending, reply: Reply | undefined, error?: unknown): void {
-    if (!this.deadlines.finish(pending)) return;
+    if (!this.deadlines.finish(pending)) {
+      // Answered by the allowance already: a stream the handler prepared will never be sent.
+      if (reply?.body.kind === 'stream') reply.body.source.cancel?.();
+      return;
+    }
     if (reply === undefined) {
       const outcome = errorReply(error, retryAdviceFor(run.route, run));
       if (outcome.rateLimit !== undefined) run.rateLimit = outcome.rateLimit;
@@ -103,7 +108,13 @@ export class Lifecycle {
         run.res.writeHead(500, ['X-Request-Id', run.requestId, 'Content-Type', JSON_TYPE]).end(JSON.stringify(internalErrorBody(retryAdviceFor(run.route, run))));
       }
     }
-    if (reply.body.kind === 'stream' && status === reply.status) {
+    if (reply.body.kind === 'stream') {
+      // A stream is started only when its headers went out, and never for a HEAD.
+      if (status !== reply.status || run.method === 'HEAD') {
+        reply.body.source.cancel?.();
+        this.log(run, status);
+        return;
+      }
       try {
         this.streams.start(run.res, reply.body.source, () => this.log(run, status));
       } catch (error) {

@@ -25,3 +25,28 @@ export const SERVER_TIMEOUTS = {
 } as const;
 
 export type ServerTimeouts = { -readonly [K in keyof typeof SERVER_TIMEOUTS]: number };
+
+/**
+ * The live order streams (Server-Sent Events) of DECISIONS "Live order updates". Every open stream
+ * is visited once per `pingMs` by one ticker per app (event-streams.ts), in slots, so that the
+ * pings of many streams are spread over the period instead of written at once.
+ */
+export const STREAM_LIMITS = {
+  /** Open streams per caller (customer) on one instance; the next one is refused with 429. */
+  perCaller: 5,
+  /** What a 429 for too many open streams tells the client to wait, in seconds. */
+  retryAfterSeconds: 5,
+  /**
+   * A `: ping` comment per stream at least this often. DECISIONS promises one every 15 s: a second
+   * less leaves room for a late timer.
+   */
+  pingMs: 14_000,
+  /**
+   * Each stream's access token is authenticated again this often (a revocation elsewhere: another
+   * instance's logout, refresh-token reuse, an account disabled by the CLI); rounded to whole ping
+   * periods, at least one.
+   */
+  revalidateMs: 15_000,
+  /** The reconnection delay the stream asks of the client (`retry:`). */
+  retryMs: 3_000,
+} as const;

@@ -6,13 +6,16 @@
  */
 import type { ServerResponse } from 'node:http';
 
+/** The longest time-out Node's timers take. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** Why a stream ended. */
 export type StreamEnd = 'done' | 'client_closed' | 'deadline' | 'shutdown';
 
 /** The writing end handed to a stream's source. */
 export interface StreamSink {
-  /** Writes a chunk now; false (and nothing written) once the stream has ended. */
-  write(chunk: string): boolean;
+  /** Writes a chunk now (text as UTF-8); false (and nothing written) once the stream has ended. */
+  write(chunk: string | Buffer): boolean;
   /** Ends the stream (reason `done`). */
   end(): void;
   readonly ended: boolean;
@@ -25,6 +28,12 @@ export interface StreamSource {
   /** The stream is ended this long after it opened. Default: no deadline of its own. */
   readonly maxDurationMs?: number;
   open(sink: StreamSink): void;
+  /**
+   * Called instead of `open` when the reply is never streamed (the time allowance answered first,
+   * the headers could not be written, the client left before them, a HEAD): release what the
+   * handler took for the stream.
+   */
+  cancel?(): void;
 }
 
 /** The streams open on one app, so that a shutdown can end them instead of waiting for them. */
@@ -37,6 +46,12 @@ export class OpenStreams {
 
   /** Starts streaming `source` on `res`, whose headers are already written; `ended` is told once. */
   start(res: ServerResponse, source: StreamSource, ended: (reason: StreamEnd) => void): void {
+    // Gone before the headers: its `close` has fired already and would never end the sink.
+    if (res.destroyed) {
+      source.cancel?.();
+      ended('client_closed');
+      return;
+    }
     const sink = new ResponseSink(res, (reason) => {
       this.open.delete(sink);
       ended(reason);
@@ -73,7 +88,7 @@ class ResponseSink implements StreamSink {
     return this.done;
   }
 
-  write(chunk: string): boolean {
+  write(chunk: string | Buffer): boolean {
     if (this.done) return false;
     this.res.write(chunk);
     return true;
@@ -89,6 +104,8 @@ class ResponseSink implements StreamSink {
   }
 
   endAfter(ms: number): void {
+    // Node fires a longer time-out at once (it overflows a 32-bit int): such a deadline is never.
+    if (ms > MAX_TIMEOUT_MS) return;
     this.timer = setTimeout(() => this.finish('deadline'), ms);
     this.timer.unref();
   }

@@ -1,6 +1,7 @@
 /**
  * Writes a reply on Node's response in one piece: one `writeHead` with every header, then `end`;
- * or, for a stream, the headers at once and the chunks as they come (streams.ts).
+ * or, for a stream, the headers at once and the chunks as they come (streams.ts); to a HEAD, the
+ * headers alone.
  */
 import type { ServerResponse } from 'node:http';
 import { headerValue, type Reply } from './reply.js';
@@ -21,7 +22,9 @@ export function writeReply(res: ServerResponse, reply: Reply, common: string[], 
   if (body.kind === 'stream') {
     if (headerValue(headers, 'Content-Type') === undefined) headers.push('Content-Type', body.contentType);
     res.writeHead(status, headers);
-    res.flushHeaders();
+    // HEAD: the headers of the stream, and nothing after them (the lifecycle never starts it).
+    if (head) res.end();
+    else res.flushHeaders();
     return;
   }
   let payload: Buffer | string | undefined;

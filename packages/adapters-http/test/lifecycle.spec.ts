@@ -189,6 +189,21 @@ describe('Lifecycle', () => {
       expect(streams.size).to.equal(0);
     });
 
+    it('is cancelled, never opened, when the allowance answered before the handler, or its headers could not be written', async () => {
+      const calls: string[] = [];
+      const src = (label: string) => ({ open: () => void calls.push(`${label} open`), cancel: () => void calls.push(`${label} cancel`) });
+      let late: (reply: Reply) => void = () => undefined;
+      handlers.set('/stream-late', () => new Promise((resolve) => (late = resolve)));
+      handlers.set('/stream-unwritable', async () => stream(200, src('unwritable'), ['X-Broken', 'a\r\nb']));
+      await rawExchange(port, '/stream-late', async (received) => {
+        await eventually(() => received().includes('"service_unavailable"'));
+        late(stream(200, src('late')));
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/stream-unwritable`)).status).to.equal(500);
+      expect(calls).to.deep.equal(['late cancel', 'unwritable cancel']);
+      expect(streams.size).to.equal(0);
+    });
+
     it('ends at its own deadline', async () => {
       const { src, state } = source(100);
       handlers.set('/stream-deadline', async () => stream(200, src));

@@ -7,6 +7,7 @@ import type {
   CustomerRepository,
   HealthProbe,
   MenuRepository,
+  OrderEventLog,
   OrderRepository,
   RateLimiter,
   SessionStore,
@@ -14,13 +15,14 @@ import type {
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
+import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 
 export interface MemoryAdapterOptions {
-  /** Drives the limiter and the session sweep; tests pass a fake one. Default: the system clock. */
+  /** Drives the limiter, the session sweep and the event log's window; tests pass a fake one. Default: the system clock. */
   readonly clock?: Clock | undefined;
 }
 
@@ -32,6 +34,8 @@ export interface MemoryAdapters {
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering: in memory, this process is every instance. */
   readonly storeState: StoreStateRepository;
+  /** The order events the live streams read: in memory, delivered within this process. */
+  readonly events: OrderEventLog;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -47,6 +51,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     sessions: new InMemorySessionStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),
     storeState: new InMemoryStoreStateRepository(),
+    events: new InMemoryOrderEventLog({ clock }),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

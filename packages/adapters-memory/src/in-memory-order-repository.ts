@@ -5,7 +5,9 @@
  * version exactly one finds that version still stored.
  *
  * Each order's row is in its customer's log (their list, paged by index) and in its status's queue
- * (the kitchen's list, and the way to an order by id); a move swaps the row in both at once.
+ * (the kitchen's list, and the way to an order by id); a move swaps the row in both at once, and
+ * puts the order last in the outbox (OrderOutbox) in the same step, so no change is ever stored
+ * without being due for publishing.
  */
 import type {
   ClaimResult,
@@ -18,11 +20,13 @@ import type {
   OrderStatus,
   Page,
   PageRequest,
+  UnpublishedOrder,
 } from '@storefront/domain';
 import { orderIdTime, pageOffset, toPage } from '@storefront/domain';
 import { CustomerOrderLog } from './customer-order-log.js';
 import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';
+import { OrderOutbox } from './order-outbox.js';
 import { movedRow, toOrder, toRow, versionOf, type OrderRow } from './order-row.js';
 import { StatusQueues } from './status-queues.js';
 
@@ -31,6 +35,7 @@ export class InMemoryOrderRepository implements OrderRepository {
   private readonly idempotency = new IdempotencyRecords();
   private readonly lines = new OrderLinePool();
   private readonly queues = new StatusQueues();
+  private readonly outbox = new OrderOutbox();
   /**
    * Orders whose id does not carry their creation time (ids not stamped by the domain, as some
    * tests and imports make): they cannot be found by key, so they are indexed by id here.
@@ -46,6 +51,11 @@ export class InMemoryOrderRepository implements OrderRepository {
   /** Rows the status queues compared or read so far: lets a test check that a deep kitchen page costs what page 1 does. */
   get statusQueueReads(): number {
     return this.queues.reads;
+  }
+
+  /** Orders with changes not published yet. */
+  get unpublishedCount(): number {
+    return this.outbox.size;
   }
 
   /** Idempotency records currently held (expired ones included until swept). */
@@ -91,6 +101,7 @@ export class InMemoryOrderRepository implements OrderRepository {
     const row = toRow(order, log.customerId, this.lines);
     log.add(row);
     this.queues.add(row);
+    this.outbox.added(row.orderId);
     if (orderIdTime(row.orderId) !== row.createdAtMs) this.unstamped.set(row.orderId, row);
     return { order, inserted: true };
   }
@@ -118,6 +129,7 @@ export class InMemoryOrderRepository implements OrderRepository {
     const after = movedRow(before, move.status, move.at.getTime(), move.reason);
     this.logs.get(before.customerId)?.replace(after);
     this.queues.move(before, after);
+    this.outbox.changed(after.orderId, move.fromVersion);
     if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
     return toOrder(after);
   }
@@ -126,6 +138,18 @@ export class InMemoryOrderRepository implements OrderRepository {
     const { rows, total } = this.queues.page(statuses, pageOffset(page), page.limit);
     this.rowsRead += rows.length;
     return toPage(rows.map(toOrder), total, page);
+  }
+
+  async listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
+    return this.outbox.due(limit).flatMap(([orderId, publishedVersion]) => {
+      const row = this.locate(orderId);
+      return row === undefined ? [] : [{ order: toOrder(row), publishedVersion }];
+    });
+  }
+
+  async markPublished(orderId: string, version: number): Promise<void> {
+    const row = this.locate(orderId);
+    if (row !== undefined) this.outbox.mark(row.orderId, version, versionOf(row));
   }
 
   private find(customerId: string, orderId: string): Order | null {

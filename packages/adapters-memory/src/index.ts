@@ -8,6 +8,7 @@ export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memory-rate-limiter.js';
+export { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from './in-memory-order-event-log.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
 export { demoMenu, type MenuDocument } from './demo/demo-menu.js';

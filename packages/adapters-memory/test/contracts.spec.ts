@@ -2,16 +2,20 @@
 import {
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
+  describeOrderEventLogContract,
   describeOrderLifecycleContract,
+  describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
   describeStoreStateRepositoryContract,
+  FakeClock,
 } from '@storefront/testing';
 import {
   InMemoryCustomerRepository,
   InMemoryMenuRepository,
+  InMemoryOrderEventLog,
   InMemoryOrderRepository,
   InMemoryRateLimiter,
   InMemorySessionStore,
@@ -21,6 +25,7 @@ import {
 describeMenuRepositoryContract('InMemoryMenuRepository', async () => new InMemoryMenuRepository());
 describeOrderRepositoryContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
 describeOrderLifecycleContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
+describeOrderOutboxContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
 describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
   orders: new InMemoryOrderRepository(),
   menu: new InMemoryMenuRepository(),
@@ -29,3 +34,11 @@ describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());
 describeRateLimiterContract('InMemoryRateLimiter', async () => new InMemoryRateLimiter());
+describeOrderEventLogContract(
+  'InMemoryOrderEventLog',
+  async (window) => {
+    const clock = new FakeClock();
+    return { log: new InMemoryOrderEventLog({ clock, ...window }), clock, close: async () => undefined };
+  },
+  { shared: false },
+);

@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine } from '@storefront/domain';
-import { newId, OrderStamper, placedState } from '@storefront/domain';
+import { newId, OrderStamper, placedState, planMove } from '@storefront/domain';
 import { anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 
@@ -57,6 +57,35 @@ describe('InMemoryOrderRepository', () => {
     const [listed] = (await orders.listByCustomer(customerId, { page: 1, limit: 1 })).items;
     expect(Object.isFrozen(listed!.items)).to.equal(true);
     expect(Object.isFrozen(listed!.items[0])).to.equal(true);
+  });
+
+  it('keeps nothing in the outbox for a published order, and finds the few changed among many published', async function () {
+    this.timeout(20_000);
+    const orders = new InMemoryOrderRepository();
+    const stamper = new OrderStamper();
+    const line: OrderLine = anOrderLine();
+    const start = Date.UTC(2025, 0, 1);
+    const placed: Order[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const { orderId, createdAt } = stamper.next(new Date(start + i));
+      const order: Order = { orderId, customerId: newId('cus'), items: [line], amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt) };
+      await orders.insert(order);
+      placed.push(order);
+    }
+    expect(orders.unpublishedCount).to.equal(20_000);
+    // Drained as the relay does: a batch, then its marks (a bounded number of batches, so that a
+    // store that keeps what was marked fails here instead of spinning).
+    for (let batch = 0; batch < 50; batch++) {
+      const due = await orders.listUnpublished(500);
+      if (due.length === 0) break;
+      for (const { order } of due) await orders.markPublished(order.orderId, order.version);
+    }
+    expect(orders.unpublishedCount).to.equal(0);
+    const changed = [placed[7]!, placed[19_999]!, placed[3]!];
+    for (const [i, order] of changed.entries()) await orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date(start + 30_000 + i)));
+    const due = await orders.listUnpublished(100);
+    expect(due.map((entry) => [entry.order.orderId, entry.order.version, entry.publishedVersion])).to.deep.equal(changed.map((order) => [order.orderId, 2, 1]));
+    expect(orders.unpublishedCount).to.equal(3);
   });
 
   it('lets a key be claimed afresh once its record has expired', async () => {

@@ -27,6 +27,12 @@ export const INDEXES = {
    * never reads the completed orders, which pile up in the other statuses.
    */
   ordersByStatus: 'orders_by_status',
+  /**
+   * listUnpublished (the outbox): only the orders with an unpublished change (partial on
+   * `eventsPending: true`, which the last mark removes), least recently changed first; its size is
+   * the backlog, not the store. Older orders without the flag are not in it.
+   */
+  ordersOutbox: 'orders_outbox',
   /** One record per customer and key: the unique rule that makes a claim atomic. */
   idempotencyKey: 'idempotency_keys_by_customer_key',
   idempotencyExpiry: 'idempotency_keys_expiry',
@@ -42,6 +48,7 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.orders]: [
     { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
     { name: INDEXES.ordersByStatus, key: { status: 1, createdAt: 1, _id: 1 } },
+    { name: INDEXES.ordersOutbox, key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } },
   ],
   [COLLECTIONS.idempotencyKeys]: [
     { name: INDEXES.idempotencyKey, key: { customerId: 1, key: 1 }, unique: true },

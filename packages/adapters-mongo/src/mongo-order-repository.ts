@@ -8,6 +8,12 @@
  * A kitchen move is one findOneAndUpdate filtered on the version it was planned on: the server
  * applies updates to one document atomically, so of two moves planned on one version only the
  * first matches, and the other finds nothing (null) without a read-then-write gap in between.
+ *
+ * The collection is its own outbox: an order's `publishedVersion` is its published mark, and
+ * `eventsPending: true` flags an order whose version is above it. The insert and the move write
+ * them in the same document write as the change (one document: atomic, no transaction), and the
+ * partial index orders_outbox holds only the flagged orders. Orders stored before events have
+ * neither field: their changes are not due, and a move of one publishes from that move on.
  */
 import type {
   ClaimResult,
@@ -20,12 +26,13 @@ import type {
   OrderStatus,
   Page,
   PageRequest,
+  UnpublishedOrder,
 } from '@storefront/domain';
 import { toPage } from '@storefront/domain';
 import type { Collection, MatchKeysAndValues } from 'mongodb';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
-import { toOrder, toOrderDocument, toStatusChange, type OrderDocument } from './order-mapper.js';
-import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus } from './order-queries.js';
+import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
+import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from './order-queries.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
 
 export class MongoOrderRepository implements OrderRepository {
@@ -57,7 +64,7 @@ export class MongoOrderRepository implements OrderRepository {
   insert(order: Order): Promise<InsertResult> {
     return storeOperation(async () => {
       try {
-        await this.orders.insertOne(toOrderDocument(order));
+        await this.orders.insertOne(toInsertedOrderDocument(order));
         return { order, inserted: true };
       } catch (error) {
         if (!isDuplicateKey(error, '_id_')) throw error;
@@ -99,11 +106,14 @@ export class MongoOrderRepository implements OrderRepository {
         version: move.fromVersion + 1,
         updatedAt: new Date(move.at.getTime()),
         ...(move.reason === undefined ? {} : { reason: move.reason }),
+        eventsPending: true,
       };
       // The version in the filter is the compare-and-set: an order that moved on matches nothing.
+      // `$min` keeps the mark (never above the version moved from) and gives an order stored before
+      // events, which has none, the mark of the version it moves from: only this move is due.
       const document = await this.orders.findOneAndUpdate(
         { _id: move.orderId, version: move.fromVersion },
-        { $set: changes, $push: { statusHistory: toStatusChange(move) } },
+        { $set: changes, $min: { publishedVersion: move.fromVersion }, $push: { statusHistory: toStatusChange(move) } },
         { returnDocument: 'after' },
       );
       return document === null ? null : toOrder(document);
@@ -117,6 +127,29 @@ export class MongoOrderRepository implements OrderRepository {
         countOrdersByStatus(this.orders, statuses),
       ]);
       return toPage(documents.map(toOrder), total, page);
+    });
+  }
+
+  listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
+    return storeOperation(async () => {
+      // A limit of 0 would be no limit at all to MongoDB.
+      if (!(limit >= 1)) return [];
+      const documents = await findUnpublishedOrders(this.orders, Math.floor(limit)).toArray();
+      return documents.map((document) => ({ order: toOrder(document), publishedVersion: document.publishedVersion ?? 0 }));
+    });
+  }
+
+  markPublished(orderId: string, version: number): Promise<void> {
+    return storeOperation(async () => {
+      // Still at the version published (the usual case): its changes are all published.
+      const published = await this.orders.updateOne(
+        { _id: orderId, version },
+        { $set: { publishedVersion: version }, $unset: { eventsPending: '' } },
+      );
+      if (published.matchedCount > 0) return;
+      // Moved on since it was listed: raise the mark only, the newer versions stay due. An unknown
+      // order, a lower mark and a version the order does not have yet match nothing.
+      await this.orders.updateOne({ _id: orderId, version: { $gt: version }, publishedVersion: { $lt: version } }, { $set: { publishedVersion: version } });
     });
   }
 }

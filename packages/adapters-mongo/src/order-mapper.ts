@@ -6,6 +6,10 @@
  * Orders written before the kitchen lifecycle have no status fields. They are read as what they
  * were then, a placed order (version 1, updated and placed at createdAt), and `ensureIndexes`
  * writes that state into them once (see collections.ts), so that the queue's index finds them.
+ *
+ * The outbox fields (`publishedVersion`, `eventsPending`: see MongoOrderRepository) are the store's
+ * own bookkeeping: written by `toInsertedOrderDocument` and the repository's updates, never read
+ * into an Order.
  */
 import type { Order, OrderLine, OrderStatus, StatusChange } from '@storefront/domain';
 import { placedState } from '@storefront/domain';
@@ -36,6 +40,13 @@ export interface OrderDocument {
   updatedAt?: Date;
   statusHistory?: StatusChangeDocument[];
   reason?: string;
+  /**
+   * The outbox: the newest version whose event is published, and `true` while a newer version is
+   * not (the partial index orders_outbox holds exactly these orders). Both absent on orders stored
+   * before events: their changes predate the events and are never published.
+   */
+  publishedVersion?: number;
+  eventsPending?: true;
 }
 
 export function toOrderDocument(order: Order): OrderDocument {
@@ -53,6 +64,11 @@ export function toOrderDocument(order: Order): OrderDocument {
   };
   if (order.reason !== undefined) document.reason = order.reason;
   return document;
+}
+
+/** A new order as inserted: none of its versions published yet, so it is in the outbox from its first write. */
+export function toInsertedOrderDocument(order: Order): OrderDocument {
+  return { ...toOrderDocument(order), publishedVersion: 0, eventsPending: true };
 }
 
 export function toOrder(document: OrderDocument): Order {

@@ -5,7 +5,8 @@
  * sorts in memory. The kitchen's queue: `$in` on a few statuses, where each status's run of
  * orders_by_status is in (createdAt, _id) order and the server merges the runs (SORT_MERGE) rather
  * than sorting. Page N still skips N-1 pages of index keys, which is cheap next to fetching their
- * documents.
+ * documents. The outbox: the orders_outbox index holds only the pending orders, in (updatedAt, _id)
+ * order, so the oldest due are read first whatever the number of published orders.
  */
 import type { OrderStatus, PageRequest } from '@storefront/domain';
 import { pageOffset } from '@storefront/domain';
@@ -46,4 +47,13 @@ export function countOrdersByStatus(orders: Collection<OrderDocument>, statuses:
 
 function statusFilter(statuses: readonly OrderStatus[]): Filter<OrderDocument> {
   return { status: { $in: [...statuses] } };
+}
+
+/**
+ * The outbox's oldest entries. MongoDB uses a partial index only for a query whose filter includes
+ * the index's filter expression (else the index could miss matching documents), so the filter is
+ * exactly orders_outbox's `{ eventsPending: true }`. `limit` must be at least 1: 0 means no limit.
+ */
+export function findUnpublishedOrders(orders: Collection<OrderDocument>, limit: number): FindCursor<WithId<OrderDocument>> {
+  return orders.find({ eventsPending: true }).sort({ updatedAt: 1, _id: 1 }).limit(limit);
 }

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
-import { toOrder, toOrderDocument } from '../src/order-mapper.js';
+import { toInsertedOrderDocument, toOrder, toOrderDocument } from '../src/order-mapper.js';
 import { freezeProduct, productFields, productNameKey } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
 
@@ -28,6 +28,15 @@ describe('document mappers', () => {
     expect(document.statusHistory!.map((change) => change.status)).to.deep.equal(['placed', 'accepted', 'cancelled']);
     expect(toOrder(document)).to.deep.equal(cancelled);
     expect(toOrder(toOrderDocument(placed))).to.not.have.property('reason');
+  });
+
+  it('write a new order unpublished, and keep the outbox fields out of the order read back', () => {
+    const order = anOrder();
+    const document = toInsertedOrderDocument(order);
+    expect(document).to.include({ publishedVersion: 0, eventsPending: true });
+    expect(toOrder(document)).to.deep.equal(order);
+    expect(toOrder({ ...document, publishedVersion: 3 })).to.deep.equal(order);
+    expect(toOrderDocument(order)).to.not.have.any.keys('publishedVersion', 'eventsPending');
   });
 
   it('read an order stored before the kitchen lifecycle as placed at its creation, version 1', () => {

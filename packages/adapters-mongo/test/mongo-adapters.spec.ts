@@ -3,6 +3,7 @@ import {
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
   describeOrderLifecycleContract,
+  describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describeSessionStoreContract,
@@ -13,7 +14,7 @@ import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
 import { toOrderDocument } from '../src/order-mapper.js';
-import { findCustomerOrders, findOrdersByStatus } from '../src/order-queries.js';
+import { findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from '../src/order-queries.js';
 import { useTestDatabase } from './mongo-server.js';
 
 describe('Mongo adapters', function () {
@@ -27,6 +28,7 @@ describe('Mongo adapters', function () {
   describeOrderRepositoryContract('MongoOrderRepository', async () => adapters.orders);
   describeOrderPlacementFaultsContract('MongoOrderRepository', async () => ({ orders: adapters.orders, menu: adapters.menu }));
   describeOrderLifecycleContract('MongoOrderRepository', async () => adapters.orders);
+  describeOrderOutboxContract('MongoOrderRepository', async () => adapters.orders);
   describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
@@ -71,6 +73,44 @@ describe('Mongo adapters', function () {
       expect(names, JSON.stringify(stages)).to.not.include('SORT');
       expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
       expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByStatus), JSON.stringify(stages)).to.equal(true);
+    });
+
+    it('reads the outbox from the partial orders_outbox index, least recently changed first, without sorting in memory', async () => {
+      for (let i = 0; i < 5; i++) await adapters.orders.insert(anOrder({ createdAt: new Date(Date.UTC(2025, 0, 3, 0, 0, i)) }));
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const explained = await findUnpublishedOrders(orders, 3).explain('queryPlanner');
+      const stages = planStages(explained['queryPlanner']['winningPlan']);
+      const names = stages.map((s) => s.stage);
+      expect(names, JSON.stringify(stages)).to.not.include('SORT');
+      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
+      expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersOutbox), JSON.stringify(stages)).to.equal(true);
+      const index = (await orders.indexes()).find((spec) => spec['name'] === INDEXES.ordersOutbox);
+      expect(index).to.deep.include({ key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } });
+    });
+  });
+
+  describe('the outbox fields', () => {
+    it('are written with a new order and kept out of the order read back', async () => {
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const order = anOrder();
+      await adapters.orders.insert(order);
+      expect(await orders.findOne({ _id: order.orderId })).to.deep.include({ publishedVersion: 0, eventsPending: true });
+      expect(await adapters.orders.findById(order.orderId)).to.deep.equal(order);
+      await adapters.orders.markPublished(order.orderId, 1);
+      const published = await orders.findOne({ _id: order.orderId });
+      expect(published).to.deep.include({ publishedVersion: 1 });
+      expect(published).to.not.have.property('eventsPending');
+    });
+
+    it('are absent from orders stored before events, which are never due; a move of one makes only that move due', async () => {
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      // Older than every change the outbox contract makes, so that it would be listed first.
+      const order = anOrder({ createdAt: new Date(Date.UTC(1975, 0, 1)) });
+      await orders.insertOne(toOrderDocument(order));
+      const due = async () => (await adapters.orders.listUnpublished(5)).filter((entry) => entry.order.orderId === order.orderId);
+      expect(await due()).to.deep.equal([]);
+      const moved = await adapters.orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date(Date.UTC(1975, 0, 1, 0, 5))));
+      expect(await due()).to.deep.equal([{ order: moved, publishedVersion: 1 }]);
     });
   });
 

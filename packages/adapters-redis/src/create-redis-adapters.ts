@@ -1,10 +1,12 @@
 /**
  * The one factory of this package: the Redis limiter, guarded by an in-process fallback of the
- * same algorithm, and a health probe for /api/status. The client is the caller's: never closed here.
+ * same algorithm, the order event log on a Redis Stream, and a health probe for /api/status. The
+ * client is the caller's: never closed here (`events.close()` closes only the log's own reader).
  */
 import type { Clock, HealthProbe, RateLimiter } from '@storefront/domain';
 import { FallbackRateLimiter } from '@storefront/domain';
 import type { Redis } from 'ioredis';
+import { RedisOrderEventLog, type RedisOrderEventLogOptions } from './redis-order-event-log.js';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';
 
 export interface RedisAdapterOptions extends RedisRateLimiterOptions {
@@ -15,15 +17,18 @@ export interface RedisAdapterOptions extends RedisRateLimiterOptions {
   readonly clock?: Clock;
   readonly onDegraded?: (error: unknown) => void;
   readonly onRestored?: () => void;
+  /** The event log's options (its client is this one). */
+  readonly events?: Omit<RedisOrderEventLogOptions, 'client'>;
 }
 
 export interface RedisAdapters {
   readonly limiter: FallbackRateLimiter;
   readonly probes: readonly HealthProbe[];
+  readonly events: RedisOrderEventLog;
 }
 
 export function createRedisAdapters(options: RedisAdapterOptions): RedisAdapters {
-  const { client, fallback, clock, onDegraded, onRestored, ...limiterOptions } = options;
+  const { client, fallback, clock, onDegraded, onRestored, events, ...limiterOptions } = options;
   const limiter = new FallbackRateLimiter(new RedisRateLimiter(client, limiterOptions), fallback, {
     ...(clock && { clock }),
     ...(onDegraded && { onDegraded }),
@@ -35,5 +40,5 @@ export function createRedisAdapters(options: RedisAdapterOptions): RedisAdapters
       await client.ping();
     },
   };
-  return { limiter, probes: [probe] };
+  return { limiter, probes: [probe], events: new RedisOrderEventLog({ ...events, client }) };
 }

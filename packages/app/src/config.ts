@@ -67,6 +67,8 @@ export interface StorefrontConfig {
   readonly currency: string;
   /** STOREFRONT_OPENING_HOURS read in STOREFRONT_TIME_ZONE; always open when unset. */
   readonly openingHours: OpeningHours;
+  /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default 5). */
+  readonly streamsPerCaller: number;
 }
 
 export interface ConfigIssue {
@@ -156,6 +158,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
+    streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', 5, 1, 100_000),
     storeName: read.text('STOREFRONT_NAME', 'Storefront', 100),
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),

@@ -9,7 +9,7 @@ import { ConfigError, type StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { coreModule } from './modules/core-module.js';
 import { cryptoModule } from './modules/crypto-module.js';
-import { httpModule } from './modules/http-module.js';
+import { httpModule, type StreamTimings } from './modules/http-module.js';
 import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
 import { mongoModule } from './modules/mongo-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
@@ -18,6 +18,8 @@ import { settingsModule } from './modules/settings-module.js';
 export interface ContainerOverrides {
   /** Replaces the system clock everywhere (tests). */
   readonly clock?: Clock;
+  /** Live stream timings (ping and revalidation periods) instead of the adapter's (tests). */
+  readonly streams?: StreamTimings;
 }
 
 export function storeModule(config: StorefrontConfig): ContainerModule {
@@ -36,6 +38,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule());
+  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

@@ -9,6 +9,7 @@ import type {
   CustomerRepository,
   HealthProbe,
   MenuRepository,
+  OrderEventLog,
   OrderRepository,
   PasswordHasher,
   RateLimiter,
@@ -33,6 +34,7 @@ const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepos
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const StoreStateRepositoryId: unique symbol = Symbol.for('storefront.StoreStateRepository');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
+const OrderEventLogId: unique symbol = Symbol.for('storefront.OrderEventLog');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
 const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
 const LimiterProbe: unique symbol = Symbol.for('storefront.LimiterProbe');
@@ -58,6 +60,8 @@ export const TYPES = {
   /** Whether the kitchen has paused ordering, shared by every instance. */
   StoreStateRepository: StoreStateRepositoryId,
   RateLimiter: RateLimiterId,
+  /** The log of order events the live streams read: Redis with REDIS_URL, else in-process. */
+  OrderEventLog: OrderEventLogId,
   /** Every dependency the status check asks (`store`, `rate_limiter`, …). */
   HealthProbes,
   /** The store's health probe, named `store`. */
@@ -90,6 +94,7 @@ export interface Services {
   [TYPES.SessionStore]: SessionStore;
   [TYPES.StoreStateRepository]: StoreStateRepository;
   [TYPES.RateLimiter]: RateLimiter;
+  [TYPES.OrderEventLog]: OrderEventLog;
   [TYPES.HealthProbes]: readonly HealthProbe[];
   [TYPES.StoreProbe]: HealthProbe;
   [TYPES.LimiterProbe]: HealthProbe;

@@ -10,6 +10,7 @@ import type { Container } from 'inversify';
 import { resolve } from './binding.js';
 import { ConfigError, loadConfig, type Env, type StorefrontConfig } from './config.js';
 import { createContainer } from './container.js';
+import type { StreamTimings } from './modules/http-module.js';
 import { TYPES } from './identifiers.js';
 import { createLogger, type Logger } from './logger.js';
 import { seedStore } from './seed.js';
@@ -46,12 +47,17 @@ export interface StartOptions {
    * limiter keeps Redis TIME, and Node's timers (HTTP time-outs) are not moved by it.
    */
   readonly clock?: Clock;
+  /** Live stream timings (ping and revalidation periods); default the adapter's STREAM_LIMITS. */
+  readonly streams?: StreamTimings;
 }
 
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config);
-  const container = createContainer(config, logger, options.clock === undefined ? {} : { clock: options.clock });
+  const container = createContainer(config, logger, {
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.streams === undefined ? {} : { streams: options.streams }),
+  });
   const storefront = resolve(container, TYPES.Storefront);
 
   await resolve(container, TYPES.CryptoAdapters).tokens.ready();
@@ -68,6 +74,10 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     });
   }
   await storefront.login.warmUp();
+  // Publishing order events: at once after each change, and a sweep for what failed (once the store serves).
+  void ready.then(() => {
+    if (closing === undefined) storefront.orderEvents.start();
+  }, () => undefined);
 
   const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const httpApp = resolve(container, TYPES.HttpApp);
@@ -85,7 +95,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     storefront,
     timeouts,
     ready,
-    close: () => (closing ??= shutdown().then(() => unload(container, logger))),
+    close: () => (closing ??= shutdown().then(() => storefront.orderEvents.stop()).then(() => unload(container, logger))),
   };
 }
 

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       mongodbTimeoutMs: 2000,
       redisUrl: undefined,
       redisCommandTimeoutMs: 100,
+      streamsPerCaller: 5,
       storeName: 'Storefront',
       currency: 'USD',
     });
@@ -79,6 +80,7 @@ describe('loadConfig', () => {
       MONGODB_TIMEOUT_MS: '1500',
       STOREFRONT_NAME: 'Chez Ann',
       STOREFRONT_CURRENCY: 'EUR',
+      STOREFRONT_STREAMS_PER_CALLER: '20',
       STOREFRONT_OPENING_HOURS: 'Mo-Fr 11:00-22:00',
       STOREFRONT_TIME_ZONE: 'Europe/Berlin',
     });
@@ -110,6 +112,7 @@ describe('loadConfig', () => {
       mongodbTimeoutMs: 1500,
       redisUrl: 'redis://cache.internal:6379/2',
       redisCommandTimeoutMs: 250,
+      streamsPerCaller: 20,
       storeName: 'Chez Ann',
       currency: 'EUR',
     });

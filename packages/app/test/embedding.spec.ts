@@ -20,6 +20,10 @@ const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /** What `import * from '@storefront/domain'` holds at run time; types are checked by the consumer below. */
 const RUNTIME_EXPORTS = [
   'ACCESS_TOKEN_TTL_SECONDS',
+  'compareEventIds',
+  'eventOfVersion',
+  'isEventId',
+  'unpublishedEvents',
   'DEFAULT_LOGIN_POLICY',
   'DEFAULT_REQUEST_POLICY',
   'DomainError',
@@ -92,8 +96,10 @@ describe('embedding @storefront/domain', () => {
       expect(lines.filter((line) => line.startsWith('round ') && line.endsWith(step)), step).to.have.length(3);
     }
     expect(lines).to.include('refused: invalid_transition: The order is completed; it cannot move to preparing.');
-    expect(lines.at(-2)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
-    expect(lines.at(-1)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
+    expect(lines.at(-3)).to.match(/^history of ord_[0-9a-z]+: placed → accepted → preparing → ready → completed$/);
+    expect(lines.at(-2)).to.equal('paused: store_closed: The kitchen has paused ordering for now; try again later.');
+    // 4 placements; 1 cancel + 3 orders × 4 moves: every one on the live feed, once, ids 1 to 17.
+    expect(lines.at(-1)).to.equal('kitchen feed: 4 placed, 13 status changes, last event 17');
   });
 
   it('runs the Embedding snippet of packages/domain/README.md as written', async () => {
@@ -197,6 +203,7 @@ import {
   type OrderRepository,
   type PasswordHasher,
   type Product,
+  type OrderEventLog,
   type RateLimiter,
   type SessionStore,
   type Storefront,
@@ -236,6 +243,9 @@ const orderRepository: OrderRepository = {
   findById: async (orderId) => orders.find((o) => o.orderId === orderId) ?? null,
   applyMove: unused,
   listByStatus: unused,
+  // The outbox of live order events: nothing is ever due here (no log is read).
+  listUnpublished: async () => [],
+  markPublished: async () => undefined,
 };
 const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused };
@@ -246,8 +256,14 @@ const limiter: RateLimiter = {
 const hasher: PasswordHasher = { hash: unused, verify: async () => false, needsRehash: () => false };
 const tokens: TokenService = { issue: unused, verify: unused };
 const storeState: StoreStateRepository = { get: async () => ({ acceptingOrders: true }), setAcceptingOrders: unused };
+const events: OrderEventLog = {
+  append: async () => undefined,
+  position: async () => ({ head: '0', orderVersion: 0 }),
+  readAfter: async () => ({ kind: 'reset' }),
+  subscribe: () => () => undefined,
+};
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens, storeState });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, limiter, hasher, tokens, storeState, events });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(

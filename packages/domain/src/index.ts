@@ -35,6 +35,8 @@ export type { ListKitchenOrders, ListKitchenOrdersInput } from './use-cases/list
 export type { SetCustomerRole } from './use-cases/set-customer-role.js';
 export type { GetStoreStatus, SetAcceptingOrders, SetProductAvailability } from './use-cases/store-control.js';
 export { STORE_STATE_CACHE_MS } from './use-cases/store-gate.js';
+export type { OrderEventRelay, OrderEventRelayOptions } from './use-cases/order-event-relay.js';
+export type { Feed, FeedItem, FeedSink, OpenKitchenFeedInput, OpenOrderFeedInput, OrderFeeds } from './use-cases/order-feeds.js';
 
 // Errors: a stable code, never an HTTP status.
 export { DomainError, isDomainError, validationFailed } from './errors.js';
@@ -83,6 +85,10 @@ export type {
   OrderRepository,
 } from './ports/order-repository.js';
 export { copyIdempotencyRecord } from './ports/order-repository.js';
+export type { UnpublishedOrder } from './ports/order-repository.js';
+export type { EventReplay, LogPosition, OrderEventListener, OrderEventLog } from './ports/order-event-log.js';
+export { compareEventIds, eventOfVersion, isEventId, unpublishedEvents } from './model/order-event.js';
+export type { OrderEvent, OrderEventData, OrderEventType } from './model/order-event.js';
 export type { CustomerRepository } from './ports/customer-repository.js';
 export type { StoreStateRepository } from './ports/store-state-repository.js';
 export type { OpeningHours } from './ports/opening-hours.js';

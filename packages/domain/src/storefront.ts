@@ -14,6 +14,9 @@ import type { SessionStore } from './ports/session-store.js';
 import type { OpeningHours } from './ports/opening-hours.js';
 import { alwaysOpen } from './ports/opening-hours.js';
 import type { StoreStateRepository } from './ports/store-state-repository.js';
+import type { OrderEventLog } from './ports/order-event-log.js';
+import { OrderEventRelay, type OrderEventRelayOptions } from './use-cases/order-event-relay.js';
+import { OrderFeeds } from './use-cases/order-feeds.js';
 import type { StoreSettings } from './model/store.js';
 import { CancelOrder, GetOrder, MoveOrder } from './use-cases/order-access.js';
 import { ListKitchenOrders } from './use-cases/list-kitchen-orders.js';
@@ -46,6 +49,8 @@ export interface StorefrontPorts {
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering, shared by every instance. */
   readonly storeState: StoreStateRepository;
+  /** The log the live order streams read: in-process in memory mode, Redis when shared. */
+  readonly events: OrderEventLog;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
   readonly clock?: Clock;
@@ -75,6 +80,8 @@ export interface StorefrontOptions {
    * CachingTokenService). Default 10,000 tokens; `false` checks every signature.
    */
   readonly verifiedTokenCache?: { readonly maxEntries: number } | false;
+  /** The relay that publishes stored order changes to the event log (sweep period, failure hooks). */
+  readonly events?: OrderEventRelayOptions;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -115,6 +122,14 @@ export interface Storefront {
   readonly setProductAvailability: SetProductAvailability;
   readonly setAcceptingOrders: SetAcceptingOrders;
   readonly getStoreStatus: GetStoreStatus;
+  /**
+   * Publishes stored order changes to the event log. Changes made through this storefront are
+   * published at once; `start()` adds the sweep that retries what could not be (call `stop()`
+   * before closing the adapters).
+   */
+  readonly orderEvents: OrderEventRelay;
+  /** Live feeds of order events: the kitchen's and one order's, resumable by event id. */
+  readonly orderFeeds: OrderFeeds;
 }
 
 /**
@@ -138,6 +153,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     clock,
   );
   const { customers, sessions, hasher, limiter } = ports;
+  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events);
+  const stored = (): void => orderEvents.notify();
   const tokens =
     options.verifiedTokenCache === false
       ? ports.tokens
@@ -145,7 +162,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, options.orders),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, options.orders, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -161,11 +178,13 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     importMenu: new ImportMenu(ports.menu, catalog),
     setCustomerRole: new SetCustomerRole(customers),
     getOrder: new GetOrder(ports.orders),
-    cancelOrder: new CancelOrder(ports.orders, clock),
-    moveOrder: new MoveOrder(ports.orders, clock),
+    cancelOrder: new CancelOrder(ports.orders, clock, stored),
+    moveOrder: new MoveOrder(ports.orders, clock, stored),
     listKitchenOrders: new ListKitchenOrders(ports.orders),
     setProductAvailability: new SetProductAvailability(ports.menu),
     setAcceptingOrders: new SetAcceptingOrders(gate),
     getStoreStatus: new GetStoreStatus(gate),
+    orderEvents,
+    orderFeeds: new OrderFeeds(ports.events, ports.orders),
   };
 }

@@ -14,6 +14,8 @@ export { FakeClock } from './fake-clock.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
+export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';
+export * from './contracts/order-event-log.contract.js';

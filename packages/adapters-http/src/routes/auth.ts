@@ -1,6 +1,11 @@
-/** POST /api/auth/login, /api/auth/refresh and /api/auth/logout. */
+/**
+ * POST /api/auth/login, /api/auth/refresh and /api/auth/logout. A logout also ends the session's
+ * live order streams on this instance at once (other instances find out when they authenticate
+ * their streams again: event-streams.ts).
+ */
 import type { Storefront, TokenPair } from '@storefront/domain';
 import { isRecord } from '@storefront/domain';
+import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { tokenPairJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
@@ -16,7 +21,7 @@ const RETRY = {
 
 const NO_STORE = ['Cache-Control', 'no-store'];
 
-export function authRoutes(storefront: Storefront): Route[] {
+export function authRoutes(storefront: Storefront, streams: Pick<EventStreams, 'endSession'>): Route[] {
   return [
     post('/api/auth/login', { retry: RETRY.login }, async (exchange) => {
       const body = objectBody(exchange.body);
@@ -37,7 +42,9 @@ export function authRoutes(storefront: Storefront): Route[] {
     }),
 
     post('/api/auth/logout', { retry: RETRY.logout }, async (exchange) => {
-      await storefront.logout.execute(requireCaller(exchange));
+      const caller = requireCaller(exchange);
+      await storefront.logout.execute(caller);
+      streams.endSession(caller.claims.sid);
       return empty(204, NO_STORE);
     }),
   ];

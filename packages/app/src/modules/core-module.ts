@@ -25,11 +25,17 @@ export function coreModule(): ContainerModule {
         TYPES.TokenService,
         TYPES.HealthProbes,
         TYPES.StoreStateRepository,
+        TYPES.OrderEventLog,
+        TYPES.Logger,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger) =>
         createStorefront(
-          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes, storeState },
+          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes, storeState, events },
           {
+            events: {
+              onFailure: (error) => logger.warn({ err: error }, 'order events: publishing failed; stored changes are published once it works again'),
+              onRecovery: () => logger.info({}, 'order events: publishing again'),
+            },
             store: { name: config.storeName, currency: config.currency },
             openingHours: config.openingHours,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },

@@ -5,7 +5,13 @@ import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import { createAccessLog } from '../logger.js';
 
-export function httpModule(): ContainerModule {
+/** The live streams' ping and revalidation periods, when not the adapter's STREAM_LIMITS (tests). */
+export interface StreamTimings {
+  readonly pingMs?: number;
+  readonly revalidateMs?: number;
+}
+
+export function httpModule(timings: StreamTimings = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config], (storefront, logger, config) =>
       createHttpApp({
@@ -15,6 +21,7 @@ export function httpModule(): ContainerModule {
         options: {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
+          streams: { ...timings, perCaller: config.streamsPerCaller },
         },
       }),
     );

@@ -2,7 +2,7 @@
  * The embedded store: every storage port from @storefront/adapters-memory, all from one
  * `createMemoryAdapters()` call so that they share one process-local state.
  */
-import { createMemoryAdapters, InMemoryRateLimiter } from '@storefront/adapters-memory';
+import { createMemoryAdapters, InMemoryOrderEventLog, InMemoryRateLimiter } from '@storefront/adapters-memory';
 import type { HealthProbe } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
@@ -21,10 +21,14 @@ export function memoryModule(): ContainerModule {
   });
 }
 
-/** The in-process limiter (no REDIS_URL), with any store: exact for one instance, not shared between instances. */
+/**
+ * Without REDIS_URL, with any store: the in-process limiter (exact for one instance, not shared
+ * between instances) and the in-process event log (live streams see this instance's changes only).
+ */
 export function memoryLimiterModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bindFactory(bind, TYPES.RateLimiter, [TYPES.Clock], (clock) => new InMemoryRateLimiter({ clock }));
+    bindFactory(bind, TYPES.OrderEventLog, [TYPES.Clock], (clock) => new InMemoryOrderEventLog({ clock }));
     bindFactory(bind, TYPES.LimiterProbe, [], () => ({ name: 'rate_limiter', check: () => Promise.resolve() }));
   });
 }

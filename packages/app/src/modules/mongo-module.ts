@@ -38,6 +38,8 @@ export function mongoModule(uri: string): ContainerModule {
         findById: true,
         applyMove: true,
         listByStatus: true,
+        listUnpublished: true,
+        markPublished: true,
       }),
     );
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MongoConnection], (c) =>

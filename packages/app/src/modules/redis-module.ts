@@ -5,7 +5,7 @@
  */
 import { InMemoryRateLimiter } from '@storefront/adapters-memory';
 import type { Clock } from '@storefront/domain';
-import { createRedisAdapters, createRedisClient, type RedisAdapters } from '@storefront/adapters-redis';
+import { createRedisAdapters, createRedisClient, type RedisAdapters, type RedisOrderEventLog } from '@storefront/adapters-redis';
 import { ContainerModule } from 'inversify';
 import type { Redis } from 'ioredis';
 import { bindFactory } from '../binding.js';
@@ -37,10 +37,24 @@ export function redisLimiterModule(redisUrl: string, commandTimeoutMs: number): 
         onDegraded: (error) =>
           logger.warn({ err: error }, 'rate limiter: Redis is unreachable; deciding in-process until it is back'),
         onRestored: () => logger.info({ rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s` }, 'rate limiter: Redis is back'),
+        // The event window is timed by Redis TIME, the same for every instance.
+        events: {
+          onReaderError: (error) =>
+            logger.warn({ err: error }, 'order events: Redis is unreachable; live streams resume from where they were once it is back'),
+          onReaderRestored: () => logger.info({}, 'order events: reading from Redis again'),
+        },
       }));
     bindFactory(bind, TYPES.RateLimiter, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
       build(client, logger, config, clock).limiter,
     );
+    // The order events every instance shares (a Redis Stream); its reader connection is its own.
+    bind<RedisOrderEventLog>(TYPES.OrderEventLog)
+      .toResolvedValue(
+        (client: Redis, logger: Logger, config: StorefrontConfig, clock: Clock) => build(client, logger, config, clock).events,
+        [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock],
+      )
+      .inSingletonScope()
+      .onDeactivation((log) => log.close());
     bindFactory(bind, TYPES.LimiterProbe, [TYPES.RedisClient, TYPES.Logger, TYPES.Config, TYPES.Clock], (client, logger, config, clock) =>
       build(client, logger, config, clock).probes[0]!,
     );

@@ -38,6 +38,10 @@ const ENDPOINTS: readonly { path: string; methods: readonly string[]; match?: Re
   { path: '/api/store', methods: ['GET'] },
   { path: '/api/orders/ord_00000000000000000000', methods: ['GET'], match: /^\/api\/orders\/[^/]+$/ },
   { path: '/api/orders/ord_00000000000000000000/cancel', methods: ['POST'], match: /^\/api\/orders\/[^/]+\/cancel$/ },
+  // The fuzzer's customer owns no such order and is not staff: both streams answer it 404 or 403
+  // (a 200 would be a stream that never ends, and a hang here).
+  { path: '/api/orders/ord_00000000000000000000/events', methods: ['GET'], match: /^\/api\/orders\/[^/]+\/events$/ },
+  { path: '/api/staff/events', methods: ['GET'] },
   { path: '/api/staff/orders', methods: ['GET'] },
   { path: '/api/staff/orders/ord_00000000000000000000/status', methods: ['POST'], match: /^\/api\/staff\/orders\/[^/]+\/status$/ },
   { path: '/api/staff/products/prd_00000000000000000000', methods: ['PATCH'], match: /^\/api\/staff\/products\/[^/]+$/ },

@@ -56,6 +56,13 @@ export type ClaimResult =
   | { readonly kind: 'claimed' }
   | { readonly kind: 'held'; readonly record: IdempotencyRecord; readonly order: Order | null };
 
+/** An order whose newest changes are not published as events yet: the outbox's entry. */
+export interface UnpublishedOrder {
+  readonly order: Order;
+  /** The newest version whose event is published; the events of the versions after it are due. */
+  readonly publishedVersion: number;
+}
+
 /** What `insert` did: stored this order, or found one with its id already stored. */
 export interface InsertResult {
   readonly order: Order;
@@ -108,4 +115,13 @@ export interface OrderRepository {
    * statuses (an index in a database; per-status lists in memory).
    */
   listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>>;
+  /**
+   * The outbox (docs/decisions.md, "Live order updates"): orders whose version is above their
+   * published mark, the least recently changed first, at most `limit`. `insert` and `applyMove`
+   * leave the new version unpublished in the same atomic write that stores it (a new order's mark
+   * is 0), so a stored change is always found here until it is marked.
+   */
+  listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]>;
+  /** Raises the order's published mark to `version` (never lowers it; unknown ids are ignored). */
+  markPublished(orderId: string, version: number): Promise<void>;
 }

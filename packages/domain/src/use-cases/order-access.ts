@@ -16,6 +16,8 @@ export interface Viewer {
   readonly role: Role;
 }
 
+const noop = (): void => undefined;
+
 const notFound = (): DomainError => new DomainError('not_found', 'No such order.');
 
 /** The order if `viewer` may see it (its owner, or staff); else `not_found`. */
@@ -43,6 +45,8 @@ export class CancelOrder {
   constructor(
     private readonly orders: OrderRepository,
     private readonly clock: Clock,
+    /** Told after a change is stored (the event relay publishes it). */
+    private readonly stored: () => void = noop,
   ) {}
 
   async execute(input: { readonly customerId: string; readonly orderId: string }): Promise<Order> {
@@ -50,7 +54,10 @@ export class CancelOrder {
     if (order === null) throw notFound();
     if (order.status === 'cancelled') return order;
     const moved = await this.orders.applyMove(planMove(order, { to: 'cancelled', by: 'owner' }, this.clock.now()));
-    if (moved !== null) return moved;
+    if (moved !== null) {
+      this.stored();
+      return moved;
+    }
     // The kitchen moved it meanwhile: a cancel that lost to another cancel is still a cancel.
     const now = await this.orders.findOrder(input.customerId, input.orderId);
     if (now?.status === 'cancelled') return now;
@@ -76,6 +83,8 @@ export class MoveOrder {
   constructor(
     private readonly orders: OrderRepository,
     private readonly clock: Clock,
+    /** Told after a change is stored (the event relay publishes it). */
+    private readonly stored: () => void = noop,
   ) {}
 
   async execute(input: MoveOrderInput): Promise<Order> {
@@ -89,7 +98,10 @@ export class MoveOrder {
     if (input.expectedVersion !== undefined && order.version !== input.expectedVersion) throw preconditionFailed(order);
     const move = planMove(order, { to, by: 'staff', reason }, this.clock.now());
     const moved = await this.orders.applyMove(move);
-    if (moved !== null) return moved;
+    if (moved !== null) {
+      this.stored();
+      return moved;
+    }
     const now = (await this.orders.findById(input.orderId)) ?? order;
     if (input.expectedVersion !== undefined) throw preconditionFailed(now);
     throw invalidTransition(now, to);

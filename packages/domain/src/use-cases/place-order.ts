@@ -69,6 +69,8 @@ export class PlaceOrder {
     /** Refuses new orders while the store is closed or paused; a replay of a placed order still replays. */
     private readonly gate: StoreGate | null,
     options: PlaceOrderOptions = {},
+    /** Told after an order is stored (the event relay publishes it). */
+    private readonly stored: () => void = () => undefined,
   ) {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
@@ -83,6 +85,7 @@ export class PlaceOrder {
     const reservation = this.stamper.next(this.clock.now());
     if (key === undefined) {
       const { order } = await this.orders.insert(await this.price(input.customerId, lines, reservation));
+      this.stored();
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
@@ -150,6 +153,7 @@ export class PlaceOrder {
     let inserted: boolean;
     try {
       ({ order: stored, inserted } = await this.orders.insert(order));
+      if (inserted) this.stored();
     } catch (error) {
       // The order may or may not be stored: keep the claim and its reservation, end the lock so
       // that a retry takes the claim over at once and replays the order or places it.

@@ -1,0 +1,139 @@
+/**
+ * The live order streams open on one app, and what keeps them honest (DECISIONS "Live order
+ * updates"):
+ *
+ * - at most `perCaller` streams per caller (customer) on this instance: a slot is taken when the
+ *   handler starts (so that simultaneous requests cannot all pass) and given back when the stream
+ *   ends or is never sent;
+ * - one ticker for every stream (slot-ticker.ts): each open stream is visited once per `pingMs`,
+ *   gets a `: ping`, and every `revalidateMs` (in whole visits) its access token is authenticated
+ *   again, which ends it soon after a revocation made anywhere (another instance's logout,
+ *   refresh-token reuse, an account disabled or a staff role taken away by the CLI). A store that
+ *   fails to answer ends nothing: the stream goes on until the store answers or the token expires;
+ * - a logout on this instance ends its session's streams at once (`endSession`).
+ *
+ * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
+ * (`HttpApp.endStreams`).
+ */
+import type { Authenticate, Caller } from '@storefront/domain';
+import { DomainError, isDomainError } from '@storefront/domain';
+import { EventStream, type StreamOwner } from './event-stream.js';
+import { STREAM_LIMITS } from './limits.js';
+import { SlotTicker } from './slot-ticker.js';
+import { EventFrames } from './sse-frames.js';
+
+export interface EventStreamsOptions {
+  /** Default STREAM_LIMITS.pingMs. */
+  readonly pingMs?: number | undefined;
+  /** Default STREAM_LIMITS.revalidateMs. */
+  readonly revalidateMs?: number | undefined;
+  /** Default STREAM_LIMITS.perCaller. */
+  readonly perCaller?: number | undefined;
+}
+
+/** The pings of a period are spread over this many ticks. */
+const SLOTS = 15;
+
+/** What a failed revalidation means for the stream: over, or (a store failure) not known yet. */
+const REVOKED = new Set(['invalid_token', 'token_expired', 'account_disabled']);
+
+export class EventStreams {
+  /** Each event rendered once for every stream (sse-frames.ts). */
+  readonly frames = new EventFrames();
+  private readonly perCaller: number;
+  private readonly revalidateEvery: number;
+  private readonly counts = new Map<string, number>();
+  private readonly bySession = new Map<string, Set<EventStream>>();
+  private readonly ticker: SlotTicker<EventStream>;
+
+  constructor(
+    private readonly authenticate: Pick<Authenticate, 'execute'>,
+    options: EventStreamsOptions = {},
+    failed: (error: unknown) => void = () => undefined,
+  ) {
+    const pingMs = options.pingMs ?? STREAM_LIMITS.pingMs;
+    const revalidateMs = options.revalidateMs ?? STREAM_LIMITS.revalidateMs;
+    this.perCaller = options.perCaller ?? STREAM_LIMITS.perCaller;
+    if (!Number.isSafeInteger(this.perCaller) || this.perCaller < 1) throw new RangeError(`perCaller must be an integer ≥ 1, got ${this.perCaller}`);
+    if (!(revalidateMs > 0)) throw new RangeError(`revalidateMs must be above 0, got ${revalidateMs}`);
+    this.revalidateEvery = Math.max(1, Math.round(revalidateMs / pingMs));
+    this.ticker = new SlotTicker(pingMs, SLOTS, (stream) => this.visit(stream), failed);
+  }
+
+  /** Streams taken (open, or about to be). */
+  get size(): number {
+    let n = 0;
+    for (const count of this.counts.values()) n += count;
+    return n;
+  }
+
+  /** Streams the ticker visits (open ones). */
+  get live(): number {
+    return this.ticker.size;
+  }
+
+  /** Streams `customerId` holds on this instance. */
+  heldBy(customerId: string): number {
+    return this.counts.get(customerId) ?? 0;
+  }
+
+  /** A new stream for `owner`, counted against its limit; `rate_limited` when it already holds the most. */
+  take(owner: StreamOwner): EventStream {
+    const held = this.heldBy(owner.customerId);
+    if (held >= this.perCaller) {
+      throw new DomainError('rate_limited', `At most ${this.perCaller} event streams may be open at once; close one first.`, {
+        retryAfterSeconds: STREAM_LIMITS.retryAfterSeconds,
+      });
+    }
+    this.counts.set(owner.customerId, held + 1);
+    const stream = new EventStream(owner, this.frames, {
+      opened: (opened) => this.ticker.add(opened),
+      released: (released) => this.give(released),
+    });
+    let streams = this.bySession.get(owner.sessionId);
+    if (streams === undefined) this.bySession.set(owner.sessionId, (streams = new Set()));
+    streams.add(stream);
+    return stream;
+  }
+
+  /** Ends every stream of the session (its logout on this instance). */
+  endSession(sessionId: string): void {
+    const streams = this.bySession.get(sessionId);
+    if (streams !== undefined) for (const stream of [...streams]) stream.end();
+  }
+
+  private give(stream: EventStream): void {
+    const { customerId, sessionId } = stream.owner;
+    this.ticker.delete(stream);
+    const held = this.heldBy(customerId) - 1;
+    if (held > 0) this.counts.set(customerId, held);
+    else this.counts.delete(customerId);
+    const streams = this.bySession.get(sessionId);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.bySession.delete(sessionId);
+  }
+
+  private visit(stream: EventStream): void {
+    stream.ping();
+    stream.visits += 1;
+    if (stream.visits % this.revalidateEvery === 0 && !stream.revalidating) this.revalidate(stream);
+  }
+
+  private revalidate(stream: EventStream): void {
+    stream.revalidating = true;
+    this.authenticate.execute(stream.owner.token).then(
+      (caller) => {
+        stream.revalidating = false;
+        if (!stillAllowed(stream.owner, caller)) stream.end();
+      },
+      (error: unknown) => {
+        stream.revalidating = false;
+        if (isDomainError(error) && REVOKED.has(error.code)) stream.end();
+      },
+    );
+  }
+}
+
+function stillAllowed(owner: StreamOwner, caller: Caller): boolean {
+  return caller.customer.customerId === owner.customerId && (!owner.staffOnly || caller.customer.role === 'staff');
+}

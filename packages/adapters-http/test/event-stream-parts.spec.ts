@@ -1,0 +1,325 @@
+/**
+ * The parts of the live order streams on their own, without a socket: the frames, the slot ticker,
+ * one stream between its feed and its sink, and the registry's limit and token revalidation.
+ */
+import type { Caller, Feed, OrderEvent } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+import { anOrder } from '@storefront/testing';
+import { expect } from 'chai';
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, it } from 'mocha';
+import { EventStream, type StreamOwner } from '../src/event-stream.js';
+import { EventStreams } from '../src/event-streams.js';
+import { orderJson } from '../src/mappers.js';
+import { SlotTicker } from '../src/slot-ticker.js';
+import { EventFrames, PING_FRAME, RESET_FRAME, RETRY_FRAME } from '../src/sse-frames.js';
+import { OpenStreams, type StreamEnd, type StreamSink } from '../src/streams.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(check: () => boolean, ms = 1_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await sleep(2);
+  }
+}
+
+/** A sink that keeps what is written and how it ended. */
+function aSink() {
+  const written: string[] = [];
+  const listeners: ((reason: StreamEnd) => void)[] = [];
+  let ended = false;
+  const sink: StreamSink = {
+    write: (chunk) => (ended ? false : (written.push(chunk.toString()), true)),
+    end: () => {
+      if (ended) return;
+      ended = true;
+      for (const listener of listeners) listener('done');
+    },
+    get ended() {
+      return ended;
+    },
+    onEnd: (listener) => void listeners.push(listener),
+  };
+  return { sink, written, isEnded: () => ended };
+}
+
+function aFeed() {
+  const feed = { closed: 0, close: () => void (feed.closed += 1) };
+  return feed satisfies Feed;
+}
+
+const PING = ': ping\n\n';
+const AT = new Date('2030-01-02T03:04:05.678Z');
+
+function statusEvent(id: string, overrides: Partial<OrderEvent> = {}): OrderEvent {
+  return { id, type: 'order.status', orderId: 'ord_1', customerId: 'cus_1', version: 2, status: 'accepted', at: AT, ...overrides };
+}
+
+function anOwner(overrides: Partial<StreamOwner> = {}): StreamOwner {
+  return { customerId: 'cus_1', sessionId: 'ses_1', token: 'token-1', expiresAt: Date.now() + 60_000, staffOnly: false, ...overrides };
+}
+
+function aCaller(role: 'customer' | 'staff' = 'customer'): Caller {
+  return { customer: { customerId: 'cus_1', role } as Caller['customer'], claims: { sub: 'cus_1', sid: 'ses_1', exp: 0 } };
+}
+
+describe('EventFrames', () => {
+  it('writes an order.status event as id, event and one data line of {order_id, status, version, at, reason}', () => {
+    const text = new EventFrames().ofEvent(statusEvent('42', { status: 'rejected', reason: 'out of soup\non the line' })).toString();
+    expect(text).to.equal(
+      'id: 42\nevent: order.status\ndata: {"order_id":"ord_1","status":"rejected","version":2,"at":"2030-01-02T03:04:05.678Z","reason":"out of soup\\non the line"}\n\n',
+    );
+  });
+
+  it('writes an order.placed event with the order exactly as GET /api/orders/{id} renders it', () => {
+    const order = anOrder();
+    const text = new EventFrames().ofEvent({ id: '7', type: 'order.placed', orderId: order.orderId, customerId: order.customerId, version: 1, status: 'placed', at: order.createdAt, order }).toString();
+    const [id, event, data, ...rest] = text.split('\n');
+    expect([id, event]).to.deep.equal(['id: 7', 'event: order.placed']);
+    expect(JSON.parse(data!.slice('data: '.length))).to.deep.equal(orderJson(order));
+    expect(rest).to.deep.equal(['', '']);
+  });
+
+  it('writes a reset without an id, so that the client keeps the last id it really had', () => {
+    expect(new EventFrames().of({ kind: 'reset' }).toString()).to.equal('event: reset\ndata: {}\n\n');
+    expect(RESET_FRAME.toString()).to.not.include('id:');
+    expect(RETRY_FRAME.toString()).to.equal('retry: 3000\n\n');
+    expect(PING_FRAME.toString()).to.equal(': ping\n\n');
+  });
+
+  it('renders an event once, however many streams it is written to: one Buffer for all', () => {
+    let reads = 0;
+    const event = statusEvent('9');
+    const counted = Object.defineProperty({ ...event }, 'orderId', { get: () => (reads += 1, 'ord_1'), enumerable: true }) as OrderEvent;
+    const frames = new EventFrames();
+    const texts = Array.from({ length: 1_000 }, () => frames.ofEvent(counted));
+    expect(reads).to.equal(1);
+    expect(new Set(texts).size).to.equal(1);
+  });
+});
+
+describe('SlotTicker', () => {
+  let ticker: SlotTicker<number> | undefined;
+  afterEach(() => {
+    for (let i = 0; i < 100; i++) ticker?.delete(i);
+  });
+
+  it('visits every item once per period, a slot at a time, and never all of them on one tick', async () => {
+    const visits: number[][] = [];
+    let current: number[] = [];
+    ticker = new SlotTicker<number>(75, 15, (item) => current.push(item), () => undefined);
+    for (let i = 0; i < 30; i++) ticker.add(i);
+    const timer = setInterval(() => {
+      if (current.length > 0) visits.push(current);
+      current = [];
+    }, 1);
+    await sleep(160);
+    clearInterval(timer);
+    const flat = visits.flat();
+    // Two periods: every item visited about twice, at most two per tick (30 items in 15 slots).
+    for (let i = 0; i < 30; i++) expect(flat.filter((item) => item === i).length, `visits of ${i}`).to.be.within(1, 3);
+    expect(Math.max(...visits.map((tick) => tick.length))).to.be.at.most(4);
+  });
+
+  it('runs its timer only while it has something to visit', () => {
+    ticker = new SlotTicker<number>(100, 15, () => undefined, () => undefined);
+    expect(ticker.running).to.equal(false);
+    ticker.add(1);
+    ticker.add(2);
+    expect(ticker.running).to.equal(true);
+    ticker.delete(1);
+    expect(ticker.running).to.equal(true);
+    ticker.delete(2);
+    expect(ticker.running).to.equal(false);
+  });
+
+  it('goes on visiting the others when a visit throws, and reports the error', async () => {
+    const errors: unknown[] = [];
+    const seen = new Set<number>();
+    ticker = new SlotTicker<number>(30, 1, (item) => {
+      seen.add(item);
+      if (item === 1) throw new Error('broken visit');
+    }, (error) => errors.push(error));
+    ticker.add(1);
+    ticker.add(2);
+    await eventually(() => seen.has(2) && errors.length > 0);
+  });
+});
+
+describe('EventStream', () => {
+  const hooks = () => {
+    const calls = { opened: 0, released: 0 };
+    return { calls, hooks: { opened: () => void (calls.opened += 1), released: () => void (calls.released += 1) } };
+  };
+
+  it('holds what the feed hands over before the headers are out, then writes retry, the held items and the live ones in order', () => {
+    const { calls, hooks: h } = hooks();
+    const stream = new EventStream(anOwner(), new EventFrames(), h);
+    stream.push({ kind: 'event', event: statusEvent('1') });
+    stream.push({ kind: 'reset' });
+    const { sink, written } = aSink();
+    stream.open(sink);
+    stream.push({ kind: 'event', event: statusEvent('2', { version: 3, status: 'preparing' }) });
+    expect(written.map((text) => text.split('\n')[0])).to.deep.equal(['retry: 3000', 'id: 1', 'event: reset', 'id: 2']);
+    expect(calls.opened).to.equal(1);
+  });
+
+  it('closes its feed and gives its slot back once, whether it ends, is cancelled or both', () => {
+    const { calls, hooks: h } = hooks();
+    const feed = aFeed();
+    const stream = new EventStream(anOwner(), new EventFrames(), h);
+    stream.attach(feed);
+    const { sink } = aSink();
+    stream.open(sink);
+    sink.end();
+    stream.cancel();
+    stream.release();
+    expect([feed.closed, calls.released]).to.deep.equal([1, 1]);
+  });
+
+  it('never starts once ended before its headers went out (a logout in between), and closes a feed attached after that', () => {
+    const { calls, hooks: h } = hooks();
+    const stream = new EventStream(anOwner(), new EventFrames(), h);
+    stream.end();
+    const late = aFeed();
+    stream.attach(late);
+    const { sink, written, isEnded } = aSink();
+    stream.open(sink);
+    expect(isEnded()).to.equal(true);
+    expect(written).to.deep.equal([]);
+    expect([late.closed, calls.released, calls.opened]).to.deep.equal([1, 1, 0]);
+  });
+
+  it('lasts until its token expires: no longer, and not at all past it', () => {
+    const now = Date.now();
+    const { hooks: h } = hooks();
+    expect(new EventStream(anOwner({ expiresAt: now + 1_234 }), new EventFrames(), h, now).maxDurationMs).to.equal(1_234);
+    expect(new EventStream(anOwner({ expiresAt: now - 2_000 }), new EventFrames(), h, now).maxDurationMs).to.equal(0);
+  });
+});
+
+describe('EventStreams', () => {
+  let registry: EventStreams | undefined;
+  const sinks: ReturnType<typeof aSink>[] = [];
+  afterEach(() => {
+    for (const s of sinks.splice(0)) s.sink.end();
+    registry = undefined;
+  });
+
+  function opened(stream: EventStream) {
+    const s = aSink();
+    sinks.push(s);
+    stream.open(s.sink);
+    return s;
+  }
+
+  it('lets a caller hold at most perCaller streams, refuses the next with rate_limited and a retry after 5 s, and gives a slot back when one ends', () => {
+    registry = new EventStreams({ execute: () => Promise.resolve(aCaller()) }, { perCaller: 2 });
+    const first = registry.take(anOwner());
+    registry.take(anOwner());
+    let refusal: unknown;
+    try {
+      registry.take(anOwner());
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).to.be.instanceOf(DomainError).and.include({ code: 'rate_limited', retryAfterSeconds: 5 });
+    // Another caller is not affected.
+    registry.take(anOwner({ customerId: 'cus_2' }));
+    first.cancel();
+    expect(registry.heldBy('cus_1')).to.equal(1);
+    registry.take(anOwner());
+    expect(registry.size).to.equal(3);
+  });
+
+  it('ends every stream of a session at once, and only those', () => {
+    registry = new EventStreams({ execute: () => Promise.resolve(aCaller()) });
+    const mine = opened(registry.take(anOwner({ sessionId: 'ses_a' })));
+    const other = opened(registry.take(anOwner({ sessionId: 'ses_b' })));
+    registry.endSession('ses_a');
+    expect([mine.isEnded(), other.isEnded()]).to.deep.equal([true, false]);
+    expect(registry.heldBy('cus_1')).to.equal(1);
+  });
+
+  it('pings every open stream once per period', async () => {
+    registry = new EventStreams({ execute: () => Promise.resolve(aCaller()) }, { pingMs: 45, revalidateMs: 60_000 });
+    const streams = Array.from({ length: 20 }, () => opened(registry!.take(anOwner({ customerId: `cus_${Math.random()}` }))));
+    await sleep(100);
+    for (const s of streams) expect(s.written.filter((text) => text === PING).length).to.be.within(1, 3);
+  });
+
+  for (const code of ['invalid_token', 'token_expired', 'account_disabled'] as const) {
+    it(`ends a stream whose token is refused again with ${code} (a revocation made elsewhere)`, async () => {
+      let calls = 0;
+      registry = new EventStreams({ execute: () => (calls++, Promise.reject(new DomainError(code, 'no'))) }, { pingMs: 15, revalidateMs: 15 });
+      const s = opened(registry.take(anOwner()));
+      await eventually(() => s.isEnded());
+      expect(calls).to.equal(1);
+      expect(registry.size).to.equal(0);
+    });
+  }
+
+  it('keeps a stream whose token cannot be checked because the store fails, and checks again later', async () => {
+    let calls = 0;
+    registry = new EventStreams({ execute: () => (calls++, Promise.reject(new Error('store down'))) }, { pingMs: 15, revalidateMs: 15 });
+    const s = opened(registry.take(anOwner()));
+    await eventually(() => calls >= 3);
+    expect(s.isEnded()).to.equal(false);
+  });
+
+  it('ends a staff-only stream once its caller is no longer staff, and keeps a customer\'s own', async () => {
+    registry = new EventStreams({ execute: () => Promise.resolve(aCaller('customer')) }, { pingMs: 15, revalidateMs: 15 });
+    const staffOnly = opened(registry.take(anOwner({ staffOnly: true })));
+    const own = opened(registry.take(anOwner()));
+    await eventually(() => staffOnly.isEnded());
+    await sleep(40);
+    expect(own.isEnded()).to.equal(false);
+  });
+
+  it('revalidates every revalidateMs in whole ping periods, one check at a time per stream', async () => {
+    let calls = 0;
+    let pending = 0;
+    let most = 0;
+    registry = new EventStreams(
+      {
+        execute: async () => {
+          calls += 1;
+          most = Math.max(most, ++pending);
+          await sleep(50);
+          pending -= 1;
+          return aCaller();
+        },
+      },
+      { pingMs: 10, revalidateMs: 30 },
+    );
+    const s = opened(registry.take(anOwner()));
+    await sleep(200);
+    expect(most).to.equal(1);
+    expect(calls).to.be.within(2, 5);
+    const pings = s.written.filter((text) => text === PING).length;
+    expect(pings).to.be.at.least(calls * 2);
+  });
+});
+
+describe('OpenStreams deadlines', () => {
+  it('treats a deadline beyond what Node\'s timers hold as none, instead of ending the stream at once', async () => {
+    const res = Object.assign(new EventEmitter(), { destroyed: false, writableEnded: false, write: () => true, end: () => void (res.writableEnded = true) });
+    const ends: StreamEnd[] = [];
+    const streams = new OpenStreams();
+    streams.start(res as never, { maxDurationMs: 2 ** 31, open: () => undefined }, (reason) => ends.push(reason));
+    await sleep(20);
+    expect(ends).to.deep.equal([]);
+    streams.endAll();
+    expect(ends).to.deep.equal(['shutdown']);
+  });
+
+  it('cancels instead of opening a source whose client left before the headers went out', async () => {
+    const res = Object.assign(new EventEmitter(), { destroyed: true, writableEnded: false, write: () => true, end: () => undefined });
+    const calls: string[] = [];
+    const ends: StreamEnd[] = [];
+    new OpenStreams().start(res as never, { open: () => void calls.push('open'), cancel: () => void calls.push('cancel') }, (reason) => ends.push(reason));
+    expect([calls, ends]).to.deep.equal([['cancel'], ['client_closed']]);
+  });
+});

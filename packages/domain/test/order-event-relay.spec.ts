@@ -1,0 +1,50 @@
+/**
+ * The relay's scheduling, with hand-made ports: a change stored at any moment of a drain is
+ * published without waiting for the sweep, and a failing log is retried, not spun on.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { OrderEventLog, OrderRepository, UnpublishedOrder } from '../src/index.js';
+import { OrderEventRelay } from '../src/use-cases/order-event-relay.js';
+import { setTimer } from '../src/timers.js';
+
+/** An outbox of counted calls; `due` is what the next read answers. */
+function anOutbox() {
+  const calls = { list: 0, append: 0 };
+  let due: UnpublishedOrder[] = [];
+  const reads: Promise<readonly UnpublishedOrder[]>[] = [];
+  const orders = {
+    listUnpublished: () => {
+      calls.list += 1;
+      const answer = Promise.resolve(due);
+      due = [];
+      reads.push(answer);
+      return answer;
+    },
+    markPublished: () => Promise.resolve(),
+  } as unknown as OrderRepository;
+  const log = { append: () => ((calls.append += 1), Promise.resolve()) } as unknown as OrderEventLog;
+  return { orders, log, calls, reads };
+}
+
+describe('OrderEventRelay', () => {
+  it('drains again when notified just after a drain read an empty outbox, before it ended', async () => {
+    const { orders, log, calls, reads } = anOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    const first = relay.drain();
+    // Runs right after the relay's own continuation of this read: its drain is over but not cleared.
+    const notified = reads[0]!.then(() => relay.notify());
+    await first;
+    await notified;
+    await new Promise<void>((resolve) => setTimer(resolve, 5));
+    expect(calls.list).to.equal(2);
+  });
+
+  it('answers a drain asked for while one runs only after a drain that started later', async () => {
+    const { orders, log, calls } = anOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    void relay.drain();
+    await relay.drain();
+    expect(calls.list).to.equal(2);
+  });
+});
