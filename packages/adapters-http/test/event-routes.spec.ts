@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { orderJson } from '../src/mappers.js';
 import { openStream, placeFor, serveEvents, signIn, type EventServer, type OpenedStream } from './event-server.js';
-import type { SseFrame } from './sse-reader.js';
+import type { SseFrame } from '@storefront/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,11 +7,11 @@ import { createCryptoAdapters } from '@storefront/adapters-crypto';
 import { createMemoryAdapters, InMemoryOrderEventLog, seedDemoData, type InMemoryOrderEventLogOptions } from '@storefront/adapters-memory';
 import type { Caller, Order, Storefront, StorefrontPorts } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
+import { SseReader } from '@storefront/testing';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventStreamsOptions } from '../src/event-streams.js';
 import { createHttpApp, type HttpApp } from '../src/index.js';
-import { SseReader } from './sse-reader.js';
 
 export interface EventServer {
   readonly url: string;

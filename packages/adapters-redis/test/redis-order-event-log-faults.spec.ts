@@ -3,11 +3,22 @@
  * tests kill and start again (a restart loses everything), and a TCP proxy that cuts one instance off.
  */
 import { createRedisClient, RedisOrderEventLog } from '../src/index.js';
-import { EventRecorder, eventually, eventsOfAReadyOrder, keyOf, placedEvents, readAllEvents, rejectionOf, sleep } from '@storefront/testing';
+import {
+  EventRecorder,
+  eventually,
+  eventsOfAReadyOrder,
+  hasRedisServer,
+  keyOf,
+  placedEvents,
+  privateRedis,
+  readAllEvents,
+  rejectionOf,
+  sleep,
+  type PrivateRedis,
+} from '@storefront/testing';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { afterEach, before, beforeEach, describe, it } from 'mocha';
-import { hasRedisServer, privateRedis, type PrivateRedis } from './private-redis.js';
 import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 /** Retries `attempt` until it works: a client reconnects within its back-off (up to 2 s) of Redis coming back. */

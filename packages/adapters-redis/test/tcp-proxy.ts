@@ -3,7 +3,7 @@
  * still reach it (a network partition), which no stop of the server itself can show.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { freePort } from './private-redis.js';
+import { freePort } from '@storefront/testing';
 
 export interface TcpProxy {
   readonly url: string;

@@ -13,7 +13,8 @@ import { expect } from 'chai';
 import type { StartOptions } from '../../src/server.js';
 import { ALICE, call, login, startServer, useServer, type RunningServer } from './support.js';
 import { aPlacedOrder, move, staffToken } from './kitchen-support.js';
-import { dataOf, expectSchema, follow, openEvents, summary, type SseStream } from './events-support.js';
+import type { SseReader } from '@storefront/testing';
+import { dataOf, expectSchema, follow, openEvents, summary } from './events-support.js';
 import { newSigningKey, resign } from './tokens.js';
 
 const STATUS_EVENT = '/components/schemas/OrderStatusEvent';
@@ -22,10 +23,10 @@ const ORDER = '/components/schemas/Order';
 describe('e2e: live order updates', function () {
   const h = useServer();
   let staff = '';
-  const streams: SseStream[] = [];
+  const streams: SseReader[] = [];
 
   /** A stream answered 200 and read past its `retry:`, closed after the test. */
-  async function open(path: string, token: string, headers: Record<string, string> = {}): Promise<SseStream> {
+  async function open(path: string, token: string, headers: Record<string, string> = {}): Promise<SseReader> {
     const stream = await follow(h.url, path, token, headers);
     streams.push(stream);
     return stream;
@@ -35,7 +36,7 @@ describe('e2e: live order updates', function () {
     staff = await staffToken(h.url);
   });
   afterEach(async function () {
-    await Promise.all(streams.splice(0).map((stream) => stream.close()));
+    await Promise.all(streams.splice(0).map((stream) => stream.cancel()));
   });
 
   describe('GET /api/orders/{order_id}/events', function () {
@@ -46,7 +47,7 @@ describe('e2e: live order updates', function () {
       expect(opened.headers.get('content-type')).to.match(/^text\/event-stream(;|$)/);
       expect(opened.headers.get('cache-control')).to.equal('no-store');
       expect(opened.headers.get('x-accel-buffering')).to.equal('no');
-      const stream = (opened as { stream: SseStream }).stream;
+      const stream = (opened as { stream: SseReader }).stream;
       streams.push(stream);
       expect(await stream.next()).to.deep.equal({ retry: '3000' });
       const snapshot = await stream.next();
@@ -114,7 +115,7 @@ describe('e2e: live order updates', function () {
       const first = await open('/api/staff/events', staff);
       const { order } = await aPlacedOrder(h);
       const seen = await first.nextEvent();
-      await first.close();
+      await first.cancel();
       await move(h.url, staff, order.order_id, 'accepted');
       const { order: other } = await aPlacedOrder(h);
       await move(h.url, staff, order.order_id, 'preparing');
@@ -133,7 +134,7 @@ describe('e2e: live order updates', function () {
       const { token, order } = await aPlacedOrder(h);
       const first = await open(`/api/orders/${order.order_id}/events`, token);
       const snapshot = await first.next();
-      await first.close();
+      await first.cancel();
       await move(h.url, staff, order.order_id, 'accepted');
       await aPlacedOrder(h);
       await move(h.url, staff, order.order_id, 'preparing');
@@ -156,20 +157,20 @@ describe('e2e: live order updates', function () {
   describe('limits', function () {
     it('refuses a caller\'s 6th open stream with 429 rate_limited and Retry-After, and takes one again once a stream is closed', async function () {
       const { token, order } = await aPlacedOrder(h);
-      const mine: SseStream[] = [];
+      const mine: SseReader[] = [];
       for (let i = 0; i < 5; i++) mine.push(await open(`/api/orders/${order.order_id}/events`, token));
       const sixth = await openEvents(h.url, `/api/orders/${order.order_id}/events`, token);
       expect(sixth.status).to.equal(429);
       expect((sixth as { body: { error: string } }).body).to.include({ error: 'rate_limited', retry_after: 5 });
       expect(sixth.headers.get('retry-after')).to.equal('5');
-      await mine[0]!.close();
+      await mine[0]!.cancel();
       let again = await openEvents(h.url, `/api/orders/${order.order_id}/events`, token);
       for (let attempt = 0; again.status === 429 && attempt < 50; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         again = await openEvents(h.url, `/api/orders/${order.order_id}/events`, token);
       }
       expect(again.status).to.equal(200);
-      streams.push((again as { stream: SseStream }).stream);
+      streams.push((again as { stream: SseReader }).stream);
     });
   });
 
@@ -179,7 +180,7 @@ describe('e2e: live order updates', function () {
       const stream = await open(`/api/orders/${order.order_id}/events`, token);
       await stream.next();
       expect((await call(h.url, '/api/auth/logout', { method: 'POST', token })).status).to.equal(204);
-      await stream.ended(300);
+      await stream.end(300);
       expect((await openEvents(h.url, `/api/orders/${order.order_id}/events`, token)).status).to.equal(401);
     });
   });
@@ -195,7 +196,7 @@ describe('e2e: a live stream ends with its access token', function () {
     const expiresAt = Math.floor(Date.now() / 1000) + 1;
     const shortLived = resign(key, staff, (claims) => ({ ...claims, exp: new Date(expiresAt * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }));
     const stream = await follow(h.url, '/api/staff/events', shortLived);
-    await stream.ended(1_500);
+    await stream.end(1_500);
     expect(Date.now()).to.be.at.least(expiresAt * 1000 - 50);
   });
 });
@@ -214,7 +215,7 @@ describe('e2e: live streams at shutdown', function () {
     const staff = await staffToken(base);
     const open = await Promise.all([0, 1, 2].map(() => follow(base, '/api/staff/events', staff)));
     const started = Date.now();
-    const ended = Promise.all(open.map((stream) => stream.ended(2_000)));
+    const ended = Promise.all(open.map((stream) => stream.end(2_000)));
     await server!.close();
     server = undefined;
     expect(Date.now() - started).to.be.below(1_000);
@@ -243,7 +244,7 @@ describe('e2e: live streams with short ping and revalidation periods', function 
       }
       expect(await quota()).to.equal(before - 1);
     } finally {
-      await stream.close();
+      await stream.cancel();
     }
   });
 
@@ -253,6 +254,6 @@ describe('e2e: live streams with short ping and revalidation periods', function 
     await stream.next();
     const me = (await call(h.url, '/api/me', { token })).body as { email: string };
     await h.server.storefront.setCustomerDisabled.execute({ email: me.email, disabled: true });
-    await stream.ended(1_000);
+    await stream.end(1_000);
   });
 });

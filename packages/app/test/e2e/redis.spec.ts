@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { describe, it, before, after } from 'mocha';
 import { expect } from 'chai';
+import { freePort } from '@storefront/testing';
 import type { RunningServer } from './support.js';
 import { baseOf, call, expectError, sleep, startServer } from './support.js';
 
@@ -31,17 +32,6 @@ function ping(url: string, timeoutMs = 1_000): Promise<boolean> {
     socket.on('error', () => done(false));
     socket.on('connect', () => socket.write('PING\r\n'));
     socket.on('data', (data: Buffer) => done(data.toString().startsWith('+PONG')));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }
 

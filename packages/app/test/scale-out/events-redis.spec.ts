@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
-import { hasRedisServer, privateRedis, startInstance, type Instance, type PrivateRedis } from './processes.js';
+import { hasRedisServer, privateRedis, type PrivateRedis } from '@storefront/testing';
+import { startInstance, type Instance } from './processes.js';
 
 interface StreamEvent {
   readonly id: string;

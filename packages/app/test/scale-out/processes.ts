@@ -1,10 +1,9 @@
 /**
  * Real processes for the scale-out tests: Storefront instances started from the built entry point
- * (`node dist/src/main.js`, as `pnpm start` does) and a private redis-server that a test may kill
- * and restart without touching the machine's shared Redis.
+ * (`node dist/src/main.js`, as `pnpm start` does). The private redis-server they share is
+ * `privateRedis` of @storefront/testing.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -70,78 +69,5 @@ function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-export function hasRedisServer(): boolean {
-  return spawnSync('redis-server', ['--version']).status === 0;
-}
-
-export interface PrivateRedis {
-  readonly url: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  /** SIGKILL, as a crash or an OOM kill would: nothing is flushed on the way out. */
-  kill(): Promise<void>;
-}
-
-export interface PrivateRedisOptions {
-  /**
-   * Keep the data in this directory, as a production Redis would: the append-only file, fsynced
-   * on every write, so that a server killed and started again comes back with every acknowledged
-   * write. Without it nothing is kept on disk.
-   */
-  readonly persistDir?: string;
-}
-
-/** A redis-server on a free loopback port (the same one on every start). */
-export async function privateRedis(options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
-  const port = await freePort();
-  const persistence =
-    options.persistDir === undefined
-      ? ['--save', '', '--appendonly', 'no']
-      : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.persistDir];
-  let child: ChildProcess | undefined;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    start: () =>
-      new Promise((resolve, reject) => {
-        const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', ...persistence], {
-          stdio: ['ignore', 'pipe', 'ignore'],
-        });
-        child = started;
-        let output = '';
-        const exited = (code: number | null): void => reject(new Error(`redis-server exited with ${code} before it was ready:\n${output}`));
-        started.once('error', reject);
-        started.once('exit', exited);
-        started.stdout!.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (!output.includes('Ready to accept connections')) return;
-          started.off('exit', exited);
-          started.stdout!.removeAllListeners('data');
-          started.stdout!.resume();
-          resolve();
-        });
-      }),
-    stop: () => (child === undefined ? Promise.resolve() : stopChild(child)),
-    kill: () => {
-      const killed = child;
-      if (killed === undefined || killed.exitCode !== null || killed.signalCode !== null) return Promise.resolve();
-      return new Promise((resolve) => {
-        killed.once('exit', () => resolve());
-        killed.kill('SIGKILL');
-      });
-    },
-  };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
   });
 }

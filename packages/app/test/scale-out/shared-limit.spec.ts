@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { after, before, describe, it } from 'mocha';
-import { hasRedisServer, privateRedis, startInstance, type Instance, type PrivateRedis } from './processes.js';
+import { hasRedisServer, privateRedis, type PrivateRedis } from '@storefront/testing';
+import { startInstance, type Instance } from './processes.js';
 
 async function statusesOf(urls: readonly string[], path = '/api/products'): Promise<number[]> {
   return Promise.all(urls.map(async (url) => (await fetch(`${url}${path}`)).status));

@@ -13,6 +13,15 @@ export interface SseFrame {
   readonly comment?: string;
 }
 
+export interface SseReaderOptions {
+  /**
+   * How long `next`, `nextEvent` and `events` wait for a frame when not told: 1 s by default. A
+   * test whose events may come only with a periodic sweep sets it above that sweep (only a failing
+   * test ever waits that long).
+   */
+  readonly timeoutMs?: number;
+}
+
 export class SseReader {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private readonly decoder = new TextDecoder();
@@ -20,21 +29,26 @@ export class SseReader {
   private readonly frames: SseFrame[] = [];
   private reading: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> | undefined;
   private done = false;
+  private readonly timeoutMs: number;
   /** Everything received, as text. */
   text = '';
 
   /** Reads nothing until asked: a refusal's JSON body stays readable with `res.json()`. */
-  constructor(private readonly res: Response) {}
+  constructor(
+    private readonly res: Response,
+    options: SseReaderOptions = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? 1_000;
+  }
 
-  /** The next frame; null once the stream has ended. Rejects when nothing comes within `ms`. */
-  async next(ms = 1_000): Promise<SseFrame | null> {
+  /** The next frame, comments included; null once the stream has ended. Rejects when nothing comes within `ms`. */
+  async next(ms = this.timeoutMs): Promise<SseFrame | null> {
     const deadline = Date.now() + ms;
     while (this.frames.length === 0) {
       if (this.done) return null;
       this.reading ??= this.bodyReader().read();
-      const left = deadline - Date.now();
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, left))));
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))));
       const result = await Promise.race([this.reading, timeout]);
       clearTimeout(timer);
       if (result === 'timeout') throw new Error(`no frame within ${ms} ms (received ${JSON.stringify(this.text.slice(-300))})`);
@@ -46,7 +60,7 @@ export class SseReader {
   }
 
   /** The next frame that is not a comment (pings are skipped). */
-  async nextEvent(ms = 1_000): Promise<SseFrame | null> {
+  async nextEvent(ms = this.timeoutMs): Promise<SseFrame | null> {
     const deadline = Date.now() + ms;
     for (;;) {
       const frame = await this.next(Math.max(1, deadline - Date.now()));
@@ -54,15 +68,33 @@ export class SseReader {
     }
   }
 
-  /** Resolves once the server has ended the stream, skipping whatever comes before. */
+  /** The next `n` events, each within `ms`. */
+  async events(n: number, ms = this.timeoutMs): Promise<(SseFrame | null)[]> {
+    const out: (SseFrame | null)[] = [];
+    for (let i = 0; i < n; i++) out.push(await this.nextEvent(ms));
+    return out;
+  }
+
+  /**
+   * Resolves once the server has ended the stream, with whatever came before (pings included).
+   * Waits 1 s when not told, whatever `timeoutMs` says: a server ends a stream at once.
+   */
   async end(ms = 1_000): Promise<SseFrame[]> {
     const deadline = Date.now() + ms;
-    const skipped: SseFrame[] = [];
+    const before: SseFrame[] = [];
     for (;;) {
       const frame = await this.next(Math.max(1, deadline - Date.now()));
-      if (frame === null) return skipped;
-      skipped.push(frame);
+      if (frame === null) return before;
+      before.push(frame);
     }
+  }
+
+  /** Resolves true when no event comes within `ms` (pings aside). */
+  async quietFor(ms: number): Promise<boolean> {
+    return this.nextEvent(ms).then(
+      () => false,
+      () => true,
+    );
   }
 
   /** Stops reading (the client goes away). */
