@@ -8,7 +8,7 @@
  *
  *   node bench/inprocess.mjs                 # 3 alternations × 5 rounds of 50,000 requests each
  *   node bench/inprocess.mjs --instructions  # instructions per request under valgrind (~3 min)
- *   node bench/inprocess.mjs <kind> [n] [r]  # one process: node | koa | service | service-silent
+ *   node bench/inprocess.mjs <kind> [n] [r]  # one process: node | koa | service | service-silent | service-metrics
  *
  * Why: on a shared two-core VM, wrk's req/s moves by ±5 % from run to run and the kernel's share
  * (loopback writes, waking the client) is the same for every server; this isolates what the code
@@ -110,10 +110,15 @@ async function measureOne(kind, requests, rounds) {
       ctx.body = body;
     });
     server = http.createServer(app.callback());
-  } else if (kind === 'service' || kind === 'service-silent') {
-    // startStorefront makes its server with http.createServer: keep it, and never listen.
+  } else if (kind === 'service' || kind === 'service-silent' || kind === 'service-metrics') {
+    // startStorefront makes its server with http.createServer: keep it (the first: the second is
+    // the metrics server), and never listen.
     const create = http.createServer;
-    http.createServer = (...args) => (server = create(...args));
+    http.createServer = (...args) => {
+      const made = create(...args);
+      server ??= made;
+      return made;
+    };
     const { startStorefront } = await import(new URL('packages/app/dist/src/server.js', root).href);
     await startStorefront({
       PATH: process.env.PATH,
@@ -124,6 +129,7 @@ async function measureOne(kind, requests, rounds) {
       STOREFRONT_STORE: 'memory',
       RATE_LIMIT_MAX: '100000000',
       SCRYPT_LOG_N: '10',
+      ...(kind === 'service-metrics' ? { METRICS_PORT: '0' } : {}),
     });
     http.createServer = create;
   } else {

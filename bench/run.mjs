@@ -13,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products search auth orders orderreads logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders orderreads logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -22,7 +22,9 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { writeMenuFile } from './gen-menu.mjs';
 import { generator, json, login, measure, runLoadChild, startChild } from './lib.mjs';
+import { metricsScenario } from './metrics.mjs';
 import { streamsScenario } from './streams.mjs';
+import { typoScenario } from './search-typo.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -361,6 +363,13 @@ try {
     productsRps = (await run(service, { url: `${base}/api/products` })).rps;
   }
 
+  // What METRICS_PORT costs GET /api/products, off and on alternated (bench/metrics.mjs).
+  if (wanted('metrics')) {
+    const metrics = await metricsScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
+    verdicts.push(...metrics.verdicts);
+    notes.push(...metrics.notes);
+  }
+
   if (wanted('search')) {
     const q = encodeURIComponent(SEARCH_QUERY);
     const demo = await run(service, { url: `${base}/api/search?q=${q}` });
@@ -378,6 +387,13 @@ try {
     const build = await big.call('index-build', { repeat: 3 });
     notes.push(`${fmt(MENU_SIZE)} dishes: MenuSearchIndex.build alone ${build.map((ms) => fmt(ms)).join(', ')} ms (3 builds, in the service process)`);
     await big.stop();
+  }
+
+  // Typo-tolerant search over HTTP, exact and typo'd, demo menu against 100k alternated (bench/search-typo.mjs).
+  if (wanted('typo')) {
+    const typo = await typoScenario({ service, child, run, row, log, serviceEnv: SERVICE_ENV, tmp, rounds: ROUNDS });
+    verdicts.push(...typo.verdicts);
+    notes.push(...typo.notes);
   }
 
   if (wanted('auth') || wanted('orders')) {
@@ -487,6 +503,13 @@ try {
   await cleanup();
 }
 
+// Typo-tolerant search in-process: build, memory, CPU per query (bench/search-typo.mjs, its own process).
+let typoInProcess;
+if (wanted('typo')) {
+  log('typo-tolerant search in-process (bench/search-typo.mjs)');
+  typoInProcess = execFileSync(process.execPath, ['--expose-gc', new URL('search-typo.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5 * 60_000 });
+}
+
 // The JavaScript cost alone, without the kernel or a load generator (bench/inprocess.mjs).
 let jscost;
 if (wanted('jscost')) {
@@ -510,6 +533,7 @@ for (const line of headlines) console.log(`- ${line}`);
 if (headlines.length > 0) console.log('');
 for (const line of verdicts) console.log(`- target: ${line}`);
 if (verdicts.length > 0) console.log('');
+if (typoInProcess !== undefined) console.log(`${typoInProcess.trim()}\n`);
 if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(

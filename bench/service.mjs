@@ -120,4 +120,4 @@ process.on('message', async (message) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
-process.send({ ready: true, url: running.url, startMs, firstReadMs });
+process.send({ ready: true, url: running.url, metricsUrl: running.metricsUrl, startMs, firstReadMs });

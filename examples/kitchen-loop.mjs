@@ -26,7 +26,8 @@ const feed = await storefront.orderFeeds.openKitchen({}, (item) => {
 });
 
 // Two customers order (customer ids straight from the login, as the HTTP adapter gets them).
-const dishes = (await storefront.listMenu.execute()).products.filter((p) => p.available);
+// Dishes that need no choice of options (the demo pizzas need a size).
+const dishes = (await storefront.listMenu.execute()).products.filter((p) => p.available && p.optionGroups.every((g) => g.min === 0));
 const placed = [];
 for (const [email, password] of [['alice@example.com', 'alice-password'], ['bob@example.com', 'bob-password']]) {
   const { accessToken } = await storefront.login.execute({ email, password, client: 'kitchen-example' });

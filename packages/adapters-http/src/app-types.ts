@@ -29,6 +29,24 @@ export interface AccessEntry {
 /** Writes one access-log line per answered request. */
 export type AccessLog = (entry: AccessEntry) => void;
 
+/** One answered request, as an observer (metrics) sees it: labels of bounded cardinality only. */
+export interface RequestSample {
+  /** The matched route's path template as registered (`/api/orders/:order_id`); undefined when no route matched (404, 405, OPTIONS). */
+  readonly route: string | undefined;
+  readonly method: string;
+  readonly status: number;
+  /** Time to answer, in milliseconds; a stream's is until it ended (its access line's). */
+  readonly durationMs: number;
+}
+
+/** Told what the app answers, for metrics; how it is recorded is the embedder's business. */
+export interface HttpObserver {
+  /** Once per answered request, where its access-log line is written. */
+  request(sample: RequestSample): void;
+  /** Each failure answered 500 and logged as `request failed`: the error as thrown (a domain error's code says which dependency failed). */
+  failure?(error: unknown): void;
+}
+
 export interface HttpAppOptions {
   /** Largest accepted JSON body. Default HTTP_LIMITS.bodyLimitBytes (16 KiB). */
   readonly bodyLimitBytes?: number | undefined;
@@ -46,6 +64,8 @@ export interface HttpAppOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** The live order streams' timing and per-caller limit; defaults STREAM_LIMITS (tests use short periods). */
   readonly streams?: EventStreamsOptions | undefined;
+  /** Told of every answered request and every unexpected failure (metrics). Default: none. */
+  readonly observer?: HttpObserver | undefined;
 }
 
 export interface HttpAppDependencies {
@@ -70,4 +90,6 @@ export interface HttpApp {
   routes(): RouteEntry[];
   /** Ends every open stream (on shutdown: a server closing must not wait for them). */
   endStreams(): void;
+  /** The streams open now (live order events), read when metrics are scraped. */
+  readonly openStreams: number;
 }

@@ -51,6 +51,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     options.requestTimeoutMs ?? HTTP_LIMITS.requestTimeoutMs,
     streams,
     `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+    options.observer,
   );
   const admit = admission(storefront);
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
@@ -105,6 +106,9 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     listener: koa.callback(),
     routes: () => routes.map((route) => ({ method: route.method, path: route.path })),
     endStreams: () => streams.endAll(),
+    get openStreams() {
+      return streams.size;
+    },
   };
 }
 

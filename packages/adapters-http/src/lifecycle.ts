@@ -8,16 +8,17 @@
  *   The operation itself is not cancelled (its signal fires): an order may still complete, which is
  *   why orders take an Idempotency-Key and a retry replays instead of doubling.
  * - Errors become replies (errors.ts); the reply is written once (write-reply.ts), then one
- *   access-log line. A streamed reply leaves the allowance when its headers are written and is
- *   logged when it ends; one that is never sent (answered by the allowance, a HEAD, a failed
- *   write) is cancelled, so that its source releases what it holds.
+ *   access-log line (and the observer, metrics, when there is one). A streamed reply leaves the
+ *   allowance when its headers are written and is logged when it ends; one that is never sent
+ *   (answered by the allowance, a HEAD, a failed write) is cancelled, so that its source releases
+ *   what it holds.
  *
  * Nothing here knows Koa: koa-app.ts hands each request over as an InFlight.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateLimitStatus } from '@storefront/domain';
-import type { AccessLog, HttpLogger } from './app-types.js';
+import type { AccessLog, HttpLogger, HttpObserver } from './app-types.js';
 import { Deadlines, type Pending } from './deadlines.js';
 import { errorReply, internalErrorBody } from './errors.js';
 import type { Exchange } from './exchange.js';
@@ -53,6 +54,8 @@ export class Lifecycle {
     private readonly streams: OpenStreams,
     /** `RateLimit-Policy`, the same on every answer. */
     private readonly policy: string,
+    /** Told of each answer where it is logged, and of each unexpected failure (metrics). */
+    private readonly observer: HttpObserver | undefined = undefined,
   ) {
     this.deadlines = new Deadlines<InFlight>(allowanceMs, (run) => {
       run.abort();
@@ -84,7 +87,10 @@ export class Lifecycle {
     if (reply === undefined) {
       const outcome = errorReply(error, retryAdviceFor(run.route, run));
       if (outcome.rateLimit !== undefined) run.rateLimit = outcome.rateLimit;
-      if (outcome.unexpected) this.logger.error({ req_id: run.requestId, method: run.method, path: run.path, err: error }, 'request failed');
+      if (outcome.unexpected) {
+        this.logger.error({ req_id: run.requestId, method: run.method, path: run.path, err: error }, 'request failed');
+        this.observer?.failure?.(error);
+      }
       reply = outcome.reply;
     }
     this.answer(run, reply);
@@ -145,13 +151,16 @@ export class Lifecycle {
   }
 
   private log(run: InFlight, status: number): void {
+    const elapsedMs = performance.now() - run.startedAt;
     this.accessLog({
       requestId: run.requestId,
       method: run.method,
       path: run.path,
       status,
-      ms: Math.round((performance.now() - run.startedAt) * 10) / 10,
+      ms: Math.round(elapsedMs * 10) / 10,
     });
+    // The route's template, never the path: a label per order id would grow without bound.
+    this.observer?.request({ route: run.route?.path, method: run.method, status, durationMs: elapsedMs });
   }
 }
 

@@ -1,5 +1,5 @@
 /** Domain objects → the snake_case JSON of the interface. */
-import type { CustomerProfile, Order, Page, Product, RateLimitStatus, StoreStatus, TokenPair } from '@storefront/domain';
+import type { CustomerProfile, OptionGroup, Order, OrderLineOption, Page, Product, RateLimitStatus, StoreStatus, TokenPair } from '@storefront/domain';
 
 export function productJson(p: Product) {
   return {
@@ -11,7 +11,22 @@ export function productJson(p: Product) {
     currency: p.currency,
     tags: p.tags,
     available: p.available,
+    option_groups: p.optionGroups.map(optionGroupJson),
   };
+}
+
+function optionGroupJson(g: OptionGroup) {
+  return {
+    group_id: g.groupId,
+    name: g.name,
+    min: g.min,
+    max: g.max,
+    options: g.options.map((o) => ({ option_id: o.optionId, name: o.name, price_delta: o.priceDelta, available: o.available })),
+  };
+}
+
+function lineOptionJson(o: OrderLineOption) {
+  return { option_id: o.optionId, name: o.name, price_delta: o.priceDelta };
 }
 
 export function orderJson(o: Order) {
@@ -25,6 +40,7 @@ export function orderJson(o: Order) {
       quantity: line.quantity,
       unit_price: line.unitPrice,
       line_total: line.lineTotal,
+      options: line.options.map(lineOptionJson),
     })),
     created_at: o.createdAt.toISOString(),
     status: o.status,

@@ -46,6 +46,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   product_unavailable: 422,
   idempotency_key_reused: 422,
   store_closed: 422,
+  invalid_options: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

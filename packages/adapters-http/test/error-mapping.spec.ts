@@ -23,6 +23,7 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   invalid_transition: 409,
   precondition_failed: 412,
   store_closed: 422,
+  invalid_options: 422,
   unknown_product: 422,
   product_unavailable: 422,
   idempotency_key_reused: 422,

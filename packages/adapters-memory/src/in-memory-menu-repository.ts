@@ -4,8 +4,8 @@
  * list at once, so a reader never sees half an import.
  */
 import { randomUUID } from 'node:crypto';
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { compareProducts, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, OptionGroup, Product, ProductDraft } from '@storefront/domain';
+import { assignOptionIds, compareProducts, newId, validationFailed } from '@storefront/domain';
 
 export class InMemoryMenuRepository implements MenuRepository {
   private products: readonly Product[] = Object.freeze([]);
@@ -30,6 +30,9 @@ export class InMemoryMenuRepository implements MenuRepository {
   }
 
   async upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
+    // Ids of option groups and options first (hashing is asynchronous): the write below then
+    // happens in one synchronous step, so no reader or other write sees half of it.
+    const groups = await Promise.all(drafts.map((draft, i) => assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`)));
     const byName = new Map(this.products.map((p) => [nameKey(p.name), p]));
     const seen = new Set<string>();
     const saved: Product[] = [];
@@ -40,7 +43,7 @@ export class InMemoryMenuRepository implements MenuRepository {
       if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
       seen.add(key);
       const existing = byName.get(key);
-      const next = freezeProduct(existing?.productId ?? newId('prd'), draft);
+      const next = freezeProduct(existing?.productId ?? newId('prd'), draft, groups[i]!);
       const product = existing !== undefined && sameProduct(existing, next) ? existing : next;
       if (product !== existing) changed = true;
       byName.set(key, product);
@@ -79,7 +82,8 @@ function nameKey(name: string): string {
   return name.toLowerCase();
 }
 
-function freezeProduct(productId: string, draft: ProductDraft): Product {
+/** `optionGroups`: the draft's groups with their ids, frozen (assignOptionIds). */
+function freezeProduct(productId: string, draft: ProductDraft, optionGroups: readonly OptionGroup[]): Product {
   // Only the known fields are copied: a draft object may carry anything else.
   return Object.freeze({
     productId,
@@ -90,6 +94,7 @@ function freezeProduct(productId: string, draft: ProductDraft): Product {
     currency: draft.currency,
     tags: Object.freeze([...draft.tags]),
     available: draft.available,
+    optionGroups,
   });
 }
 
@@ -103,6 +108,12 @@ function sameProduct(a: Product, b: Product): boolean {
     a.currency === b.currency &&
     a.available === b.available &&
     a.tags.length === b.tags.length &&
-    a.tags.every((tag, i) => tag === b.tags[i])
+    a.tags.every((tag, i) => tag === b.tags[i]) &&
+    sameGroups(a.optionGroups, b.optionGroups)
   );
+}
+
+function sameGroups(a: readonly OptionGroup[], b: readonly OptionGroup[]): boolean {
+  // Groups hold only strings, numbers and booleans, in a fixed key order (assignOptionIds).
+  return a.length === b.length && (a.length === 0 || JSON.stringify(a) === JSON.stringify(b));
 }

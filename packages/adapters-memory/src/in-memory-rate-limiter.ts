@@ -17,6 +17,8 @@ export interface InMemoryRateLimiterOptions {
   readonly maxKeys?: number | undefined;
   /** Fewest decisions between two sweeps of expired callers. Default 1,000. */
   readonly sweepEvery?: number | undefined;
+  /** Told of each `consume` decision (a peek decides nothing): metrics. Called before the promise settles, at no extra tick. */
+  readonly onDecision?: ((decision: RateLimitDecision, policy: RateLimitPolicy) => void) | undefined;
 }
 
 interface CallerState {
@@ -36,6 +38,7 @@ export class InMemoryRateLimiter implements RateLimiter {
   private readonly clock: Clock;
   private readonly maxKeys: number;
   private readonly sweepEvery: number;
+  private readonly onDecision: ((decision: RateLimitDecision, policy: RateLimitPolicy) => void) | undefined;
   private decisionsSinceSweep = 0;
   private sizeAfterSweep = 0;
 
@@ -43,6 +46,7 @@ export class InMemoryRateLimiter implements RateLimiter {
     this.clock = options.clock ?? systemClock;
     this.maxKeys = Math.max(1, options.maxKeys ?? 100_000);
     this.sweepEvery = Math.max(1, options.sweepEvery ?? 1_000);
+    this.onDecision = options.onDecision;
   }
 
   /** Callers currently tracked. */
@@ -51,7 +55,14 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    return this.settled(key, policy, true);
+    if (this.onDecision === undefined) return this.settled(key, policy, true);
+    try {
+      const decision = this.decide(key, policy, true);
+      this.onDecision(decision, policy);
+      return Promise.resolve(decision);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {

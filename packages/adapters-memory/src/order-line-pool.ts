@@ -3,8 +3,12 @@
  * line, and the one-line item list made of it, is stored once and shared by every order that has
  * it: at a million orders this saves over a hundred MB. Shared lines are frozen, so no reader can
  * change another order through them. The pool is bounded; past `maxLines` lines are stored unshared.
+ * A line without options (most lines) shares one frozen empty list and costs what it did before
+ * options existed; a line with options is pooled by its options too.
  */
-import type { OrderLine } from '@storefront/domain';
+import type { OrderLine, OrderLineOption } from '@storefront/domain';
+
+const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
 
 export class OrderLinePool {
   private readonly lines = new Map<string, OrderLine>();
@@ -32,7 +36,11 @@ export class OrderLinePool {
 
   /** The pooled copy of `line`, or undefined when it is new and the pool is full. */
   private shared(line: OrderLine): OrderLine | undefined {
-    const key = JSON.stringify([line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal]);
+    const key = JSON.stringify(
+      line.options.length === 0
+        ? [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal]
+        : [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal, line.options.map((o) => [o.optionId, o.name, o.priceDelta])],
+    );
     let shared = this.lines.get(key);
     if (shared === undefined && this.lines.size < this.maxLines) {
       shared = freezeLine(line);
@@ -49,5 +57,10 @@ function freezeLine(line: OrderLine): OrderLine {
     quantity: line.quantity,
     unitPrice: line.unitPrice,
     lineTotal: line.lineTotal,
+    options: line.options.length === 0 ? NO_OPTIONS : Object.freeze(line.options.map(freezeOption)),
   });
+}
+
+function freezeOption(option: OrderLineOption): OrderLineOption {
+  return Object.freeze({ optionId: option.optionId, name: option.name, priceDelta: option.priceDelta });
 }

@@ -24,7 +24,7 @@ describe('createMemoryAdapters', () => {
   it('gives every call its own stores', async () => {
     const a = createMemoryAdapters();
     const b = createMemoryAdapters();
-    await a.menu.upsertByName([{ name: 'Soup', description: '', category: 'Starters', price: 500, currency: 'USD', tags: [], available: true }]);
+    await a.menu.upsertByName([{ name: 'Soup', description: '', category: 'Starters', price: 500, currency: 'USD', tags: [], available: true, optionGroups: [] }]);
     expect(await b.menu.list()).to.deep.equal([]);
   });
 });

@@ -17,6 +17,19 @@ describe('InMemoryRateLimiter', () => {
     expect((await limiter.consume('k', policy)).allowed).to.equal(true);
   });
 
+  it('tells onDecision of each consume, as it answers, and of no peek', async () => {
+    const decided: [boolean, number, string][] = [];
+    const limiter = new InMemoryRateLimiter({ clock: new FakeClock(), onDecision: (decision, seen) => decided.push([decision.allowed, decision.remaining, seen.name]) });
+    for (let i = 0; i < 4; i++) await limiter.consume('k', policy);
+    await limiter.peek('k', policy);
+    expect(decided).to.deep.equal([
+      [true, 2, 'default'],
+      [true, 1, 'default'],
+      [true, 0, 'default'],
+      [false, 0, 'default'],
+    ]);
+  });
+
   it('does not start tracking a caller on peek', async () => {
     const limiter = new InMemoryRateLimiter({ clock: new FakeClock() });
     await limiter.peek('nobody', policy);

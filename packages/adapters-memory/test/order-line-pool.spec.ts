@@ -23,6 +23,25 @@ describe('OrderLinePool', () => {
     expect(other[0]!.unitPrice).to.equal(line.unitPrice + 1);
   });
 
+  it('keeps lines that differ only in their options apart, and shares equal ones with their options frozen', () => {
+    const pool = new OrderLinePool();
+    const plain = anOrderLine();
+    const large = { ...plain, options: [{ optionId: 'opt_large', name: 'Large', priceDelta: 400 }] };
+    const [pooled] = pool.items([large]);
+    expect(pooled).to.deep.equal(large);
+    expect(pooled).to.not.equal(pool.items([plain])[0]);
+    expect(pool.items([{ ...large, options: [{ ...large.options[0]! }] }])[0]).to.equal(pooled);
+    expect(Object.isFrozen(pooled!.options) && Object.isFrozen(pooled!.options[0])).to.equal(true);
+  });
+
+  it('gives every line without options one shared empty list', () => {
+    const pool = new OrderLinePool(0);
+    const [a] = pool.items([anOrderLine()]);
+    const [b] = pool.items([anOrderLine({ name: 'Other' })]);
+    expect(a!.options).to.deep.equal([]);
+    expect(a!.options).to.equal(b!.options);
+  });
+
   it('stops sharing once full, and still stores lines faithfully', () => {
     const pool = new OrderLinePool(2);
     pool.items([anOrderLine()]);

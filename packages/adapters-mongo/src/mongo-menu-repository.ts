@@ -4,10 +4,10 @@
  * converges on the same products with the same ids; see MenuRevision for how readers learn of it.
  */
 import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { newId, validationFailed } from '@storefront/domain';
+import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MenuRevision } from './menu-revision.js';
-import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument } from './product-mapper.js';
+import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument, type ProductFields } from './product-mapper.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
 
 export class MongoMenuRepository implements MenuRepository {
@@ -37,11 +37,15 @@ export class MongoMenuRepository implements MenuRepository {
     // Checked before anything is written: a bad batch writes nothing.
     const keys = nameKeysOf(drafts);
     if (drafts.length === 0) return [];
+    // Option ids follow from the names: computed here, no read of the stored products needed.
+    const fields = await Promise.all(
+      drafts.map(async (draft, i) => productFields(draft, await assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`))),
+    );
     return storeOperation(async () => {
       const write = await this.revisions.begin();
       let changed: boolean;
       try {
-        changed = await this.write(drafts, keys);
+        changed = await this.write(fields, keys);
       } catch (error) {
         // Some upserts may have landed: make readers look again, then report the failure.
         await this.revisions.end(write, true).catch(() => undefined);
@@ -52,7 +56,7 @@ export class MongoMenuRepository implements MenuRepository {
       return drafts.map((draft, i) => {
         const id = ids.get(keys[i]!);
         if (id === undefined) throw new Error(`the product "${draft.name}" was not found after its upsert`);
-        return freezeProduct(id, productFields(draft));
+        return freezeProduct(id, fields[i]!);
       });
     });
   }
@@ -88,11 +92,11 @@ export class MongoMenuRepository implements MenuRepository {
    * written so far stay written, and running the same batch again writes the rest and leaves the
    * others as they are (same ids: `$setOnInsert` assigns one only on creation).
    */
-  private async write(drafts: readonly ProductDraft[], keys: readonly string[]): Promise<boolean> {
-    const operations: AnyBulkWriteOperation<ProductDocument>[] = drafts.map((draft, i) => ({
+  private async write(products: readonly ProductFields[], keys: readonly string[]): Promise<boolean> {
+    const operations: AnyBulkWriteOperation<ProductDocument>[] = products.map((fields, i) => ({
       updateOne: {
         filter: { nameKey: keys[i]! },
-        update: { $set: productFields(draft), $setOnInsert: { _id: newId('prd') } },
+        update: { $set: fields, $setOnInsert: { _id: newId('prd') } },
         upsert: true,
       },
     }));

@@ -10,9 +10,18 @@
  * The outbox fields (`publishedVersion`, `eventsPending`: see MongoOrderRepository) are the store's
  * own bookkeeping: written by `toInsertedOrderDocument` and the repository's updates, never read
  * into an Order.
+ *
+ * A line's chosen options are written only when there are some: a line without options is stored
+ * as before options existed, and such a line (old or new) is read with none.
  */
-import type { Order, OrderLine, OrderStatus, StatusChange } from '@storefront/domain';
+import type { Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
 import { placedState } from '@storefront/domain';
+
+export interface OrderLineOptionDocument {
+  optionId: string;
+  name: string;
+  priceDelta: number;
+}
 
 export interface OrderLineDocument {
   productId: string;
@@ -20,7 +29,11 @@ export interface OrderLineDocument {
   quantity: number;
   unitPrice: number;
   lineTotal: number;
+  /** Absent when no option was chosen. */
+  options?: OrderLineOptionDocument[];
 }
+
+const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
 
 export interface StatusChangeDocument {
   status: OrderStatus;
@@ -76,7 +89,7 @@ export function toOrder(document: OrderDocument): Order {
   const order: Order = {
     orderId: document._id,
     customerId: document.customerId,
-    items: document.items.map(toLine),
+    items: document.items.map(fromLineDocument),
     amount: document.amount,
     currency: document.currency,
     createdAt: document.createdAt,
@@ -94,13 +107,30 @@ export function toStatusChange(change: StatusChange): StatusChangeDocument {
 }
 
 function toLine(line: OrderLine): OrderLineDocument {
-  return {
+  const document: OrderLineDocument = {
     productId: line.productId,
     name: line.name,
     quantity: line.quantity,
     unitPrice: line.unitPrice,
     lineTotal: line.lineTotal,
   };
+  if (line.options.length > 0) document.options = line.options.map(copyOption);
+  return document;
+}
+
+function fromLineDocument(document: OrderLineDocument): OrderLine {
+  return {
+    productId: document.productId,
+    name: document.name,
+    quantity: document.quantity,
+    unitPrice: document.unitPrice,
+    lineTotal: document.lineTotal,
+    options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(copyOption),
+  };
+}
+
+function copyOption(option: OrderLineOption): OrderLineOptionDocument {
+  return { optionId: option.optionId, name: option.name, priceDelta: option.priceDelta };
 }
 
 function copyDate(date: Date): Date {

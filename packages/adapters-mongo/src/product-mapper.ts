@@ -2,8 +2,27 @@
  * Products as stored: the domain fields plus `nameKey`, the lower-cased name that makes names
  * unique regardless of case. Products handed out are frozen, as the memory store's are, because
  * readers cache the menu by revision and must not be able to change each other's copy.
+ *
+ * Option groups are stored in the product's document, camelCase as the domain names them, with
+ * their ids (assigned by `assignOptionIds` before the write). Documents written before options
+ * existed have no `optionGroups` and are read with none.
  */
-import type { Product, ProductDraft } from '@storefront/domain';
+import type { Option, OptionGroup, Product, ProductDraft } from '@storefront/domain';
+
+export interface OptionDocument {
+  optionId: string;
+  name: string;
+  priceDelta: number;
+  available: boolean;
+}
+
+export interface OptionGroupDocument {
+  groupId: string;
+  name: string;
+  min: number;
+  max: number;
+  options: OptionDocument[];
+}
 
 export interface ProductDocument {
   _id: string;
@@ -15,15 +34,23 @@ export interface ProductDocument {
   currency: string;
   tags: string[];
   available: boolean;
+  /** Absent on documents written before option groups existed. */
+  optionGroups?: OptionGroupDocument[];
 }
+
+/** What the store writes of a product besides `_id` and `nameKey`. */
+export type ProductFields = Omit<ProductDocument, '_id' | 'nameKey' | 'optionGroups'> & { optionGroups: OptionGroupDocument[] };
 
 /** Names are unique on a menu regardless of case (the same rule as the memory store). */
 export function productNameKey(name: string): string {
   return name.toLowerCase();
 }
 
-/** The fields an upsert writes: only the known ones, whatever else a draft object carries. */
-export function productFields(draft: ProductDraft): Omit<ProductDocument, '_id' | 'nameKey'> {
+/**
+ * The fields an upsert writes: only the known ones, whatever else a draft object carries.
+ * `optionGroups` are the draft's groups with their ids.
+ */
+export function productFields(draft: ProductDraft, optionGroups: readonly OptionGroup[]): ProductFields {
   return {
     name: draft.name,
     description: draft.description,
@@ -32,6 +59,7 @@ export function productFields(draft: ProductDraft): Omit<ProductDocument, '_id' 
     currency: draft.currency,
     tags: [...draft.tags],
     available: draft.available,
+    optionGroups: optionGroups.map(toGroupDocument),
   };
 }
 
@@ -39,7 +67,7 @@ export function toProduct(document: ProductDocument): Product {
   return freezeProduct(document._id, document);
 }
 
-export function freezeProduct(productId: string, fields: ProductDraft): Product {
+export function freezeProduct(productId: string, fields: Omit<ProductDocument, '_id' | 'nameKey'>): Product {
   return Object.freeze({
     productId,
     name: fields.name,
@@ -49,5 +77,30 @@ export function freezeProduct(productId: string, fields: ProductDraft): Product 
     currency: fields.currency,
     tags: Object.freeze([...fields.tags]),
     available: fields.available,
+    optionGroups: Object.freeze((fields.optionGroups ?? []).map(toGroup)),
   });
+}
+
+function toGroupDocument(group: OptionGroup): OptionGroupDocument {
+  return {
+    groupId: group.groupId,
+    name: group.name,
+    min: group.min,
+    max: group.max,
+    options: group.options.map((o) => ({ optionId: o.optionId, name: o.name, priceDelta: o.priceDelta, available: o.available })),
+  };
+}
+
+function toGroup(document: OptionGroupDocument): OptionGroup {
+  return Object.freeze({
+    groupId: document.groupId,
+    name: document.name,
+    min: document.min,
+    max: document.max,
+    options: Object.freeze(document.options.map(toOption)),
+  });
+}
+
+function toOption(document: OptionDocument): Option {
+  return Object.freeze({ optionId: document.optionId, name: document.name, priceDelta: document.priceDelta, available: document.available });
 }

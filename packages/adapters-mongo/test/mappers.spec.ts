@@ -1,11 +1,11 @@
-import { applyOrderMove, planMove } from '@storefront/domain';
-import { aCustomer, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
+import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain';
+import { aCustomer, aPizzaDraft, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
 import { toInsertedOrderDocument, toOrder, toOrderDocument } from '../src/order-mapper.js';
-import { freezeProduct, productFields, productNameKey } from '../src/product-mapper.js';
+import { freezeProduct, productFields, productNameKey, toProduct } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
 
 describe('document mappers', () => {
@@ -74,10 +74,41 @@ describe('document mappers', () => {
 
   it('write only the known product fields and hand out frozen products', () => {
     const draft = { ...aProductDraft({ name: 'Soupe À L’Oignon' }), extra: true };
-    expect(Object.keys(productFields(draft))).to.have.members(['name', 'description', 'category', 'price', 'currency', 'tags', 'available']);
+    const fields = productFields(draft, []);
+    expect(Object.keys(fields)).to.have.members(['name', 'description', 'category', 'price', 'currency', 'tags', 'available', 'optionGroups']);
     expect(productNameKey(draft.name)).to.equal('soupe à l’oignon');
-    const product = freezeProduct('prd_1', draft);
-    expect(Object.isFrozen(product) && Object.isFrozen(product.tags)).to.equal(true);
+    const product = freezeProduct('prd_1', fields);
+    expect(Object.isFrozen(product) && Object.isFrozen(product.tags) && Object.isFrozen(product.optionGroups)).to.equal(true);
+  });
+
+  it('store a product with its option groups, camelCase with their ids, and give them back exactly', async () => {
+    const draft = aPizzaDraft();
+    const groups = await assignOptionIds(draft.name, draft.optionGroups);
+    const document = { _id: 'prd_1', nameKey: productNameKey(draft.name), ...productFields(draft, groups) };
+    expect(document.optionGroups[0]).to.have.keys('groupId', 'name', 'min', 'max', 'options');
+    expect(document.optionGroups[0]!.options[1]).to.deep.equal({ optionId: groups[0]!.options[1]!.optionId, name: 'Large', priceDelta: 400, available: true });
+    const product = toProduct(document);
+    expect(product.optionGroups).to.deep.equal(groups);
+    expect(Object.isFrozen(product.optionGroups[1]!.options[2])).to.equal(true);
+  });
+
+  it('read a product stored before option groups with none', () => {
+    const { optionGroups: _groups, ...legacy } = { _id: 'prd_1', nameKey: 'soup', ...productFields(aProductDraft({ name: 'Soup' }), []) };
+    expect(toProduct(legacy).optionGroups).to.deep.equal([]);
+  });
+
+  it('store the options of an order line as priced, and no options field on a line without', () => {
+    const withOptions = anOrderLine({ options: [{ optionId: 'opt_a', name: 'Large', priceDelta: 400 }, { optionId: 'opt_b', name: 'Olives', priceDelta: 150 }] });
+    const order = anOrder({ items: [withOptions, anOrderLine()] });
+    const document = toOrderDocument(order);
+    expect(document.items[0]!.options).to.deep.equal(withOptions.options);
+    expect(document.items[1]).to.not.have.property('options');
+    expect(toOrder(document)).to.deep.equal(order);
+  });
+
+  it('read an order line stored before options with none', () => {
+    const document = toOrderDocument(anOrder());
+    expect(toOrder(document).items[0]!.options).to.deep.equal([]);
   });
 
   it('store a session and give it back exactly', () => {

@@ -3,7 +3,7 @@
  * same algorithm, the order event log on a Redis Stream, and a health probe for /api/status. The
  * client is the caller's: never closed here (`events.close()` closes only the log's own reader).
  */
-import type { Clock, HealthProbe, RateLimiter } from '@storefront/domain';
+import type { Clock, HealthProbe, RateLimitDecision, RateLimiter, RateLimitPolicy } from '@storefront/domain';
 import { FallbackRateLimiter } from '@storefront/domain';
 import type { Redis } from 'ioredis';
 import { RedisOrderEventLog, type RedisOrderEventLogOptions } from './redis-order-event-log.js';
@@ -17,6 +17,10 @@ export interface RedisAdapterOptions extends RedisRateLimiterOptions {
   readonly clock?: Clock;
   readonly onDegraded?: (error: unknown) => void;
   readonly onRestored?: () => void;
+  /** Every failed limiter command (the fallback decided instead); `onDegraded` hears only an outage's first. */
+  readonly onRedisError?: (error: unknown) => void;
+  /** Each `consume` decision and who made it: Redis, or the fallback while Redis fails (metrics). */
+  readonly onDecision?: (decision: RateLimitDecision, policy: RateLimitPolicy, by: 'redis' | 'fallback') => void;
   /** The event log's options (its client is this one). */
   readonly events?: Omit<RedisOrderEventLogOptions, 'client'>;
 }
@@ -28,11 +32,13 @@ export interface RedisAdapters {
 }
 
 export function createRedisAdapters(options: RedisAdapterOptions): RedisAdapters {
-  const { client, fallback, clock, onDegraded, onRestored, events, ...limiterOptions } = options;
+  const { client, fallback, clock, onDegraded, onRestored, onRedisError, onDecision, events, ...limiterOptions } = options;
   const limiter = new FallbackRateLimiter(new RedisRateLimiter(client, limiterOptions), fallback, {
     ...(clock && { clock }),
     ...(onDegraded && { onDegraded }),
     ...(onRestored && { onRestored }),
+    ...(onRedisError && { onPrimaryError: onRedisError }),
+    ...(onDecision && { onDecision: (decision, policy, by) => onDecision(decision, policy, by === 'primary' ? 'redis' : 'fallback') }),
   });
   const probe: HealthProbe = {
     name: 'rate_limiter',

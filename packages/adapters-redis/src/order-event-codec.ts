@@ -1,14 +1,17 @@
 /**
  * An order event as one JSON field of a stream entry, and back. JSON turns Dates into ISO strings;
  * decoding turns them back into Dates (the event's `at`, and the placed order's dates), so what a
- * reader gets from Redis equals what the publisher appended.
+ * reader gets from Redis equals what the publisher appended. Entries are replayed for an hour, so
+ * some were written by the version before this one: an order line written before options existed
+ * is read with none.
  */
-import type { Order, OrderEvent, OrderEventData, OrderEventType, OrderStatus } from '@storefront/domain';
+import type { Order, OrderEvent, OrderEventData, OrderEventType, OrderLine, OrderStatus } from '@storefront/domain';
 
 type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
-interface StoredOrder extends Omit<Stored<Order>, 'statusHistory'> {
+interface StoredOrder extends Omit<Stored<Order>, 'statusHistory' | 'items'> {
   readonly statusHistory: readonly { readonly status: OrderStatus; readonly at: string }[];
+  readonly items: readonly (Omit<OrderLine, 'options'> & { readonly options?: OrderLine['options'] })[];
 }
 
 interface StoredEvent {
@@ -42,6 +45,7 @@ export function decodeEvent(id: string, json: string): OrderEvent {
 function decodeOrder(order: StoredOrder): Order {
   return {
     ...order,
+    items: order.items.map((line) => (line.options === undefined ? { ...line, options: [] } : { ...line, options: line.options })),
     createdAt: new Date(order.createdAt),
     updatedAt: new Date(order.updatedAt),
     statusHistory: order.statusHistory.map((change) => ({ status: change.status, at: new Date(change.at) })),

@@ -1,9 +1,26 @@
 /**
- * A real Redis for the tests: REDIS_URL when set (CI sets it to the machine's Redis), else a
- * throwaway container through testcontainers when a Docker engine is reachable, else null, and the
- * caller skips with one loud line saying why.
+ * A real Redis for the tests: REDIS_URL when set (CI sets it to the machine's Redis), else a Redis
+ * answering on the default local address (a developer's `pnpm test` finds the one they run), else
+ * a throwaway container through testcontainers when a Docker engine is reachable, else null, and
+ * the caller skips with one loud line saying why.
  */
 import { Redis } from 'ioredis';
+
+const LOCAL_REDIS = 'redis://127.0.0.1:6379';
+
+/** Whether a Redis answers PING at `url` within a second. */
+async function answers(url: string): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
 
 export interface TestRedis {
   readonly url: string;
@@ -13,6 +30,7 @@ export interface TestRedis {
 export async function startTestRedis(): Promise<TestRedis | null> {
   const fromEnv = process.env['REDIS_URL'];
   if (fromEnv !== undefined && fromEnv !== '') return { url: fromEnv, stop: async () => undefined };
+  if (await answers(LOCAL_REDIS)) return { url: LOCAL_REDIS, stop: async () => undefined };
   try {
     const { GenericContainer } = await import('testcontainers');
     const container = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();
@@ -24,7 +42,7 @@ export async function startTestRedis(): Promise<TestRedis | null> {
     };
   } catch (error) {
     console.warn(
-      `\n  !!! SKIPPING Redis tests: REDIS_URL is not set and testcontainers could not start Redis (${(error as Error).message.split('\n')[0]}).\n`,
+      `\n  !!! SKIPPING Redis tests: REDIS_URL is not set, no Redis answers at ${LOCAL_REDIS}, and testcontainers could not start Redis (${(error as Error).message.split('\n')[0]}).\n`,
     );
     return null;
   }

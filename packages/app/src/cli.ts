@@ -2,6 +2,9 @@
  * `pnpm storefront <command>`: the operator CLI. It builds the same container as the server from
  * the same environment, runs one command against the configured store, and exits: 0 on success, 1
  * when the command failed, 2 for a usage error.
+ *
+ * stdout carries the command's output and nothing else (`menu export > menu.json` must parse): the
+ * logger, warnings and usage errors go to stderr.
  */
 import 'reflect-metadata';
 import { resolve } from './binding.js';
@@ -10,6 +13,7 @@ import { readPassword } from './cli/password.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
 import { TYPES } from './identifiers.js';
+import { pino } from 'pino';
 import { createLogger } from './logger.js';
 
 const args = process.argv.slice(2);
@@ -20,16 +24,20 @@ const io = {
 };
 
 async function main(): Promise<number> {
-  if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
+  if (args.length === 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  if (args[0] === '--help' || args[0] === 'help') {
     io.out(USAGE);
-    return args.length === 0 ? 2 : 0;
+    return 0;
   }
   if (await runOffline(args, io)) return 0;
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
   if (config.store === 'memory') {
     process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo to change a real store\n');
   }
-  const container = createContainer(config, createLogger(config));
+  const container = createContainer(config, createLogger(config, pino.destination({ dest: 2, sync: true })));
   try {
     await waitForStore(resolve(container, TYPES.StoreReady));
     await runCommand(resolve(container, TYPES.Storefront), args, io);

@@ -27,6 +27,12 @@ export interface ScryptConfig {
   readonly maxWaitMs: number;
 }
 
+/** Where GET /metrics is served (METRICS_PORT, METRICS_HOST): its own listener, never the API's. */
+export interface MetricsConfig {
+  readonly port: number;
+  readonly host: string;
+}
+
 export interface StorefrontConfig {
   readonly port: number;
   readonly host: string;
@@ -69,6 +75,8 @@ export interface StorefrontConfig {
   readonly openingHours: OpeningHours;
   /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default 5). */
   readonly streamsPerCaller: number;
+  /** Prometheus metrics on a port of their own; undefined (METRICS_PORT unset) → off. */
+  readonly metrics: MetricsConfig | undefined;
 }
 
 export interface ConfigIssue {
@@ -125,8 +133,10 @@ export function loadConfig(env: Env): StorefrontConfig {
   if (verifyKeys.length > 0 && oldNameKeys.length > 0) {
     read.fail('TOKEN_PREVIOUS_KEYS', 'TOKEN_PREVIOUS_KEYS is the old name of TOKEN_VERIFY_KEYS and both are set: move its keys into TOKEN_VERIFY_KEYS and unset it');
   }
+  const port = read.integer('PORT', 3000, 0, 65_535);
+  const metrics = read.metrics('METRICS_PORT', 'METRICS_HOST', port);
   const config: StorefrontConfig = {
-    port: read.integer('PORT', 3000, 0, 65_535),
+    port,
     host: read.string('HOST', '0.0.0.0'),
     store,
     menuFile: read.optionalString('STOREFRONT_MENU_FILE'),
@@ -162,6 +172,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     storeName: read.text('STOREFRONT_NAME', 'Storefront', 100),
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),
+    metrics,
   };
   read.throwIfAny();
   return config;
@@ -280,6 +291,20 @@ class Reader {
       return undefined;
     }
     return value;
+  }
+
+  /**
+   * Off unless the port is set. The host defaults to loopback, not HOST: the metrics tell the
+   * traffic and the process's insides, and only the scraper needs them (a container sets 0.0.0.0).
+   */
+  metrics(portName: string, hostName: string, apiPort: number): MetricsConfig | undefined {
+    if (!this.isSet(portName)) {
+      if (this.isSet(hostName)) this.fail(hostName, `${hostName} is set but ${portName} is not; set ${portName} to serve metrics or unset ${hostName}`);
+      return undefined;
+    }
+    const port = this.integer(portName, 0, 0, 65_535);
+    if (port !== 0 && port === apiPort) this.fail(portName, `${portName} must differ from PORT (${apiPort}): metrics have a listener of their own`);
+    return { port, host: this.string(hostName, '127.0.0.1') };
   }
 
   /** A URL with one of `protocols`; the value is not echoed (it may hold a password). */

@@ -7,6 +7,7 @@ import type { Clock } from '@storefront/domain';
 import { Container, type ContainerModule } from 'inversify';
 import { ConfigError, type StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { coreModule } from './modules/core-module.js';
 import { cryptoModule } from './modules/crypto-module.js';
 import { httpModule, type StreamTimings } from './modules/http-module.js';
@@ -20,6 +21,8 @@ export interface ContainerOverrides {
   readonly clock?: Clock;
   /** Live stream timings (ping and revalidation periods) instead of the adapter's (tests). */
   readonly streams?: StreamTimings;
+  /** Where the adapters report to (METRICS_PORT); default none, and nothing is recorded. */
+  readonly metrics?: ServiceMetrics;
 }
 
 export function storeModule(config: StorefrontConfig): ContainerModule {
@@ -38,6 +41,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule(overrides.streams));
+  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

@@ -20,6 +20,7 @@ import type {
 } from '@storefront/domain';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
+import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { MongoStoreConnection } from './mongo-connection.js';
 import type { StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
@@ -46,6 +47,7 @@ const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
 const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
 const StorefrontId: unique symbol = Symbol.for('storefront.Storefront');
 const HttpApp: unique symbol = Symbol.for('storefront.HttpApp');
+const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
 
 export const TYPES = {
   Config,
@@ -80,6 +82,8 @@ export const TYPES = {
   TokenService: TokenServiceId,
   Storefront: StorefrontId,
   HttpApp,
+  /** What the adapters report to metrics; undefined when METRICS_PORT is unset (nothing recorded). */
+  Metrics: MetricsId,
 } as const;
 
 /** What each identifier resolves to. */
@@ -107,6 +111,7 @@ export interface Services {
   [TYPES.Storefront]: Storefront;
   /** The Koa app of @storefront/adapters-http (its type, without depending on koa here). */
   [TYPES.HttpApp]: ReturnType<typeof createHttpApp>;
+  [TYPES.Metrics]: ServiceMetrics | undefined;
 }
 
 export type ServiceId = keyof Services;

@@ -13,12 +13,16 @@ import { createContainer } from './container.js';
 import type { StreamTimings } from './modules/http-module.js';
 import { TYPES } from './identifiers.js';
 import { createLogger, type Logger } from './logger.js';
+import { closeMetricsServer, createMetricsServer, METRICS_PATH } from './metrics/metrics-server.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { seedStore } from './seed.js';
 
 export interface RunningStorefront {
   /** e.g. `http://127.0.0.1:41234`, no trailing slash. */
   readonly url: string;
   readonly port: number;
+  /** e.g. `http://127.0.0.1:9464/metrics` with METRICS_PORT; undefined (nothing listens) without. */
+  readonly metricsUrl: string | undefined;
   readonly storefront: Storefront;
   /** The time-outs the HTTP server was given. */
   readonly timeouts: Readonly<ServerTimeouts>;
@@ -54,9 +58,12 @@ export interface StartOptions {
 export async function startStorefront(env: Env = process.env, options: StartOptions = {}): Promise<RunningStorefront> {
   const config = loadConfig(env);
   const logger = options.logger ?? createLogger(config);
+  // A registry of this start's own: several services in one process (tests) never share one.
+  const metrics = config.metrics === undefined ? undefined : new PrometheusMetrics();
   const container = createContainer(config, logger, {
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.streams === undefined ? {} : { streams: options.streams }),
+    ...(metrics === undefined ? {} : { metrics }),
   });
   const storefront = resolve(container, TYPES.Storefront);
 
@@ -83,20 +90,30 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const httpApp = resolve(container, TYPES.HttpApp);
   const server = createHttpServer(httpApp, timeouts);
   const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
+  const hasher = resolve(container, TYPES.CryptoAdapters).hasher;
+  metrics?.watch({ loginHashing: () => hasher.stats, openStreams: () => httpApp.openStreams });
+  const metricsServer = metrics && createMetricsServer(metrics, (error) => logger.error({ err: error }, 'metrics could not be collected'));
+  const stop = (): Promise<void> =>
+    (closing ??= shutdown()
+      .then(() => closeMetricsServer(metricsServer))
+      .then(() => storefront.orderEvents.stop())
+      .then(() => unload(container, logger)));
 
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${port}`;
-  logger.info(describe(config, port, url), 'storefront started');
+  let metricsUrl: string | undefined;
+  if (metricsServer !== undefined && config.metrics !== undefined) {
+    const { host } = config.metrics;
+    await listen(metricsServer, config.metrics.port, host, METRICS_VARIABLES).catch(async (error: unknown) => {
+      await stop();
+      throw error;
+    });
+    metricsUrl = `http://${urlHost(host)}:${(metricsServer.address() as AddressInfo).port}${METRICS_PATH}`;
+  }
+  logger.info({ ...describe(config, port, url), ...(metricsUrl === undefined ? {} : { metrics_url: metricsUrl }) }, 'storefront started');
 
-  return {
-    url,
-    port,
-    storefront,
-    timeouts,
-    ready,
-    close: () => (closing ??= shutdown().then(() => storefront.orderEvents.stop()).then(() => unload(container, logger))),
-  };
+  return { url, port, metricsUrl, storefront, timeouts, ready, close: stop };
 }
 
 function describe(config: StorefrontConfig, port: number, url: string): Record<string, unknown> {
@@ -115,14 +132,18 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
   };
 }
 
+/** The variables that set an address, named when it cannot be bound. */
+const API_VARIABLES = { port: 'PORT', host: 'HOST' } as const;
+const METRICS_VARIABLES = { port: 'METRICS_PORT', host: 'METRICS_HOST' } as const;
+
 /** An address that cannot be bound is a configuration problem: say which variable to change. */
-function listen(server: http.Server, port: number, host: string): Promise<void> {
+function listen(server: http.Server, port: number, host: string, names: { readonly port: string; readonly host: string } = API_VARIABLES): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
-        reject(ConfigError.of('PORT', `PORT ${port} cannot be used on HOST ${host}: ${error.code === 'EADDRINUSE' ? 'the address is already in use' : 'permission denied'}`));
+        reject(ConfigError.of(names.port, `${names.port} ${port} cannot be used on ${names.host} ${host}: ${error.code === 'EADDRINUSE' ? 'the address is already in use' : 'permission denied'}`));
       } else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-        reject(ConfigError.of('HOST', `HOST ${host} is not an address of this machine`));
+        reject(ConfigError.of(names.host, `${names.host} ${host} is not an address of this machine`));
       } else {
         reject(error);
       }

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       streamsPerCaller: 5,
       storeName: 'Storefront',
       currency: 'USD',
+      metrics: undefined,
     });
     expect(openingHours.schedule).to.equal(null);
     expect(openingHours.timeZone).to.equal('UTC');
@@ -83,6 +84,8 @@ describe('loadConfig', () => {
       STOREFRONT_STREAMS_PER_CALLER: '20',
       STOREFRONT_OPENING_HOURS: 'Mo-Fr 11:00-22:00',
       STOREFRONT_TIME_ZONE: 'Europe/Berlin',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
     });
     const { openingHours, ...config } = loaded;
     expect(openingHours.schedule).to.equal('Mo-Fr 11:00-22:00');
@@ -115,6 +118,7 @@ describe('loadConfig', () => {
       streamsPerCaller: 20,
       storeName: 'Chez Ann',
       currency: 'EUR',
+      metrics: { port: 9464, host: '0.0.0.0' },
     });
   });
 
@@ -193,6 +197,24 @@ describe('loadConfig', () => {
         { variable: 'TRUST_PROXY_HOPS', message: 'TRUST_PROXY_HOPS is set but TRUST_PROXY is not true; set TRUST_PROXY=true or unset TRUST_PROXY_HOPS' },
       ]);
     }
+  });
+
+  it('serves metrics only with METRICS_PORT, on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}).metrics).to.equal(undefined);
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).to.deep.equal({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '0', HOST: '0.0.0.0' }).metrics).to.deep.equal({ port: 0, host: '127.0.0.1' });
+    expect(configError({ METRICS_PORT: '70000' }).issues).to.deep.equal([{ variable: 'METRICS_PORT', message: 'METRICS_PORT must be an integer from 0 to 65535, got "70000"' }]);
+  });
+
+  it('refuses METRICS_HOST without METRICS_PORT, and METRICS_PORT equal to PORT', () => {
+    expect(configError({ METRICS_HOST: '0.0.0.0' }).issues).to.deep.equal([
+      { variable: 'METRICS_HOST', message: 'METRICS_HOST is set but METRICS_PORT is not; set METRICS_PORT to serve metrics or unset METRICS_HOST' },
+    ]);
+    expect(configError({ PORT: '8080', METRICS_PORT: '8080' }).issues).to.deep.equal([
+      { variable: 'METRICS_PORT', message: 'METRICS_PORT must differ from PORT (8080): metrics have a listener of their own' },
+    ]);
+    // Two ephemeral ports are two different ports.
+    expect(loadConfig({ PORT: '0', METRICS_PORT: '0' }).metrics).to.deep.equal({ port: 0, host: '127.0.0.1' });
   });
 
   it('refuses a scrypt cost above 1 GiB per hash, naming SCRYPT_R', () => {

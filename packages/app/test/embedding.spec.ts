@@ -67,6 +67,11 @@ const RUNTIME_EXPORTS = [
   'pathFromPlaced',
   'placedState',
   'planMove',
+  // Menu options.
+  'OPTION_LIMITS',
+  'assignOptionIds',
+  'menuDocumentOf',
+  'optionNameKey',
 ];
 
 function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
@@ -212,7 +217,7 @@ import {
 } from '@storefront/domain';
 
 const products: Product[] = [
-  { productId: newId('prd'), name: 'Crème brûlée', description: '', category: 'Desserts', price: 890, currency: 'USD', tags: [], available: true },
+  { productId: newId('prd'), name: 'Crème brûlée', description: '', category: 'Desserts', price: 890, currency: 'USD', tags: [], available: true, optionGroups: [] },
 ];
 const orders: Order[] = [];
 const unused = (): never => {

@@ -24,6 +24,8 @@ export type DomainErrorCode =
   | 'precondition_failed'
   /** The store is outside its opening hours or has paused ordering. */
   | 'store_closed'
+  /** An order line's options do not fit its product's option groups (`details` names each group at fault). */
+  | 'invalid_options'
   /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
   | 'service_unavailable';
 

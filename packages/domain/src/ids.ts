@@ -99,6 +99,20 @@ export async function sha256Hex(text: string): Promise<string> {
   return hex;
 }
 
+/** Prefixes of ids derived from names rather than drawn at random: option groups and options. */
+export type DerivedIdPrefix = 'grp' | 'opt';
+
+/**
+ * An id of the same shape as `newId`'s (prefix and 20 base32 characters, 100 bits) derived from
+ * `key` by SHA-256: the same key always gives the same id, in every store and every process.
+ */
+export async function derivedId(prefix: DerivedIdPrefix, key: string): Promise<string> {
+  const digest = new Uint8Array(await webCrypto.subtle.digest('SHA-256', encoder.encode(key)));
+  let out = `${prefix}_`;
+  for (let i = 0; i < 20; i++) out += ALPHABET[digest[i]! & 31];
+  return out;
+}
+
 /**
  * The creation time (epoch ms) an order id of OrderStamper carries in its time part, or undefined
  * for an id of another shape. Stores use it to find an order by id without an index of all ids.

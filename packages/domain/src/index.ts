@@ -46,10 +46,12 @@ export { RateLimitedError } from './use-cases/rate-limits.js';
 // Entities, their limits and their ordering rules.
 export { compareProducts } from './model/product.js';
 export type { Product, ProductDraft } from './model/product.js';
+export { OPTION_LIMITS } from './model/option-group.js';
+export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model/option-group.js';
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
 export { ROLES } from './model/customer.js';
 export { compareOrders, ORDER_LIMITS } from './model/order.js';
-export type { Order, OrderLine, OrderRequestLine, OrderStatus, StatusChange } from './model/order.js';
+export type { Order, OrderLine, OrderLineOption, OrderRequestLine, OrderStatus, StatusChange } from './model/order.js';
 export {
   applyOrderMove,
   FINAL_STATUSES,
@@ -69,13 +71,16 @@ export type { StoreSettings, StoreState, StoreStatus } from './model/store.js';
 export type { Session } from './model/session.js';
 export { PAGING, pageOffset, toPage } from './model/page.js';
 export type { Page, PageRequest } from './model/page.js';
-export { isRecord, parseMenuDocument } from './model/validation.js';
+export { isRecord } from './model/validation.js';
+export { menuDocumentOf, parseMenuDocument } from './model/menu-document.js';
+export type { MenuDocument, MenuDocumentOption, MenuDocumentOptionGroup, MenuDocumentProduct } from './model/menu-document.js';
 export { SEARCH_LIMITS } from './search/normalize.js';
 export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from './session-tokens.js';
 export type { TokenPair } from './session-tokens.js';
 
 // Ports, and what adapters share to implement them alike.
 export type { MenuRepository } from './ports/menu-repository.js';
+export { assignOptionIds, optionNameKey } from './model/option-ids.js';
 export type {
   ClaimResult,
   IdempotencyClaim,
@@ -103,4 +108,4 @@ export type { IdPrefix } from './ids.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './rate-limit/sliding-window.js';
 export type { WindowBuckets } from './rate-limit/sliding-window.js';
 export { FallbackRateLimiter } from './rate-limit/fallback-rate-limiter.js';
-export type { FallbackRateLimiterOptions } from './rate-limit/fallback-rate-limiter.js';
+export type { FallbackRateLimiterOptions, RateLimitDecider } from './rate-limit/fallback-rate-limiter.js';

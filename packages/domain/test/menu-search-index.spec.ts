@@ -3,11 +3,12 @@ import { expect } from 'chai';
 import type { Product } from '../src/model/product.js';
 import { MenuSearchIndex } from '../src/search/menu-search-index.js';
 import { normalizeText, tokenize } from '../src/search/normalize.js';
+import { referenceSearch } from './search-reference.js';
 
 let counter = 0;
 function product(name: string, fields: Partial<Product> = {}): Product {
   counter += 1;
-  return { productId: `prd_${counter}`, name, description: '', category: 'Mains', price: 1000, currency: 'USD', tags: [], available: true, ...fields };
+  return { productId: `prd_${counter}`, name, description: '', category: 'Mains', price: 1000, currency: 'USD', tags: [], available: true, optionGroups: [], ...fields };
 }
 
 const menu = [
@@ -92,11 +93,16 @@ describe('tokenize, ASCII fast path', () => {
   });
 });
 
-describe('MenuSearchIndex against a brute-force reference', () => {
+describe('MenuSearchIndex against a brute-force reference', function () {
+  // The reference works every product out word by word: seconds, not milliseconds.
+  this.timeout(20_000);
+
   // Small vocabulary, so that words repeat across thousands of products: long lists (read by
-  // weights per product), short ones (searched), prefixes of several words, ties and cached results.
+  // weights per product), short ones (searched), prefixes of several words, ties and cached results;
+  // near neighbours ("chicken", "chickpea", "chili"; "salad", "salmon"), so that typos land on words.
   const WORDS = ['chicken', 'chickpea', 'chili', 'spicy', 'spinach', 'spring', 'soup', 'salad', 'salmon', 'crème', 'creme',
-    'brûlée', 'bruschetta', 'pizza', 'pie', 'tomato', 'tom', 'to', 'vegan', 'vanilla', 'café', 'cafe', 'c', 'zucchini'];
+    'brûlée', 'bruschetta', 'pizza', 'pie', 'tomato', 'tom', 'to', 'vegan', 'vanilla', 'café', 'cafe', 'c', 'zucchini',
+    'spice', 'chilli', 'pizzas', 'tomatoes'];
   const CATEGORIES = ['Starters', 'Mains', 'Pizza', 'Desserts', 'Soups'];
 
   function prng(seed: number): () => number {
@@ -124,54 +130,42 @@ describe('MenuSearchIndex against a brute-force reference', () => {
     );
   }
 
-  /** The rules of the index, applied product by product. */
-  function reference(products: readonly Product[], query: string, page: number, limit: number) {
-    const terms = tokenize(query);
-    const fields = (p: Product): [string[], number][] => [
-      [tokenize(p.name), 8],
-      [tokenize(p.category), 4],
-      [tokenize(p.tags.join(' ')), 4],
-      [tokenize(p.description), 1],
-    ];
-    const hits: { p: Product; i: number; score: number }[] = [];
-    products.forEach((p, i) => {
-      let score = 0;
-      for (const [t, term] of terms.entries()) {
-        const last = t === terms.length - 1;
-        let best = 0;
-        for (const [tokens, weight] of fields(p)) {
-          for (const token of tokens) {
-            if (token === term) best = Math.max(best, weight);
-            else if (last && token.startsWith(term)) best = Math.max(best, weight / 2);
-          }
-        }
-        if (best === 0) return;
-        score += best;
-      }
-      if (terms.length > 0) hits.push({ p, i, score });
-    });
-    hits.sort((a, b) => b.score - a.score || (a.p.name < b.p.name ? -1 : a.p.name > b.p.name ? 1 : a.i - b.i));
-    return { total: hits.length, ids: hits.slice((page - 1) * limit, page * limit).map((h) => h.p.productId) };
-  }
-
   for (const [count, seed] of [[300, 1], [4_000, 2]] as const) {
-    it(`finds and ranks exactly what the rules say (${count} products, random queries, asked twice)`, () => {
+    it(`finds and ranks exactly what the rules say, typos included (${count} products, random queries, asked twice)`, () => {
       const products = generate(count, seed);
       const index = MenuSearchIndex.build(products);
       const random = prng(seed + 100);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
       const prefix = (word: string): string => word.slice(0, 1 + Math.floor(random() * word.length));
-      for (let q = 0; q < 150; q++) {
-        const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick([...WORDS, ...CATEGORIES]));
+      // Half the words get a typo or two: a letter put in, taken out, changed, or two swapped.
+      const edit = (word: string): string => {
+        const at = Math.floor(random() * word.length);
+        const letter = pick([...'aceiklnoprstuz']);
+        const kind = Math.floor(random() * 4);
+        if (kind === 0) return word.slice(0, at) + letter + word.slice(at);
+        if (kind === 1) return word.slice(0, at) + word.slice(at + 1);
+        if (kind === 2) return word.slice(0, at) + letter + word.slice(at + 1);
+        return at + 1 < word.length ? word.slice(0, at) + word[at + 1]! + word[at]! + word.slice(at + 2) : word;
+      };
+      const misspell = (word: string): string => (random() < 0.5 ? word : random() < 0.7 ? edit(word) : edit(edit(word)));
+      let withTypos = 0;
+      let mixed = 0;
+      for (let q = 0; q < 200; q++) {
+        const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => misspell(pick([...WORDS, ...CATEGORIES])));
         words.push(prefix(words.pop()!));
         const query = words.join(' ');
         const [page, limit] = [1 + Math.floor(random() * 3), pick([1, 7, 20, 100])];
-        const expected = reference(products, query, page, limit);
+        const { typos, ...expected } = referenceSearch(products, query, page, limit);
+        if (typos > 0) withTypos += 1;
+        if (typos > 0 && typos < expected.total) mixed += 1;
         for (let again = 0; again < 2; again++) {
           const actual = index.search(query, { page, limit });
           expect({ total: actual.total, ids: actual.items.map((p) => p.productId) }, `${query} page ${page} limit ${limit}`).to.deep.equal(expected);
         }
       }
+      // The queries did exercise the typo rules: typo hits alone, and typo hits ranked below others.
+      expect(withTypos, 'queries with typo hits').to.be.above(60);
+      expect(mixed, 'queries with typo hits and others').to.be.above(15);
     });
   }
 });

@@ -31,7 +31,7 @@ function orderIn(status: OrderStatus, version = 3): Order {
   return {
     orderId: 'ord_test',
     customerId: 'cus_test',
-    items: [{ productId: 'prd_soup', name: 'Soup', quantity: 1, unitPrice: 450, lineTotal: 450 }],
+    items: [{ productId: 'prd_soup', name: 'Soup', quantity: 1, unitPrice: 450, lineTotal: 450, options: [] }],
     amount: 450,
     currency: 'USD',
     createdAt: CREATED,

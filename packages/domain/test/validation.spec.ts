@@ -2,7 +2,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { DomainError } from '../src/errors.js';
 import { isDomainError } from '../src/errors.js';
-import { parseMenuDocument } from '../src/model/validation.js';
+import { parseMenuDocument } from '../src/model/menu-document.js';
 
 function issuesOf(document: unknown): string[] {
   try {
@@ -19,7 +19,7 @@ const soup = { name: 'Soup', category: 'Starters', price: 450 };
 describe('parseMenuDocument', () => {
   it('fills in the defaults and trims text', () => {
     expect(parseMenuDocument({ products: [{ ...soup, name: '  Soup ', tags: [' hot '] }] })).to.deep.equal([
-      { name: 'Soup', description: '', category: 'Starters', price: 450, currency: 'USD', tags: ['hot'], available: true },
+      { name: 'Soup', description: '', category: 'Starters', price: 450, currency: 'USD', tags: ['hot'], available: true, optionGroups: [] },
     ]);
   });
 

@@ -2,7 +2,7 @@
  * Test-data builders: a valid object with unique ids, names and emails, so tests against a shared
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
-import type { Customer, IdempotencyClaim, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
+import type { Customer, IdempotencyClaim, OptionGroupDraft, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
 import { applyOrderMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -26,12 +26,45 @@ export function aProductDraft(overrides: Partial<ProductDraft> = {}): ProductDra
     currency: 'USD',
     tags: ['test'],
     available: true,
+    optionGroups: [],
     ...overrides,
   };
 }
 
+/** A group of three options (+0, +150, +300), one of which may be chosen unless overridden. */
+export function anOptionGroupDraft(overrides: Partial<OptionGroupDraft> = {}): OptionGroupDraft {
+  return {
+    name: `Choice ${uniqueSuffix()}`,
+    min: 0,
+    max: 1,
+    options: [
+      { name: 'Plain', priceDelta: 0, available: true },
+      { name: 'Fancy', priceDelta: 150, available: true },
+      { name: 'Deluxe', priceDelta: 300, available: true },
+    ],
+    ...overrides,
+  };
+}
+
+/** A pizza as the demo menu has them: a required Size (Regular +0, Large +400) and up to 3 of 4 toppings (+150 each, Olives unavailable). */
+export function aPizzaDraft(overrides: Partial<ProductDraft> = {}): ProductDraft {
+  const topping = (name: string, available = true) => ({ name, priceDelta: 150, available });
+  return aProductDraft({
+    name: `Test pizza ${uniqueSuffix()}`,
+    category: 'Pizza',
+    price: 1290,
+    optionGroups: [
+      { name: 'Size', min: 1, max: 1, options: [{ name: 'Regular', priceDelta: 0, available: true }, { name: 'Large', priceDelta: 400, available: true }] },
+      { name: 'Extra toppings', min: 0, max: 3, options: [topping('Extra cheese'), topping('Mushrooms'), topping('Olives', false), topping('Pepperoni')] },
+    ],
+    ...overrides,
+  });
+}
+
+/** A product without options (override `optionGroups` with groups that have ids). */
 export function aProduct(overrides: Partial<Product> = {}): Product {
-  return { productId: newId('prd'), ...aProductDraft(), ...overrides };
+  const { optionGroups: _drafts, ...draft } = aProductDraft();
+  return { productId: newId('prd'), ...draft, optionGroups: [], ...overrides };
 }
 
 export function anOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
@@ -43,6 +76,7 @@ export function anOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
     quantity,
     unitPrice,
     lineTotal: quantity * unitPrice,
+    options: [],
     ...overrides,
   };
 }

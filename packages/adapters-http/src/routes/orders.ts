@@ -83,8 +83,9 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
 }
 
 /**
- * The shape and types of `{"items": [{"product_id": "...", "quantity": 2}]}`: unknown fields are
- * refused here; the ranges (ORDER_LIMITS) are the domain's to check.
+ * The shape and types of `{"items": [{"product_id": "...", "quantity": 2, "options": ["opt_…"]}]}`:
+ * unknown fields are refused here; the ranges (ORDER_LIMITS) and the options' fit are the domain's
+ * to check.
  */
 function readOrderBody(body: unknown): OrderRequestLine[] {
   const issues: FieldIssue[] = [];
@@ -92,7 +93,7 @@ function readOrderBody(body: unknown): OrderRequestLine[] {
   for (const key of Object.keys(body)) if (key !== 'items') issues.push({ path: key, message: 'is not a known field' });
   const items = body['items'];
   if (!Array.isArray(items)) {
-    issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity}' });
+    issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity, options?}' });
     throw validationProblem(issues);
   }
   const lines = items.map((item: unknown, i): OrderRequestLine => {
@@ -101,16 +102,23 @@ function readOrderBody(body: unknown): OrderRequestLine[] {
       return { productId: '', quantity: 0 };
     }
     for (const key of Object.keys(item)) {
-      if (key !== 'product_id' && key !== 'quantity') issues.push({ path: `items.${i}.${key}`, message: 'is not a known field' });
+      if (!LINE_FIELDS.has(key)) issues.push({ path: `items.${i}.${key}`, message: 'is not a known field' });
     }
     const productId = item['product_id'];
     const quantity = item['quantity'];
+    const options = item['options'];
     if (typeof productId !== 'string') issues.push({ path: `items.${i}.product_id`, message: 'is required: a string' });
     if (typeof quantity !== 'number') {
       issues.push({ path: `items.${i}.quantity`, message: `is required: an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}` });
     }
-    return { productId: productId as string, quantity: quantity as number };
+    if (options === undefined) return { productId: productId as string, quantity: quantity as number };
+    if (!Array.isArray(options) || !options.every((id) => typeof id === 'string')) {
+      issues.push({ path: `items.${i}.options`, message: 'must be a list of option ids (strings), each at most once' });
+    }
+    return { productId: productId as string, quantity: quantity as number, options: options as string[] };
   });
   if (issues.length > 0) throw validationProblem(issues);
   return lines;
 }
+
+const LINE_FIELDS = new Set(['product_id', 'quantity', 'options']);

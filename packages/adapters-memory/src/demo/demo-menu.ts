@@ -1,14 +1,13 @@
 /**
  * The demo menu of the default (in-memory) mode, in the STOREFRONT_MENU_FILE format. Some names
  * carry accents ("Crème brûlée", "Jalapeño poppers") so that accent-insensitive search can be
- * shown with a plain `q=creme`; two dishes are unavailable so that the 422 can be shown too.
+ * shown with a plain `q=creme`; two dishes are unavailable so that the 422 can be shown too. Every
+ * pizza has a required Size and optional Extra toppings, and the coffee a Milk (one milk out of
+ * stock), so that option groups, their limits and `invalid_options` can be shown (DECISIONS "Menu options").
  */
-import type { ProductDraft } from '@storefront/domain';
+import type { MenuDocument, MenuDocumentOptionGroup, MenuDocumentProduct } from '@storefront/domain';
 
-/** A menu document as read from a menu file: `{"products": [...]}`. */
-export interface MenuDocument {
-  readonly products: readonly ProductDraft[];
-}
+export type { MenuDocument } from '@storefront/domain';
 
 type Dish = [name: string, price: number, tags: string[], description: string, available?: boolean];
 
@@ -52,8 +51,42 @@ const dishes: Record<string, Dish[]> = {
   ],
 };
 
-function freezeDish(category: string, [name, price, tags, description, available = true]: Dish): ProductDraft {
-  return Object.freeze({ name, description, category, price, currency: 'USD', tags: Object.freeze(tags), available });
+const topping = (name: string) => ({ name, price_delta: 150, available: true });
+
+/** Every pizza: one size, and up to three extra toppings. */
+const PIZZA_GROUPS: readonly MenuDocumentOptionGroup[] = [
+  { name: 'Size', min: 1, max: 1, options: [{ name: 'Regular', price_delta: 0, available: true }, { name: 'Large', price_delta: 400, available: true }] },
+  { name: 'Extra toppings', min: 0, max: 3, options: [topping('Extra cheese'), topping('Mushrooms'), topping('Olives'), topping('Pepperoni')] },
+];
+
+/** Option groups by category (every dish of it) or by dish name. */
+const OPTIONS_OF: Readonly<Record<string, readonly MenuDocumentOptionGroup[]>> = {
+  Pizza: PIZZA_GROUPS,
+  'Café con leche': [
+    {
+      name: 'Milk',
+      min: 0,
+      max: 1,
+      options: [
+        { name: 'Oat milk', price_delta: 50, available: true },
+        { name: 'Almond milk', price_delta: 50, available: false },
+      ],
+    },
+  ],
+};
+
+function freezeDish(category: string, [name, price, tags, description, available = true]: Dish): MenuDocumentProduct {
+  const groups = OPTIONS_OF[name] ?? OPTIONS_OF[category];
+  const dish = { name, description, category, price, currency: 'USD', tags: Object.freeze(tags), available };
+  return deepFreeze(groups === undefined ? dish : { ...dish, option_groups: groups });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 export const demoMenu: MenuDocument = Object.freeze({

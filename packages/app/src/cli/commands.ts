@@ -4,7 +4,7 @@
  */
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
-import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { DomainError, isDomainError, menuDocumentOf, ROLES, type Role, type Storefront } from '@storefront/domain';
 import { parseArgs } from 'node:util';
 
 export class CliError extends Error {
@@ -26,7 +26,8 @@ export interface CliIo {
 
 export const USAGE = `usage: storefront <command>
 
-  menu import <file>                       load a menu file {"products":[...]}; idempotent by name
+  menu import <file>                       load a menu file {"products":[...]} (option groups
+                                           included); idempotent by name
   menu export                              print the menu in the same format
   customers add --email <e> --name <n> [--role staff|customer]
                                            add an account (default role customer); the password is
@@ -101,12 +102,10 @@ async function importMenu(storefront: Storefront, path: string, io: CliIo): Prom
   io.out(`imported ${products.length} products from ${path}`);
 }
 
+/** The menu file format, option groups included and ids left out: `menu import` of it changes nothing. */
 async function exportMenu(storefront: Storefront, io: CliIo): Promise<void> {
   const { products } = await storefront.listMenu.execute();
-  const drafts = products.map(({ name, description, category, price, currency, tags, available }) => ({
-    name, description, category, price, currency, tags, available,
-  }));
-  io.out(JSON.stringify({ products: drafts }, null, 2));
+  io.out(JSON.stringify(menuDocumentOf(products), null, 2));
 }
 
 async function addCustomer(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {

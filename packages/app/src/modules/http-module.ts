@@ -1,4 +1,4 @@
-/** The HTTP app of @storefront/adapters-http, handed the Storefront, the logger and the proxy settings (limits are the adapter's). */
+/** The HTTP app of @storefront/adapters-http, handed the Storefront, the logger, the proxy settings and the metrics observer (limits are the adapter's). */
 import { createHttpApp } from '@storefront/adapters-http';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
@@ -13,7 +13,7 @@ export interface StreamTimings {
 
 export function httpModule(timings: StreamTimings = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config], (storefront, logger, config) =>
+    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics], (storefront, logger, config, metrics) =>
       createHttpApp({
         storefront,
         logger,
@@ -22,6 +22,7 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
           streams: { ...timings, perCaller: config.streamsPerCaller },
+          observer: metrics?.http,
         },
       }),
     );

@@ -27,7 +27,9 @@ export function memoryModule(): ContainerModule {
  */
 export function memoryLimiterModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.RateLimiter, [TYPES.Clock], (clock) => new InMemoryRateLimiter({ clock }));
+    bindFactory(bind, TYPES.RateLimiter, [TYPES.Clock, TYPES.Metrics], (clock, metrics) =>
+      new InMemoryRateLimiter({ clock, onDecision: metrics && ((decision, policy) => metrics.rateLimitDecided(policy.name, decision.allowed, 'memory')) }),
+    );
     bindFactory(bind, TYPES.OrderEventLog, [TYPES.Clock], (clock) => new InMemoryOrderEventLog({ clock }));
     bindFactory(bind, TYPES.LimiterProbe, [], () => ({ name: 'rate_limiter', check: () => Promise.resolve() }));
   });

@@ -25,6 +25,7 @@ const PRODUCT = {
   currency: 'USD',
   tags: ['french'],
   available: true,
+  option_groups: [],
 };
 
 function exchange(method: string, path: string, status: number, body: unknown, headers: Record<string, string> = {}): Exchange {

@@ -20,7 +20,7 @@ import {
 } from './support.js';
 
 const ORDER_KEYS = ['amount', 'created_at', 'currency', 'items', 'order_id', 'status', 'status_history', 'updated_at', 'version'];
-const LINE_KEYS = ['line_total', 'name', 'product_id', 'quantity', 'unit_price'];
+const LINE_KEYS = ['line_total', 'name', 'options', 'product_id', 'quantity', 'unit_price'];
 
 interface LineJson {
   product_id: string;

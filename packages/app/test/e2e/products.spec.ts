@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { ProductJson } from './support.js';
 import { call, cmp, expectJson, getMenu, useServer, writeMenuFile } from './support.js';
 
-const PRODUCT_KEYS = ['available', 'category', 'currency', 'description', 'name', 'price', 'product_id', 'tags'];
+const PRODUCT_KEYS = ['available', 'category', 'currency', 'description', 'name', 'option_groups', 'price', 'product_id', 'tags'];
 
 function expectProductShape(p: ProductJson): void {
   expect(Object.keys(p).sort(), `fields of ${JSON.stringify(p)}`).to.deep.equal(PRODUCT_KEYS);
@@ -17,6 +17,27 @@ function expectProductShape(p: ProductJson): void {
   expect(p.tags).to.be.an('array');
   for (const tag of p.tags) expect(tag).to.be.a('string');
   expect(p.available).to.be.a('boolean');
+  expect(p.option_groups).to.be.an('array');
+  for (const group of p.option_groups) {
+    expect(Object.keys(group).sort()).to.deep.equal(['group_id', 'max', 'min', 'name', 'options']);
+    expect(group.group_id).to.match(/^grp_[0-9a-z]{20}$/);
+    expect(group.min).to.be.at.least(0).and.at.most(group.max);
+    expect(group.max).to.be.at.least(1).and.at.most(group.options.length);
+    for (const option of group.options) {
+      expect(Object.keys(option).sort()).to.deep.equal(['available', 'name', 'option_id', 'price_delta']);
+      expect(option.option_id).to.match(/^opt_[0-9a-z]{20}$/);
+      expect(Number.isInteger(option.price_delta) && option.price_delta >= 0, `price_delta ${option.price_delta}`).to.equal(true);
+    }
+  }
+}
+
+/** A product as the menu file writes it: without the ids the store assigned. */
+function withoutIds(p: ProductJson): unknown {
+  const { product_id: _id, option_groups, ...rest } = p;
+  return {
+    ...rest,
+    option_groups: option_groups.map(({ group_id: _g, options, ...group }) => ({ ...group, options: options.map(({ option_id: _o, ...option }) => option) })),
+  };
 }
 
 function expectMenuOrder(products: readonly ProductJson[]): void {
@@ -110,7 +131,10 @@ describe('e2e: GET /api/products (demo menu)', function () {
 describe('e2e: GET /api/products (menu from STOREFRONT_MENU_FILE)', function () {
   const menu = {
     products: [
-      { name: 'Zucchini Fries', description: 'Crispy', category: 'Sides', price: 450, currency: 'EUR', tags: ['vegetarian'], available: true },
+      {
+        name: 'Zucchini Fries', description: 'Crispy', category: 'Sides', price: 450, currency: 'EUR', tags: ['vegetarian'], available: true,
+        option_groups: [{ name: 'Dip', min: 0, max: 1, options: [{ name: 'Aioli', price_delta: 100, available: true }, { name: 'Ketchup', price_delta: 0, available: false }] }],
+      },
       { name: 'Apple Pie', description: 'Warm, with cinnamon', category: 'Desserts', price: 599, currency: 'EUR', tags: ['sweet', 'classic'], available: true },
       { name: 'Bruschetta', description: 'Tomato and basil on toast', category: 'Starters', price: 725, currency: 'EUR', tags: [], available: false },
       { name: 'Almond Cake', description: 'Gluten-free', category: 'Desserts', price: 650, currency: 'EUR', tags: ['gluten-free'], available: true },
@@ -121,13 +145,10 @@ describe('e2e: GET /api/products (menu from STOREFRONT_MENU_FILE)', function () 
   after(() => file.cleanup());
   const h = useServer({ STOREFRONT_MENU_FILE: file.path });
 
-  it('serves exactly the products of the file, with their prices, currency, tags and availability', async function () {
+  it('serves exactly the products of the file, with their prices, currency, tags, availability and option groups', async function () {
     const products = await getMenu(h.url);
-    const strip = (p: ProductJson): Omit<ProductJson, 'product_id'> => {
-      const { product_id: _id, ...rest } = p;
-      return rest;
-    };
-    expect(products.map(strip)).to.have.deep.members(menu.products);
+    const file = menu.products.map((p) => ({ option_groups: [], ...p }));
+    expect(products.map(withoutIds)).to.have.deep.members(file);
     expect(products).to.have.length(menu.products.length);
     for (const p of products) expectProductShape(p);
   });

@@ -5,7 +5,7 @@
 import { describe, it, before } from 'mocha';
 import { expect } from 'chai';
 import type { ProductJson } from './support.js';
-import { RFC3339_UTC, call, expectError, expectValidation, getMenu, newCustomer, placeOrder, useServer } from './support.js';
+import { RFC3339_UTC, call, expectError, expectValidation, getMenu, newCustomer, orderableWithoutOptions, placeOrder, useServer } from './support.js';
 import { staffToken } from './kitchen-support.js';
 
 describe('e2e: PATCH /api/staff/products/{product_id} ("86 an item")', function () {
@@ -17,7 +17,7 @@ describe('e2e: PATCH /api/staff/products/{product_id} ("86 an item")', function 
   });
 
   it('marks a dish unavailable: the menu, its ETag, search and ordering follow at once; and back', async function () {
-    const dish = (await getMenu(h.url)).find((p) => p.available)!;
+    const dish = (await getMenu(h.url)).find(orderableWithoutOptions)!;
     const before = await call(h.url, '/api/products');
     const etag = before.headers.get('etag')!;
     const { token } = await newCustomer(h, 'eighty-six');
@@ -58,7 +58,7 @@ describe('e2e: pausing ordering (PATCH /api/staff/store)', function () {
   it('pauses: POST /api/orders 422 store_closed creating nothing, a key replay still replays, GET /api/store says so; resume → 201', async function () {
     const staff = await staffToken(h.url);
     const { token } = await newCustomer(h, 'paused');
-    const dish = (await getMenu(h.url)).find((p) => p.available)!;
+    const dish = (await getMenu(h.url)).find(orderableWithoutOptions)!;
     const items = [{ product_id: dish.product_id, quantity: 1 }];
     const placed = await placeOrder(h.url, token, items, { 'Idempotency-Key': 'before-the-pause' });
     expect(placed.status).to.equal(201);
@@ -108,7 +108,7 @@ describe('e2e: a store closed by its opening hours', function () {
 
   it('answers POST /api/orders 422 store_closed, and GET /api/store open_now false with the next opening', async function () {
     const { token } = await newCustomer(h, 'closed');
-    const dish = (await getMenu(h.url)).find((p) => p.available)!;
+    const dish = (await getMenu(h.url)).find(orderableWithoutOptions)!;
     const refused = await placeOrder(h.url, token, [{ product_id: dish.product_id, quantity: 1 }]);
     expectError(refused, 422, 'store_closed');
     expect((await call(h.url, '/api/orders', { token })).body.meta.total).to.equal(0);

@@ -373,6 +373,20 @@ export interface ProductJson {
   readonly currency: string;
   readonly tags: string[];
   readonly available: boolean;
+  readonly option_groups: OptionGroupJson[];
+}
+
+export interface OptionGroupJson {
+  readonly group_id: string;
+  readonly name: string;
+  readonly min: number;
+  readonly max: number;
+  readonly options: { readonly option_id: string; readonly name: string; readonly price_delta: number; readonly available: boolean }[];
+}
+
+/** A dish that can be ordered as `{product_id, quantity}`: available, and no option group it must choose from. */
+export function orderableWithoutOptions(p: ProductJson): boolean {
+  return p.available && p.option_groups.every((group) => group.min === 0);
 }
 
 export async function getMenu(base: string): Promise<ProductJson[]> {
@@ -381,8 +395,9 @@ export async function getMenu(base: string): Promise<ProductJson[]> {
   return (res.body as { products: ProductJson[] }).products;
 }
 
+/** The available dishes that need no options (the demo pizzas need a size: see options.spec.ts). */
 export async function availableProducts(base: string): Promise<ProductJson[]> {
-  const available = (await getMenu(base)).filter((p) => p.available);
+  const available = (await getMenu(base)).filter(orderableWithoutOptions);
   expect(available.length, 'available dishes on the menu').to.be.greaterThan(2);
   return available;
 }

@@ -52,7 +52,11 @@ const ENDPOINTS: readonly { path: string; methods: readonly string[]; match?: Re
 interface World {
   readonly tokens: Tokens;
   readonly email: string;
+  /** Available dishes orderable without options. */
   readonly productIds: readonly string[];
+  /** Dishes with option groups (the demo pizzas need a size), and every option id on the menu. */
+  readonly optionProductIds: readonly string[];
+  readonly optionIds: readonly string[];
 }
 
 interface FuzzRequest {
@@ -186,10 +190,19 @@ const extraHeaders = fc.dictionary(extraHeaderName, fc.oneof(headerValue(100), f
 function shapedBody(world: World): fc.Arbitrary<unknown> {
   const anyJson = fc.jsonValue({ maxDepth: 3 });
   const sid = world.tokens.refresh_token.split('.')[0]!;
-  const productId = fc.oneof(fc.constantFrom(...world.productIds), fc.constantFrom('', 'prd_', 'prd_unknown', 'x'.repeat(65)), anyJson);
+  const productId = fc.oneof(
+    fc.constantFrom(...world.productIds),
+    fc.constantFrom(...world.optionProductIds),
+    fc.constantFrom('', 'prd_', 'prd_unknown', 'x'.repeat(65)),
+    anyJson,
+  );
   const quantity = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.constantFrom(0, -1, 100, 1.5, 1e308, -0, '2', null, true), anyJson);
+  const optionId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.optionIds) }, fc.constantFrom('', 'opt_', 'opt_unknown', 'x'.repeat(65)), anyJson);
+  // Real option ids (any product's: mostly refused as invalid_options, sometimes a fit), duplicates, junk.
+  const options = fc.oneof(fc.array(optionId, { maxLength: 5 }), fc.constantFrom([], [world.optionIds[0]!, world.optionIds[0]!]), anyJson);
   const line = fc.oneof(
     { weight: 6, arbitrary: fc.record({ product_id: productId, quantity }, { requiredKeys: [] }) },
+    { weight: 3, arbitrary: fc.record({ product_id: productId, quantity, options }, { requiredKeys: ['product_id', 'quantity'] }) },
     { weight: 1, arbitrary: fc.record({ product_id: productId, quantity, price: fc.integer(), extra: anyJson }, { requiredKeys: [] }) },
     { weight: 1, arbitrary: anyJson },
   );
@@ -402,7 +415,16 @@ describe('Fuzzing the HTTP API', function () {
   before(async () => {
     server = await startStorefront({ ...RELIABILITY_ENV });
     const fuzzer = await newCustomer(server, 'fuzz');
-    world = { tokens: fuzzer.tokens, email: fuzzer.email, productIds: await availableProductIds(server.url) };
+    const menu = (await call(server.url, '/api/products')).json as { products: { product_id: string; option_groups: { options: { option_id: string }[] }[] }[] };
+    const withOptions = menu.products.filter((p) => p.option_groups.length > 0);
+    world = {
+      tokens: fuzzer.tokens,
+      email: fuzzer.email,
+      productIds: await availableProductIds(server.url),
+      optionProductIds: withOptions.map((p) => p.product_id),
+      optionIds: withOptions.flatMap((p) => p.option_groups.flatMap((g) => g.options.map((o) => o.option_id))),
+    };
+    expect(world.optionIds, 'the demo menu has options to fuzz with').to.not.be.empty;
   });
   after(async () => {
     agent.destroy();

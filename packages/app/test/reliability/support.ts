@@ -198,10 +198,14 @@ export async function login(base: string, email: string, password: string): Prom
   return res.json as Tokens;
 }
 
+/** The available dishes that can be ordered without options (no option group with a `min` above 0). */
 export async function availableProductIds(base: string): Promise<string[]> {
   const res = await call(base, '/api/products');
   expect(res.status).to.equal(200);
-  const ids = (res.json as { products: { product_id: string; available: boolean }[] }).products.filter((p) => p.available).map((p) => p.product_id);
+  type Listed = { product_id: string; available: boolean; option_groups: { min: number }[] };
+  const ids = (res.json as { products: Listed[] }).products
+    .filter((p) => p.available && p.option_groups.every((group) => group.min === 0))
+    .map((p) => p.product_id);
   expect(ids.length, 'available dishes').to.be.greaterThan(2);
   return ids;
 }

@@ -1,10 +1,22 @@
-/** A placed order. `amount` is the sum of the line totals, in minor units of `currency`. */
+/** An option chosen on an order line, as it was priced at placement (the menu may change later). */
+export interface OrderLineOption {
+  readonly optionId: string;
+  readonly name: string;
+  readonly priceDelta: number;
+}
+
+/**
+ * One line of a placed order: `unitPrice` is the product's price plus the chosen options' deltas,
+ * `lineTotal` is `unitPrice × quantity`. `options` is always present (empty when none was chosen),
+ * in the menu's order of groups and options.
+ */
 export interface OrderLine {
   readonly productId: string;
   readonly name: string;
   readonly quantity: number;
   readonly unitPrice: number;
   readonly lineTotal: number;
+  readonly options: readonly OrderLineOption[];
 }
 
 /** Where an order is in the kitchen (see order-lifecycle.ts for the moves between them). */
@@ -36,18 +48,25 @@ export interface Order {
   readonly reason?: string;
 }
 
-/** What the client asks for: product ids and quantities, never prices. */
+/** What the client asks for: product ids, quantities and option ids (a set), never prices. */
 export interface OrderRequestLine {
   readonly productId: string;
   readonly quantity: number;
+  /** Option ids of the product, each at most once; absent or empty when none is chosen. */
+  readonly options?: readonly string[];
 }
 
-/** What `placeOrder` accepts: 1 to 50 lines, quantities from 1 to 99. */
+/**
+ * What `placeOrder` accepts: 1 to 50 lines, quantities from 1 to 99, and per line at most as many
+ * options as a product can have (OPTION_LIMITS: 20 groups of 50), so that a valid choice is never
+ * refused for its length.
+ */
 export const ORDER_LIMITS = {
   minLines: 1,
   maxLines: 50,
   minQuantity: 1,
   maxQuantity: 99,
+  maxOptionsPerLine: 1000,
 } as const;
 
 /** Orders are listed oldest first: created_at, then order_id. */

@@ -8,7 +8,8 @@ export interface MenuRepository {
   findByIds(productIds: readonly string[]): Promise<readonly Product[]>;
   /**
    * Inserts or updates products matched by name (names are unique on a menu). Returns the saved
-   * products with their ids. Either all are saved or none.
+   * products with their ids. Either all are saved or none. Option groups and options get the ids
+   * `assignOptionIds` derives from the names, so the same draft always saves the same ids.
    */
   upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]>;
   /**

@@ -17,7 +17,14 @@ export interface FallbackRateLimiterOptions {
   readonly onDegraded?: (error: unknown) => void;
   /** Called once when the primary answers again. */
   readonly onRestored?: () => void;
+  /** Called on every failure of the primary (`onDegraded` hears only the first of an outage): metrics. */
+  readonly onPrimaryError?: (error: unknown) => void;
+  /** Told of each `consume` decision and which limiter made it (a peek decides nothing): metrics. */
+  readonly onDecision?: (decision: RateLimitDecision, policy: RateLimitPolicy, by: RateLimitDecider) => void;
 }
+
+/** Which limiter decided: the shared primary, or the in-process fallback while the primary fails. */
+export type RateLimitDecider = 'primary' | 'fallback';
 
 /** `primary` (shared) while it answers, else `fallback` (in-process, same algorithm). */
 export class FallbackRateLimiter implements RateLimiter {
@@ -40,8 +47,16 @@ export class FallbackRateLimiter implements RateLimiter {
     return this.degraded;
   }
 
-  consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    return this.decide((limiter) => limiter.consume(key, policy));
+  async consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
+    const { onDecision } = this.options;
+    if (onDecision === undefined) return this.decide((limiter) => limiter.consume(key, policy));
+    let by: RateLimitDecider = 'primary';
+    const decision = await this.decide((limiter) => {
+      by = limiter === this.primary ? 'primary' : 'fallback';
+      return limiter.consume(key, policy);
+    });
+    onDecision(decision, policy, by);
+    return decision;
   }
 
   peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
@@ -59,6 +74,7 @@ export class FallbackRateLimiter implements RateLimiter {
       }
       return decision;
     } catch (error) {
+      this.options.onPrimaryError?.(error);
       if (!this.degraded) {
         this.degraded = true;
         this.options.onDegraded?.(error);

@@ -1,6 +1,6 @@
 import type { MenuCatalog } from '../menu-catalog.js';
 import type { Product } from '../model/product.js';
-import { parseMenuDocument } from '../model/validation.js';
+import { parseMenuDocument } from '../model/menu-document.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 
 /**

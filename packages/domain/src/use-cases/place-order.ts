@@ -17,13 +17,16 @@ import { placedState } from '../model/order-lifecycle.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
-import { parseLines, priceLines } from './order-pricing.js';
+import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
 import type { StoreGate } from './store-gate.js';
 
-/** An order as a customer asks for it: product ids and quantities, never prices. */
+/** An order as a customer asks for it: product ids, quantities and options, never prices. */
 export interface PlaceOrderInput {
   readonly customerId: string;
-  /** Validated here: 1–50 lines, a product id, a quantity that is an integer from 1 to 99. */
+  /**
+   * Validated here: 1–50 lines, a product id, a quantity that is an integer from 1 to 99, option
+   * ids each at most once; then against the menu (products, then each line's options).
+   */
   readonly items: readonly OrderRequestLine[];
   readonly idempotencyKey?: string | undefined;
 }
@@ -89,7 +92,7 @@ export class PlaceOrder {
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    const fingerprint = await sha256Hex(JSON.stringify(lines.map((l) => [l.productId, l.quantity])));
+    const fingerprint = await sha256Hex(JSON.stringify(lines.map(fingerprintOf)));
     const owner = randomToken(20);
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
@@ -139,7 +142,7 @@ export class PlaceOrder {
     ref: IdempotencyKeyRef,
     owner: string,
     reservation: Reservation,
-    lines: readonly OrderRequestLine[],
+    lines: readonly ParsedLine[],
   ): Promise<PlaceOrderResult> {
     let order: Order;
     try {
@@ -167,18 +170,17 @@ export class PlaceOrder {
     return { order: stored, replayed: !inserted };
   }
 
-  private async price(customerId: string, lines: readonly OrderRequestLine[], reservation: Reservation): Promise<Order> {
+  private async price(customerId: string, lines: readonly ParsedLine[], reservation: Reservation): Promise<Order> {
     // Checked before anything is written: a refused order under a key releases its claim.
     if (this.gate !== null) await this.gate.assertTakingOrders();
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
-    const byId = new Map(products.map((p) => [p.productId, p]));
-    const items = priceLines(lines, byId);
+    const { items, amount, currency } = priceOrder(lines, new Map(products.map((p) => [p.productId, p])));
     return {
       orderId: reservation.orderId,
       customerId,
       items,
-      amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
-      currency: byId.get(items[0]!.productId)!.currency,
+      amount,
+      currency,
       createdAt: reservation.createdAt,
       ...placedState(reservation.createdAt),
     };

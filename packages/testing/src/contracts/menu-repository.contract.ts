@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { MenuRepository, Product } from '@storefront/domain';
 import { compareProducts } from '@storefront/domain';
 import { rejectionOf } from '../assertions.js';
-import { aProductDraft, uniqueSuffix } from '../builders.js';
+import { aPizzaDraft, aProductDraft, uniqueSuffix } from '../builders.js';
 
 export function describeMenuRepositoryContract(name: string, factory: () => Promise<MenuRepository>): void {
   describe(`${name} (MenuRepository contract)`, () => {
@@ -27,6 +27,46 @@ export function describeMenuRepositoryContract(name: string, factory: () => Prom
         expect(rest).to.deep.equal(drafts[i]);
       });
       expect(new Set(saved.map((p) => p.productId)).size).to.equal(2);
+    });
+
+    it('saves option groups with grp_ and opt_ ids and every field of their drafts, and reads them back', async () => {
+      const menu = await factory();
+      const draft = aPizzaDraft();
+      const [saved] = await menu.upsertByName([draft]);
+      expect(saved!.optionGroups.map(({ groupId: _g, options, ...group }) => ({ ...group, options: options.map(({ optionId: _o, ...option }) => option) }))).to.deep.equal(
+        draft.optionGroups,
+      );
+      const ids = saved!.optionGroups.flatMap((g) => [g.groupId, ...g.options.map((o) => o.optionId)]);
+      expect(ids.filter((id) => /^grp_/.test(id))).to.have.length(2);
+      expect(ids.filter((id) => /^opt_/.test(id))).to.have.length(6);
+      expect(new Set(ids).size).to.equal(ids.length);
+      expect(await menu.findByIds([saved!.productId])).to.deep.equal([saved]);
+      expect(only(await menu.list(), [saved!])).to.deep.equal([saved]);
+    });
+
+    it('keeps the ids of option groups and options when the same menu is imported again, or an option changes', async () => {
+      const menu = await factory();
+      const draft = aPizzaDraft();
+      const [first] = await menu.upsertByName([draft]);
+      const [again] = await menu.upsertByName([{ ...draft }]);
+      expect(again).to.deep.equal(first);
+      const [size, toppings] = draft.optionGroups;
+      const dearer = { ...size!, options: size!.options.map((o) => (o.name === 'Large' ? { ...o, priceDelta: 500 } : o)) };
+      const [changed] = await menu.upsertByName([{ ...draft, optionGroups: [dearer, toppings!] }]);
+      expect(changed!.optionGroups[0]!.options[1]).to.deep.equal({ ...first!.optionGroups[0]!.options[1]!, priceDelta: 500 });
+      expect(changed!.optionGroups.map((g) => g.groupId)).to.deep.equal(first!.optionGroups.map((g) => g.groupId));
+      expect((await menu.findByIds([first!.productId]))[0]).to.deep.equal(changed);
+    });
+
+    it('removes option groups a new import leaves out, and keeps them through an availability change', async () => {
+      const menu = await factory();
+      const draft = aPizzaDraft();
+      const [first] = await menu.upsertByName([draft]);
+      const off = await menu.setAvailability(first!.productId, false);
+      expect(off!.optionGroups).to.deep.equal(first!.optionGroups);
+      const [plain] = await menu.upsertByName([{ ...draft, optionGroups: [] }]);
+      expect(plain!.optionGroups).to.deep.equal([]);
+      expect((await menu.findByIds([first!.productId]))[0]!.optionGroups).to.deep.equal([]);
     });
 
     it('lists every product, available or not, by category and then name', async () => {

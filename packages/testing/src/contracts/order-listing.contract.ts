@@ -74,6 +74,18 @@ export function orderListingContract(factory: () => Promise<OrderRepository>): v
     expect(stored!.amount).to.equal(3 * 890 + 1250);
   });
 
+  it('keeps the options of every line exactly as priced, and a line without options with none', async () => {
+    const orders = await factory();
+    const large = { optionId: newId('prd').replace('prd_', 'opt_'), name: 'Large', priceDelta: 400 };
+    const olives = { optionId: newId('prd').replace('prd_', 'opt_'), name: 'Olives', priceDelta: 150 };
+    const order = anOrder({ items: [anOrderLine({ unitPrice: 1840, options: [large, olives] }), anOrderLine({ quantity: 1 })] });
+    await orders.insert(order);
+    const [stored] = (await orders.listByCustomer(order.customerId, { page: 1, limit: 20 })).items;
+    expect(stored).to.deep.equal(order);
+    expect(stored!.items.map((line) => line.options.length)).to.deep.equal([2, 0]);
+    expect(await orders.findById(order.orderId)).to.deep.equal(order);
+  });
+
   it('stores the same order only once when it is inserted twice', async () => {
     const orders = await factory();
     const order = anOrder();

@@ -1,0 +1,21 @@
+/**
+ * What the composition root reports to metrics, without naming the library that records it: the
+ * modules hold this interface (bound as TYPES.Metrics, undefined when METRICS_PORT is unset, so
+ * that nothing is recorded or called then), and prometheus-metrics.ts implements it.
+ */
+import type { HttpObserver } from '@storefront/adapters-http';
+
+/** Who decided a rate-limit question: Redis, the in-process fallback while Redis fails, or the in-process limiter (no REDIS_URL). */
+export type LimiterKind = 'redis' | 'fallback' | 'memory';
+
+/** Where a Redis error was seen: the client's connection (each failed connect or reconnect), or a limiter command. */
+export type RedisErrorSource = 'client' | 'rate_limiter';
+
+export interface ServiceMetrics {
+  /** Handed to createHttpApp: each answered request, each unexpected failure. */
+  readonly http: HttpObserver;
+  rateLimitDecided(policy: string, allowed: boolean, limiter: LimiterKind): void;
+  redisError(source: RedisErrorSource): void;
+  /** The shared limiter's fallback started (true) or stopped (false) deciding. */
+  rateLimiterDegraded(degraded: boolean): void;
+}
