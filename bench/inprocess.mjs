@@ -123,7 +123,7 @@ async function measureOne(kind, requests, rounds) {
     await startStorefront({
       PATH: process.env.PATH,
       NODE_ENV: 'production',
-      LOG_LEVEL: kind === 'service' ? 'info' : 'silent',
+      LOG_LEVEL: kind === 'service-silent' ? 'silent' : 'info',
       PORT: '0',
       HOST: '127.0.0.1',
       STOREFRONT_STORE: 'memory',
