@@ -2,7 +2,6 @@
  * Scraping GET /metrics in tests: the text read by a Prometheus text-format parser (prom2javascript)
  * and look-ups in it; the servers listening in this process; whether a Redis answers.
  */
-import net from 'node:net';
 import { expect } from 'chai';
 import { getMetricsFromIterator, type PromData, type PromHistogramData, type PromMetric, type PromMetrics } from 'prom2javascript';
 
@@ -90,18 +89,3 @@ export async function listeningSettled(expected?: number): Promise<number> {
   }
 }
 
-/** Whether a Redis answers PING at `url`. */
-export function redisAnswers(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data: Buffer) => done(data.toString().startsWith('+PONG')));
-  });
-}

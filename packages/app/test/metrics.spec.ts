@@ -12,7 +12,8 @@ import { freePort } from '@storefront/testing';
 import { ConfigError } from '../src/config.js';
 import { startStorefront, type RunningStorefront } from '../src/server.js';
 import { TEST_ENV } from './helpers.js';
-import { listening, listeningSettled, redisAnswers, scrape, scrapeUntil, type Scrape } from './metrics-support.js';
+import { redisAnswers } from '@storefront/testing';
+import { listening, listeningSettled, scrape, scrapeUntil, type Scrape } from './metrics-support.js';
 
 const REQUESTS = 'storefront_http_requests_total';
 const DURATIONS = 'storefront_http_request_duration_seconds';

@@ -1,20 +1,11 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { DomainError } from '../src/errors.js';
 import { isDomainError } from '../src/errors.js';
 import { menuDocumentOf, parseMenuDocument } from '../src/model/menu-document.js';
 import { assignOptionIds } from '../src/model/option-ids.js';
 import type { Product } from '../src/model/product.js';
+import { issuesOf } from './refusals.js';
 
-function issuesOf(document: unknown): string[] {
-  try {
-    parseMenuDocument(document);
-  } catch (error) {
-    expect(isDomainError(error, 'validation_failed')).to.equal(true);
-    return (error as DomainError).details!.map((d) => d.path);
-  }
-  return expect.fail('expected the menu to be refused');
-}
 
 const size = { name: 'Size', min: 1, max: 1, options: [{ name: 'Regular', price_delta: 0 }, { name: 'Large', price_delta: 400 }] };
 const pizza = (groups: unknown[]) => ({ products: [{ name: 'Margherita', category: 'Pizza', price: 1290, option_groups: groups }] });

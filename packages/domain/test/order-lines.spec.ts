@@ -4,16 +4,8 @@ import { DomainError, isDomainError } from '../src/errors.js';
 import type { OrderRequestLine } from '../src/model/order.js';
 import type { Product } from '../src/model/product.js';
 import { fingerprintOf, parseLines, priceOrder } from '../src/use-cases/order-pricing.js';
+import { refusal } from './refusals.js';
 
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  return expect.fail('expected a refusal');
-}
 
 const line = (options?: unknown): OrderRequestLine => ({ productId: 'prd_1', quantity: 2, ...(options === undefined ? {} : { options }) }) as OrderRequestLine;
 

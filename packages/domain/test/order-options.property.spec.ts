@@ -7,21 +7,13 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DomainError, isDomainError } from '../src/errors.js';
+import { isDomainError } from '../src/errors.js';
 import { fingerprintOf, parseLines, priceOrder } from '../src/use-cases/order-pricing.js';
 import { groupId, groupsNamed, optionId, scenario, type Scenario } from './option-arbitraries.js';
+import { refusal } from './refusals.js';
 
 const RUNS = { numRuns: 300 };
 
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  return expect.fail('expected the order to be refused');
-}
 
 /** The price of line `p` computed from the plan, independently of the code under test. */
 function expectedUnitPrice(s: Scenario, p: number): number {

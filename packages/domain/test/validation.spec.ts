@@ -1,18 +1,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { DomainError } from '../src/errors.js';
-import { isDomainError } from '../src/errors.js';
 import { parseMenuDocument } from '../src/model/menu-document.js';
+import { issuesOf } from './refusals.js';
 
-function issuesOf(document: unknown): string[] {
-  try {
-    parseMenuDocument(document);
-  } catch (error) {
-    expect(isDomainError(error, 'validation_failed')).to.equal(true);
-    return (error as DomainError).details!.map((d) => d.path);
-  }
-  return expect.fail('expected the menu to be refused');
-}
 
 const soup = { name: 'Soup', category: 'Starters', price: 450 };
 

@@ -19,5 +19,5 @@ export { describeStoreStateRepositoryContract } from './contracts/store-state-re
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';
 export * from './contracts/order-event-log.contract.js';
-export { freePort, hasRedisServer, privateRedis, type PrivateRedis, type PrivateRedisOptions } from './private-redis.js';
+export { freePort, hasRedisServer, privateRedis, redisAnswers, type PrivateRedis, type PrivateRedisOptions } from './private-redis.js';
 export { SseReader, type SseFrame, type SseReaderOptions } from './sse-reader.js';

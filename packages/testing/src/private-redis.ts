@@ -4,7 +4,7 @@
  * adapters and to the instances, without touching the machine's shared Redis.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 export interface PrivateRedis {
   readonly url: string;
@@ -85,5 +85,21 @@ export function freePort(): Promise<number> {
       const address = server.address();
       server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
     });
+  });
+}
+
+/** Whether a Redis answers PING at `url` within `timeoutMs` (a raw socket: no client to set up or close). */
+export function redisAnswers(url: string, timeoutMs = 1_000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379) });
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data: Buffer) => done(data.toString().startsWith('+PONG')));
   });
 }

@@ -5,10 +5,9 @@
  * for the outage part; each part is skipped, saying why, when its Redis is not there.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { describe, it, before, after } from 'mocha';
 import { expect } from 'chai';
-import { freePort } from '@storefront/testing';
+import { freePort, redisAnswers } from '@storefront/testing';
 import type { RunningServer } from './support.js';
 import { baseOf, call, expectError, sleep, startServer } from './support.js';
 
@@ -20,20 +19,6 @@ function freshIp(): string {
   return `127.${1 + r(250)}.${r(256)}.${1 + r(250)}`;
 }
 
-function ping(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    const done = (ok: boolean): void => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(timeoutMs, () => done(false));
-    socket.on('error', () => done(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data: Buffer) => done(data.toString().startsWith('+PONG')));
-  });
-}
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -54,7 +39,7 @@ describe('e2e: rate limits shared through Redis', function () {
 
   before(async function () {
     this.timeout(30_000);
-    if (!(await ping(SHARED_REDIS))) {
+    if (!(await redisAnswers(SHARED_REDIS))) {
       console.log(`      (no Redis at ${SHARED_REDIS}: set E2E_REDIS_URL to run these)`);
       this.skip();
     }
@@ -102,7 +87,7 @@ describe('e2e: Redis outage', function () {
     const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     child.on('error', () => undefined);
     redis = child;
-    if (!(await waitFor(() => ping(`redis://127.0.0.1:${port}`, 200), 5_000))) throw new Error('redis-server did not start');
+    if (!(await waitFor(() => redisAnswers(`redis://127.0.0.1:${port}`, 200), 5_000))) throw new Error('redis-server did not start');
   }
 
   async function stopRedis(): Promise<void> {
