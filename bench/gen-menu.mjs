@@ -25,7 +25,7 @@ const WORDS = ['with', 'and', 'slow', 'cooked', 'fresh', 'herbs', 'garlic', 'oli
   'sourdough', 'seasonal', 'greens', 'pickled', 'onion', 'parmesan', 'cream', 'tomatoes', 'spring', 'spinach', 'sprouts', 'spiced'];
 
 /** Small deterministic PRNG (mulberry32). */
-function prng(seed) {
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

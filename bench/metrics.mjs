@@ -7,9 +7,10 @@
  * metrics is scraped once a second meanwhile, as a Prometheus fifteen times more eager than its
  * default would be; the scrapes are timed.
  */
+import { median, summarize } from './stats.mjs';
+
 const TARGET = 0.95;
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 
 export async function metricsScenario({ child, run, row, log, fmt, serviceEnv, rounds }) {
   const services = [
@@ -45,13 +46,7 @@ export async function metricsScenario({ child, run, row, log, fmt, serviceEnv, r
     clearInterval(timer);
     await Promise.all(services.map((s) => s.child.stop()));
   }
-  const summary = (s) => ({
-    rps: median(s.runs.map((m) => m.rps)),
-    p50: median(s.runs.map((m) => m.p50)),
-    p99: median(s.runs.map((m) => m.p99)),
-    cpu: median(s.runs.map((m) => m.cpu)),
-    bad: s.runs.reduce((sum, m) => sum + m.bad, 0),
-  });
+  const summary = (s) => summarize(s.runs);
   const ratios = (s) => s.runs.map((m, i) => m.rps / off.runs[i].rps);
   const cpuRatio = (s) => median(s.runs.map((m, i) => m.cpu / off.runs[i].cpu));
   const withMetrics = ratios(on);

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { writeMenuFile } from './gen-menu.mjs';
 import { generator, json, login, measure, runLoadChild, startChild } from './lib.mjs';
 import { metricsScenario } from './metrics.mjs';
+import { median, summarize } from './stats.mjs';
 import { streamsScenario } from './streams.mjs';
 import { typoScenario } from './search-typo.mjs';
 
@@ -74,7 +75,6 @@ const verdicts = [];
 const log = (line) => console.error(line);
 const fmt = (n, digits = 0) =>
   n === undefined || Number.isNaN(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const mib = (bytes) => fmt(bytes / 2 ** 20);
 
 function row(scenario, m, ratio, against) {
@@ -113,14 +113,6 @@ async function run(target, options) {
   return { ...m, cpu: answered > 0 ? (after.user - before.user + after.system - before.system) / answered : undefined };
 }
 
-const summary = (list) => ({
-  rps: median(list.map((m) => m.rps)),
-  p50: median(list.map((m) => m.p50)),
-  p99: median(list.map((m) => m.p99)),
-  cpu: median(list.map((m) => m.cpu)),
-  bad: list.reduce((sum, m) => sum + m.bad, 0),
-});
-
 /**
  * Alternates the baseline with each target, round after round; for each target the medians of its
  * runs and the median of its per-round ratios to the baseline run just before it.
@@ -138,10 +130,10 @@ async function versusAll(baseline, targets, path, rounds) {
     log(`    round ${round + 1}: ${line.join(', ')} req/s`);
   }
   return {
-    baseline: summary(b),
+    baseline: summarize(b),
     targets: targets.map((target, i) => {
       const ratios = runs[i].map((m, j) => m.rps / b[j].rps);
-      return { name: target.name, result: summary(runs[i]), ratio: median(ratios), ratios };
+      return { name: target.name, result: summarize(runs[i]), ratio: median(ratios), ratios };
     }),
   };
 }
@@ -181,7 +173,7 @@ async function alternate(target, requests, rounds) {
     const ratios = runs[i].map((m, j) => m.rps / runs[r.of ?? 0][j].rps);
     // The same ratio in CPU time per request (reference / this): it moves less with the neighbours.
     const cpuRatios = runs[i].map((m, j) => runs[r.of ?? 0][j].cpu / m.cpu);
-    return { name: r.name, result: summary(runs[i]), ratio: median(ratios), ratios, cpuRatio: median(cpuRatios) };
+    return { name: r.name, result: summarize(runs[i]), ratio: median(ratios), ratios, cpuRatio: median(cpuRatios) };
   });
 }
 

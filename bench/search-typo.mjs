@@ -18,7 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateMenu, writeMenuFile } from './gen-menu.mjs';
+import { generateMenu, prng, writeMenuFile } from './gen-menu.mjs';
+import { median, summarize } from './stats.mjs';
 
 const here = fileURLToPath(import.meta.url);
 const dist = (path) => new URL(`../packages/domain/dist/src/search/${path}`, import.meta.url).href;
@@ -28,7 +29,6 @@ export const TYPO_QUERIES = { exact: 'chicken', typo: 'chiken' };
 const TARGET = 0.5;
 
 const fmt = (n, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
 const mib = (bytes) => fmt(bytes / 2 ** 20, 1);
 
 /**
@@ -64,15 +64,8 @@ export async function typoScenario({ service, child, run, row, log, serviceEnv, 
       const { demo, large } = runs[kind];
       const ratios = large.map((m, i) => m.rps / demo[i].rps);
       const cpuRatios = large.map((m, i) => demo[i].cpu / m.cpu);
-      const summary = (list) => ({
-        rps: median(list.map((m) => m.rps)),
-        p50: median(list.map((m) => m.p50)),
-        p99: median(list.map((m) => m.p99)),
-        cpu: median(list.map((m) => m.cpu)),
-        bad: list.reduce((sum, m) => sum + m.bad, 0),
-      });
-      row(`GET /api/search?q=${q} (${kind}), demo menu (${totals[kind].demo} hits)`, summary(demo));
-      row(`GET /api/search?q=${q} (${kind}), ${fmt(MENU_SIZE)} dishes (${fmt(totals[kind].large)} hits)`, summary(large), median(ratios), 'demo menu');
+      row(`GET /api/search?q=${q} (${kind}), demo menu (${totals[kind].demo} hits)`, summarize(demo));
+      row(`GET /api/search?q=${q} (${kind}), ${fmt(MENU_SIZE)} dishes (${fmt(totals[kind].large)} hits)`, summarize(large), median(ratios), 'demo menu');
       verdicts.push(
         `search ${kind} ("${q}") at ${fmt(MENU_SIZE)} dishes ≥ ${TARGET} of the demo menu: **${median(ratios) >= TARGET ? 'met' : 'not met'}** (${fmt(median(ratios), 2)}, median of ${ratios.length} alternated rounds: ${ratios.map((r) => fmt(r, 2)).join(', ')}; in CPU µs per request, demo's over 100k's: ${fmt(median(cpuRatios), 2)})`,
       );
@@ -115,7 +108,7 @@ async function heapAfterGc() {
 
 /** Pronounceable pseudo-words: a menu with a large vocabulary (a marketplace of many kitchens). */
 function vocabulary(count, seed) {
-  const random = mulberry32(seed);
+  const random = prng(seed);
   const onsets = ['b', 'c', 'd', 'f', 'g', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'z', 'ch', 'sh', 'br', 'tr', 'st', 'pl', 'gr', 'k'];
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ou', 'ia', 'ee'];
   const codas = ['', '', '', 'n', 'r', 's', 'l', 'm'];
@@ -130,19 +123,9 @@ function vocabulary(count, seed) {
   return [...words];
 }
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 100,000 dishes over `words`, common words more often (the square of a uniform draw). */
 function largeVocabularyMenu(words, count) {
-  const random = mulberry32(count);
+  const random = prng(count);
   const word = () => words[Math.floor(random() * random() * words.length)];
   return Array.from({ length: count }, (_, i) => ({
     productId: `prd_${i}`,
@@ -261,7 +244,7 @@ async function inProcess(alternatives) {
   say(`  MenuSearchIndex.build ${bigBuilds.map((ms) => fmt(ms)).join(', ')} ms, the typo vocabulary ${fmt(bigVocabMs, 1)} ms of it`);
   say(`  memory: index ${mib(bigBuilds.heap)} MiB with the typo vocabulary, ${mib(bigBuilds.heap - (g1 - g0))} MiB without; the typo vocabulary ${mib(g1 - g0)} MiB (${fmt(bigTypos.nodes)} trie nodes)`);
   bigTypos = null;
-  const random = mulberry32(5);
+  const random = prng(5);
   const samples = { 1: [], 2: [] };
   while (samples[1].length < 200 || samples[2].length < 200) {
     const q = misspell(letterWords[Math.floor(random() * letterWords.length)], random);

@@ -23,6 +23,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStorefront } from '../packages/app/dist/src/server.js';
 import { pathFromPlaced } from '../packages/domain/dist/src/index.js';
+import { answerParent } from './child.mjs';
 
 const started = performance.now();
 const running = await startStorefront(process.env);
@@ -111,13 +112,4 @@ function memory() {
   return { rss, heapUsed };
 }
 
-process.on('message', async (message) => {
-  const { id, cmd } = message;
-  try {
-    process.send({ id, ok: true, result: await handlers[cmd](message) });
-  } catch (error) {
-    process.send({ id, ok: false, error: String(error?.stack ?? error) });
-  }
-});
-process.on('disconnect', () => process.exit(0));
-process.send({ ready: true, url: running.url, metricsUrl: running.metricsUrl, startMs, firstReadMs });
+answerParent(handlers, { url: running.url, metricsUrl: running.metricsUrl, startMs, firstReadMs });

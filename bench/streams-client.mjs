@@ -24,6 +24,7 @@
  * Loopback only; exits by itself after three minutes whatever happens.
  */
 import http from 'node:http';
+import { answerParent } from './child.mjs';
 
 const HARD_STOP_MS = 180_000;
 setTimeout(() => {
@@ -223,13 +224,4 @@ const handlers = {
   },
 };
 
-process.on('message', async (message) => {
-  const { id, cmd } = message;
-  try {
-    process.send({ id, ok: true, result: await handlers[cmd](message) });
-  } catch (error) {
-    process.send({ id, ok: false, error: String(error?.stack ?? error) });
-  }
-});
-process.on('disconnect', () => process.exit(0));
-process.send({ ready: true });
+answerParent(handlers);

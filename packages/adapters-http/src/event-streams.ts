@@ -67,11 +67,6 @@ export class EventStreams {
     return n;
   }
 
-  /** Streams the ticker visits (open ones). */
-  get live(): number {
-    return this.ticker.size;
-  }
-
   /** Streams `customerId` holds on this instance. */
   heldBy(customerId: string): number {
     return this.counts.get(customerId) ?? 0;

@@ -3,23 +3,13 @@
  * timings and the event log's window a test chooses, and shortcuts to place and move orders and to
  * open a stream with fetch.
  */
-import { createCryptoAdapters } from '@storefront/adapters-crypto';
-import { createMemoryAdapters, InMemoryOrderEventLog, seedDemoData, type InMemoryOrderEventLogOptions } from '@storefront/adapters-memory';
+import { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from '@storefront/adapters-memory';
 import type { Caller, Order, Storefront, StorefrontPorts } from '@storefront/domain';
-import { createStorefront } from '@storefront/domain';
 import { SseReader } from '@storefront/testing';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { EventStreamsOptions } from '../src/event-streams.js';
-import { createHttpApp, type HttpApp } from '../src/index.js';
+import { serve, type TestServer } from './support.js';
 
-export interface EventServer {
-  readonly url: string;
-  readonly storefront: Storefront;
-  readonly app: HttpApp;
-  readonly errors: unknown[];
-  close(): Promise<void>;
-}
+export type EventServer = TestServer;
 
 export interface EventServerOptions {
   readonly streams?: EventStreamsOptions;
@@ -28,30 +18,15 @@ export interface EventServerOptions {
 }
 
 export async function serveEvents(options: EventServerOptions = {}): Promise<EventServer> {
-  const ports = { ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }), events: new InMemoryOrderEventLog(options.log), ...options.ports };
+  const ports = { events: new InMemoryOrderEventLog(options.log), ...options.ports };
   // The relay's sweep runs as in the app, quickly: it publishes what a notification missed.
-  const storefront = createStorefront(ports, { requestPolicy: { name: 'default', limit: 100_000, windowSeconds: 60 }, events: { sweepMs: 10 } });
-  await seedDemoData(storefront);
-  storefront.orderEvents.start();
-  const errors: unknown[] = [];
-  const quiet = () => undefined;
-  const logger = { info: quiet, warn: quiet, error: (fields: Record<string, unknown>) => errors.push(fields['err']) };
-  const app = createHttpApp({ storefront, logger, accessLog: quiet, options: { streams: options.streams } });
-  const server: Server = createServer(app.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    storefront,
-    app,
-    errors,
-    close: () =>
-      new Promise<void>((resolve) => {
-        app.endStreams();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => storefront.orderEvents.stop()),
-  };
+  const server = await serve(ports, {
+    storefront: { requestPolicy: { name: 'default', limit: 100_000, windowSeconds: 60 }, events: { sweepMs: 10 } },
+    app: { streams: options.streams },
+    accessLog: () => undefined,
+  });
+  server.storefront.orderEvents.start();
+  return { ...server, close: () => server.close().then(() => server.storefront.orderEvents.stop()) };
 }
 
 /** A logged-in demo account: its token and its caller. */

@@ -3,55 +3,28 @@
  * request with the route's template (never the path), each unexpected failure, and the count of
  * open streams.
  */
-import { createCryptoAdapters } from '@storefront/adapters-crypto';
-import { createMemoryAdapters, seedDemoData } from '@storefront/adapters-memory';
-import { createStorefront, DomainError, type MenuRepository } from '@storefront/domain';
+import { createMemoryAdapters } from '@storefront/adapters-memory';
+import { DomainError, type MenuRepository } from '@storefront/domain';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createHttpApp, type HttpApp, type RequestSample } from '../src/index.js';
-import { loginAs } from './support.js';
+import type { RequestSample } from '../src/index.js';
+import { loginAs, serve, type TestServer } from './support.js';
 
 const ORDER_ID = '3f0c2a57-0d7e-4f7e-9a61-5b2b7c1e9d40';
 
-interface Observed {
-  readonly url: string;
-  readonly app: HttpApp;
+interface Observed extends TestServer {
   readonly samples: RequestSample[];
   readonly failures: unknown[];
-  close(): Promise<void>;
 }
 
 async function observed(menu?: MenuRepository): Promise<Observed> {
-  const memory = createMemoryAdapters();
-  const storefront = createStorefront({ ...memory, ...(menu && { menu }), ...createCryptoAdapters({ scrypt: { logN: 10 } }) });
-  await seedDemoData(storefront);
   const samples: RequestSample[] = [];
   const failures: unknown[] = [];
-  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const app = createHttpApp({
-    storefront,
-    logger: quiet,
+  const server = await serve(menu && { menu }, {
     accessLog: () => undefined,
-    options: { observer: { request: (sample) => samples.push(sample), failure: (error) => failures.push(error) } },
+    app: { observer: { request: (sample) => samples.push(sample), failure: (error) => failures.push(error) } },
   });
-  const server = createServer(app.listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    app,
-    samples,
-    failures,
-    close: () => {
-      app.endStreams();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // The login's kept-alive connection would hold the close for seconds.
-      server.closeAllConnections();
-      return closed;
-    },
-  };
+  return { ...server, samples, failures };
 }
 
 async function answer(url: string, init: RequestInit = {}): Promise<number> {

@@ -1,11 +1,11 @@
 /** Serves createHttpApp on an ephemeral loopback port with memory and real crypto adapters. */
 import { createMemoryAdapters, seedDemoData } from '@storefront/adapters-memory';
 import { createCryptoAdapters } from '@storefront/adapters-crypto';
-import type { Storefront, StorefrontPorts } from '@storefront/domain';
+import type { Storefront, StorefrontOptions, StorefrontPorts } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, type HttpLogger } from '../src/index.js';
+import { createHttpApp, type AccessLog, type HttpApp, type HttpAppOptions, type HttpLogger } from '../src/index.js';
 
 export interface LogEntry {
   readonly level: 'info' | 'warn' | 'error';
@@ -16,13 +16,24 @@ export interface LogEntry {
 export interface TestServer {
   readonly url: string;
   readonly storefront: Storefront;
+  readonly app: HttpApp;
+  /** What the app logged (the access lines too, unless `accessLog` replaced them). */
   readonly logs: LogEntry[];
+  /** Ends open streams and kept-alive connections, so that the close never waits for them. */
   close(): Promise<void>;
 }
 
-export async function serve(overrides: Partial<StorefrontPorts> = {}): Promise<TestServer> {
+/** What a spec may change of the served app beyond the ports. */
+export interface ServeSetup {
+  /** Default: a request policy generous enough never to limit a test. */
+  readonly storefront?: StorefrontOptions;
+  readonly app?: HttpAppOptions;
+  readonly accessLog?: AccessLog;
+}
+
+export async function serve(overrides: Partial<StorefrontPorts> = {}, setup: ServeSetup = {}): Promise<TestServer> {
   const ports = { ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }), ...overrides };
-  const storefront = createStorefront(ports, { requestPolicy: { name: 'default', limit: 10_000, windowSeconds: 60 } });
+  const storefront = createStorefront(ports, setup.storefront ?? { requestPolicy: { name: 'default', limit: 10_000, windowSeconds: 60 } });
   await seedDemoData(storefront);
   const logs: LogEntry[] = [];
   const logger: HttpLogger = {
@@ -30,14 +41,21 @@ export async function serve(overrides: Partial<StorefrontPorts> = {}): Promise<T
     warn: (fields, message) => logs.push({ level: 'warn', fields, message }),
     error: (fields, message) => logs.push({ level: 'error', fields, message }),
   };
-  const server: Server = createServer(createHttpApp({ storefront, logger }).listener);
+  const app = createHttpApp({ storefront, logger, ...(setup.accessLog && { accessLog: setup.accessLog }), ...(setup.app && { options: setup.app }) });
+  const server: Server = createServer(app.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     storefront,
+    app,
     logs,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      app.endStreams();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      return closed;
+    },
   };
 }
 

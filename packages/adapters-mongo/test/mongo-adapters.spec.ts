@@ -10,6 +10,7 @@ import {
   describeStoreStateRepositoryContract,
 } from '@storefront/testing';
 import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
+import type { Document } from 'mongodb';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
@@ -51,11 +52,7 @@ describe('Mongo adapters', function () {
       for (let i = 0; i < 5; i++) await adapters.orders.insert(anOrder({ customerId, createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) }));
       const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
       const explained = await findCustomerOrders(orders, customerId, { page: 2, limit: 2 }).explain('queryPlanner');
-      const stages = planStages(explained['queryPlanner']['winningPlan']);
-      const names = stages.map((s) => s.stage);
-      expect(names, JSON.stringify(stages)).to.not.include('SORT');
-      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
-      expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByCustomer), JSON.stringify(stages)).to.equal(true);
+      expectIndexedPlan(explained, INDEXES.ordersByCustomer);
     });
 
     it("reads the kitchen's queue of open orders from the orders_by_status index, merging the statuses without sorting in memory", async () => {
@@ -68,22 +65,14 @@ describe('Mongo adapters', function () {
       }
       const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
       const explained = await findOrdersByStatus(orders, OPEN_STATUSES, { page: 2, limit: 2 }).explain('queryPlanner');
-      const stages = planStages(explained['queryPlanner']['winningPlan']);
-      const names = stages.map((s) => s.stage);
-      expect(names, JSON.stringify(stages)).to.not.include('SORT');
-      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
-      expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersByStatus), JSON.stringify(stages)).to.equal(true);
+      expectIndexedPlan(explained, INDEXES.ordersByStatus);
     });
 
     it('reads the outbox from the partial orders_outbox index, least recently changed first, without sorting in memory', async () => {
       for (let i = 0; i < 5; i++) await adapters.orders.insert(anOrder({ createdAt: new Date(Date.UTC(2025, 0, 3, 0, 0, i)) }));
       const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
       const explained = await findUnpublishedOrders(orders, 3).explain('queryPlanner');
-      const stages = planStages(explained['queryPlanner']['winningPlan']);
-      const names = stages.map((s) => s.stage);
-      expect(names, JSON.stringify(stages)).to.not.include('SORT');
-      expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
-      expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === INDEXES.ordersOutbox), JSON.stringify(stages)).to.equal(true);
+      expectIndexedPlan(explained, INDEXES.ordersOutbox);
       const index = (await orders.indexes()).find((spec) => spec['name'] === INDEXES.ordersOutbox);
       expect(index).to.deep.include({ key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } });
     });
@@ -149,6 +138,15 @@ async function findInQueue(adapters: MongoAdapters, status: OrderStatus, orderId
     page = queue.nextPage;
   }
   return undefined;
+}
+
+/** The winning plan reads `indexName` and neither sorts in memory nor scans the collection. */
+function expectIndexedPlan(explained: Document, indexName: string): void {
+  const stages = planStages(explained['queryPlanner']['winningPlan']);
+  const names = stages.map((s) => s.stage);
+  expect(names, JSON.stringify(stages)).to.not.include('SORT');
+  expect(names, JSON.stringify(stages)).to.not.include('COLLSCAN');
+  expect(stages.some((s) => /IXSCAN$/.test(s.stage) && s.indexName === indexName), JSON.stringify(stages)).to.equal(true);
 }
 
 interface PlanStage {

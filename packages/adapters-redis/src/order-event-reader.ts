@@ -153,8 +153,8 @@ export class OrderEventReader {
   }
 }
 
-/** A callback's failure is the caller's business: it must not stop the loop. */
-function safely(callback: () => void): void {
+/** A callback's failure is the caller's business (a closed stream): it must not stop the loop or the other listeners. */
+export function safely(callback: () => void): void {
   try {
     callback();
   } catch {

@@ -17,7 +17,7 @@ import { isEventId } from '@storefront/domain';
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEvent } from './order-event-codec.js';
 import { APPEND_EVENTS_LUA, EVENTS_POSITION_LUA, READ_EVENTS_LUA } from './order-event-log-scripts.js';
-import { OrderEventReader } from './order-event-reader.js';
+import { OrderEventReader, safely } from './order-event-reader.js';
 
 type Entries = [streamId: string, fields: string[]][];
 
@@ -68,6 +68,8 @@ export class RedisOrderEventLog implements OrderEventLog {
   private readonly prefix: string;
   private readonly keepAtLeast: number;
   private readonly keepForMs: number;
+  /** How long one read of the live loop waits (the reader's connection allows a second more). */
+  private readonly blockMs: number;
   /** The highest id this instance has seen: the floor of its appends. */
   private floor = 0;
   /**
@@ -85,6 +87,7 @@ export class RedisOrderEventLog implements OrderEventLog {
     this.headKey = `${this.prefix}head`;
     this.streamKey = `${this.prefix}stream`;
     this.keepAtLeast = Math.max(1, options.keepAtLeast ?? 10_000);
+    this.blockMs = options.blockMs ?? 2000;
     this.keepForMs = Math.max(0, options.keepForMs ?? 3600_000);
   }
 
@@ -140,7 +143,7 @@ export class RedisOrderEventLog implements OrderEventLog {
         // Fail fast like the client, but a blocked read must outlast its block.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
-        commandTimeout: (this.options.blockMs ?? 2000) + 1000,
+        commandTimeout: this.blockMs + 1000,
         autoResendUnfulfilledCommands: false,
         lazyConnect: false,
         retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
@@ -149,7 +152,7 @@ export class RedisOrderEventLog implements OrderEventLog {
     return new OrderEventReader({
       connection,
       streamKey: this.streamKey,
-      blockMs: this.options.blockMs ?? 2000,
+      blockMs: this.blockMs,
       count: READ_COUNT,
       start: async () => {
         const position = first ?? this.position();
@@ -191,14 +194,5 @@ export class RedisOrderEventLog implements OrderEventLog {
 
   private orderKey(orderId: string): string {
     return `${this.prefix}order:${orderId}`;
-  }
-}
-
-/** A listener's failure is its own (a closed stream): the log and the other listeners go on. */
-function safely(callback: () => void): void {
-  try {
-    callback();
-  } catch {
-    // Ignored on purpose: see above.
   }
 }

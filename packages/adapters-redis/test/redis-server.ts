@@ -4,23 +4,10 @@
  * a throwaway container through testcontainers when a Docker engine is reachable, else null, and
  * the caller skips with one loud line saying why.
  */
+import { redisAnswers } from '@storefront/testing';
 import { Redis } from 'ioredis';
 
 const LOCAL_REDIS = 'redis://127.0.0.1:6379';
-
-/** Whether a Redis answers PING at `url` within a second. */
-async function answers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 1000, retryStrategy: () => null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    client.disconnect();
-  }
-}
 
 export interface TestRedis {
   readonly url: string;
@@ -30,7 +17,7 @@ export interface TestRedis {
 export async function startTestRedis(): Promise<TestRedis | null> {
   const fromEnv = process.env['REDIS_URL'];
   if (fromEnv !== undefined && fromEnv !== '') return { url: fromEnv, stop: async () => undefined };
-  if (await answers(LOCAL_REDIS)) return { url: LOCAL_REDIS, stop: async () => undefined };
+  if (await redisAnswers(LOCAL_REDIS)) return { url: LOCAL_REDIS, stop: async () => undefined };
   try {
     const { GenericContainer } = await import('testcontainers');
     const container = await new GenericContainer('redis:7-alpine').withExposedPorts(6379).start();

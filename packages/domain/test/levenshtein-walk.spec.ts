@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { walkTypos } from '../src/search/levenshtein-walk.js';
 import { WordTrie } from '../src/search/word-trie.js';
 import { osa, prefixDistance } from './search-reference.js';
+import { seededRandom } from './seeded-random.js';
 
 type Found = Record<string, [edits: number, whole: boolean]>;
 
@@ -83,14 +84,7 @@ describe('walkTypos', () => {
 describe('walkTypos, cost', () => {
   // 20,000 distinct words of 4–10 random letters: a trie denser near its root than a language's,
   // so the worst case for two edits (every path of two or three letters is within reach).
-  let seed = 7;
-  // mulberry32
-  const random = (): number => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(7);
   const letter = (): string => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 26)]!;
   const words = [...new Set(Array.from({ length: 20_000 }, () => Array.from({ length: 4 + Math.floor(random() * 7) }, letter).join('')))].sort();
   const trie = WordTrie.build(words);

@@ -3,13 +3,8 @@ import { expect } from 'chai';
 import type { Product } from '../src/model/product.js';
 import { MenuSearchIndex } from '../src/search/menu-search-index.js';
 import { normalizeText, tokenize } from '../src/search/normalize.js';
-import { referenceSearch } from './search-reference.js';
-
-let counter = 0;
-function product(name: string, fields: Partial<Product> = {}): Product {
-  counter += 1;
-  return { productId: `prd_${counter}`, name, description: '', category: 'Mains', price: 1000, currency: 'USD', tags: [], available: true, optionGroups: [], ...fields };
-}
+import { searchProduct as product, referenceSearch } from './search-reference.js';
+import { seededRandom } from './seeded-random.js';
 
 const menu = [
   product('Vanilla ice cream', { category: 'Desserts', tags: ['cold'], description: 'Three scoops' }),
@@ -105,19 +100,8 @@ describe('MenuSearchIndex against a brute-force reference', function () {
     'spice', 'chilli', 'pizzas', 'tomatoes'];
   const CATEGORIES = ['Starters', 'Mains', 'Pizza', 'Desserts', 'Soups'];
 
-  function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   function generate(count: number, seed: number): Product[] {
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
     const words = (n: number): string => Array.from({ length: n }, () => pick(WORDS)).join(' ');
     // Some names repeat on purpose (ties by name, then by position).
@@ -134,7 +118,7 @@ describe('MenuSearchIndex against a brute-force reference', function () {
     it(`finds and ranks exactly what the rules say, typos included (${count} products, random queries, asked twice)`, () => {
       const products = generate(count, seed);
       const index = MenuSearchIndex.build(products);
-      const random = prng(seed + 100);
+      const random = seededRandom(seed + 100);
       const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
       const prefix = (word: string): string => word.slice(0, 1 + Math.floor(random() * word.length));
       // Half the words get a typo or two: a letter put in, taken out, changed, or two swapped.

@@ -6,6 +6,13 @@
 import type { Product } from '../src/model/product.js';
 import { tokenize } from '../src/search/normalize.js';
 
+let productCount = 0;
+/** A product to search: a unique id, the given name, the rest plain unless `fields` says otherwise. */
+export function searchProduct(name: string, fields: Partial<Product> = {}): Product {
+  productCount += 1;
+  return { productId: `prd_${productCount}`, name, description: '', category: 'Mains', price: 1000, currency: 'USD', tags: [], available: true, optionGroups: [], ...fields };
+}
+
 /** Optimal string alignment distance (insertions, deletions, substitutions, neighbour swaps), in full. */
 export function osaTable(a: string, b: string): number[][] {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));

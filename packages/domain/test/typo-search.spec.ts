@@ -3,13 +3,10 @@ import { expect } from 'chai';
 import type { Product } from '../src/model/product.js';
 import { MenuSearchIndex } from '../src/search/menu-search-index.js';
 import { tokenize } from '../src/search/normalize.js';
-import { osa, prefixDistance, referenceSearch } from './search-reference.js';
+import { osa, prefixDistance, referenceSearch, searchProduct } from './search-reference.js';
 
-let counter = 0;
-function product(name: string, fields: Partial<Product> = {}): Product {
-  counter += 1;
-  return { productId: `prd_${counter}`, name, description: '', category: 'Zz', price: 1000, currency: 'USD', tags: [], available: true, optionGroups: [], ...fields };
-}
+// Products here default to category 'Zz' rather than the shared builder's 'Mains'.
+const product = (name: string, fields: Partial<Product> = {}): Product => searchProduct(name, { category: 'Zz', ...fields });
 const namesOf = (index: MenuSearchIndex, q: string, limit = 20): string[] => index.search(q, { page: 1, limit }).items.map((p) => p.name);
 
 describe('MenuSearchIndex, typos: which words match', () => {
