@@ -10,7 +10,7 @@
  */
 import { DomainError } from '../errors.js';
 import type { Issues } from './validation.js';
-import type { Order, OrderStatus, StatusChange } from './order.js';
+import type { Order, OrderStatus } from './order.js';
 
 /** Who moves an order: its owner (the customer who placed it) or the kitchen. */
 export type Mover = 'owner' | 'staff';
@@ -117,20 +117,16 @@ export function planMove(order: Order, request: MoveRequest, now: Date): OrderMo
 
 /** The order after `move` (for stores that keep whole orders, and for tests). */
 export function applyOrderMove(order: Order, move: OrderMove): Order {
-  const change: StatusChange = { status: move.status, at: move.at };
+  // Every other field is carried as it is: a field added to Order later survives a move.
+  const { reason: previous, ...kept } = order;
   const next: Order = {
-    orderId: order.orderId,
-    customerId: order.customerId,
-    items: order.items,
-    amount: order.amount,
-    currency: order.currency,
-    createdAt: order.createdAt,
+    ...kept,
     status: move.status,
     version: order.version + 1,
     updatedAt: move.at,
-    statusHistory: [...order.statusHistory, change],
+    statusHistory: [...order.statusHistory, { status: move.status, at: move.at }],
   };
-  const reason = move.reason ?? order.reason;
+  const reason = move.reason ?? previous;
   return reason === undefined ? next : { ...next, reason };
 }
 

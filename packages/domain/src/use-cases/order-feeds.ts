@@ -173,8 +173,7 @@ export class OrderFeeds {
   async openKitchen(input: OpenKitchenFeedInput, sink: FeedSink): Promise<Feed> {
     const route = new FeedRoute(sink, () => true, false);
     return this.start(route, null, async () => {
-      if (input.lastEventId !== undefined && (await this.replay(route, input.lastEventId))) return;
-      if (input.lastEventId !== undefined) route.reset();
+      if (await this.resume(route, input.lastEventId)) return;
       route.goLive((await this.log.position()).head);
     });
   }
@@ -192,8 +191,7 @@ export class OrderFeeds {
     const accepts = (event: OrderEvent): boolean => event.orderId === orderId && event.type === 'order.status';
     const route = new FeedRoute(sink, accepts, true);
     return this.start(route, orderId, async () => {
-      if (input.lastEventId !== undefined && (await this.replay(route, input.lastEventId))) return;
-      if (input.lastEventId !== undefined) route.reset();
+      if (await this.resume(route, input.lastEventId)) return;
       // The head and the order's newest published version, read together: the snapshot shows that
       // version, so that every later change (published after the head) follows it exactly once.
       const position = await this.log.position(orderId);
@@ -220,6 +218,17 @@ export class OrderFeeds {
       throw error;
     }
     return feed;
+  }
+
+  /**
+   * Resumes after the client's last id: true once replayed; otherwise (no id, or one outside the
+   * window, which is told with a reset first) the caller starts the feed from the head.
+   */
+  private async resume(route: FeedRoute, lastEventId: string | undefined): Promise<boolean> {
+    if (lastEventId === undefined) return false;
+    if (await this.replay(route, lastEventId)) return true;
+    route.reset();
+    return false;
   }
 
   /** Replays the log after `after` into the route; false (nothing written) when the id is outside the window. */
