@@ -11,6 +11,7 @@ import { Faults } from '@storefront/testing';
  */
 const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   validation_failed: 400,
+  invalid_reset_token: 400,
   invalid_credentials: 401,
   unauthorized: 401,
   invalid_token: 401,
@@ -19,6 +20,7 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  email_taken: 409,
   idempotency_key_in_use: 409,
   invalid_transition: 409,
   precondition_failed: 412,

@@ -17,6 +17,10 @@ export type DomainErrorCode =
   | 'idempotency_key_in_use'
   | 'rate_limited'
   | 'conflict'
+  /** Sign-up with an email another account has (compared trimmed and lower-cased). */
+  | 'email_taken'
+  /** A password reset token that is unknown, expired or already used. */
+  | 'invalid_reset_token'
   | 'store_unavailable'
   /** The order has moved on: this status change is not (or no longer) possible from where it is. */
   | 'invalid_transition'

@@ -10,7 +10,13 @@
  */
 
 // Wiring: the ports in, every use case out.
-export { createStorefront, DEFAULT_LOGIN_POLICY, DEFAULT_REQUEST_POLICY } from './storefront.js';
+export {
+  createStorefront,
+  DEFAULT_LOGIN_POLICY,
+  DEFAULT_PASSWORD_RESET_URL,
+  DEFAULT_REGISTER_POLICY,
+  DEFAULT_REQUEST_POLICY,
+} from './storefront.js';
 export type { Storefront, StorefrontOptions, StorefrontPorts } from './storefront.js';
 
 // Use cases: built by createStorefront; exported as types, to name them and their inputs.
@@ -27,6 +33,20 @@ export type { PlaceOrder, PlaceOrderInput, PlaceOrderOptions, PlaceOrderResult }
 export type { CheckRateLimit, GetRateLimitStatus, RateLimitScope, RateLimitStatus, RateLimitSubject } from './use-cases/rate-limits.js';
 export type { RefreshSession, RefreshSessionDependencies } from './use-cases/refresh-session.js';
 export type { RegisterCustomer, RegisterCustomerInput } from './use-cases/register-customer.js';
+export type { SignUp, SignUpDependencies, SignUpInput } from './use-cases/sign-up.js';
+export { PASSWORD_RESET_TTL_SECONDS, passwordResetMessage } from './use-cases/password-reset.js';
+export type {
+  ConfirmPasswordReset,
+  ConfirmPasswordResetInput,
+  PasswordResetDependencies,
+  PasswordResetMail,
+  RequestPasswordReset,
+  RequestPasswordResetInput,
+} from './use-cases/password-reset.js';
+export { ERASED_CUSTOMER_LABEL } from './use-cases/erase-account.js';
+export type { EraseAccount, EraseAccountDependencies, EraseAccountInput, LabelCustomers } from './use-cases/erase-account.js';
+export { BackgroundTasks } from './use-cases/background-tasks.js';
+export type { BackgroundTaskOptions } from './use-cases/background-tasks.js';
 export type { SearchMenu, SearchMenuInput } from './use-cases/search-menu.js';
 export type { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
 export type { MenuSnapshot } from './menu-catalog.js';
@@ -49,7 +69,7 @@ export type { Product, ProductDraft } from './model/product.js';
 export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model/option-group.js';
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
-export { ROLES } from './model/customer.js';
+export { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH, ROLES } from './model/customer.js';
 export { compareOrders, ORDER_LIMITS } from './model/order.js';
 export type { Order, OrderLine, OrderLineOption, OrderRequestLine, OrderStatus, StatusChange } from './model/order.js';
 export {
@@ -99,6 +119,8 @@ export type { StoreStateRepository } from './ports/store-state-repository.js';
 export type { OpeningHours } from './ports/opening-hours.js';
 export { alwaysOpen } from './ports/opening-hours.js';
 export type { SessionStore } from './ports/session-store.js';
+export type { Mailer, MailMessage } from './ports/mailer.js';
+export type { PasswordResetToken, PasswordResetTokenStore } from './ports/password-reset-tokens.js';
 export type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
 export type { HealthProbe } from './ports/health.js';
 export type { AbortSignalLike, AccessClaims, Clock, HashOptions, PasswordHasher, TokenService } from './ports/security.js';

@@ -2,8 +2,9 @@
  * Issuing a token pair for a session: a short-lived signed access token and an opaque refresh
  * token `<session id>.<secret>` whose SHA-256 alone is stored.
  */
-import { randomToken, sha256Hex } from './ids.js';
-import type { TokenService } from './ports/security.js';
+import { newId, randomToken, sha256Hex } from './ids.js';
+import type { Clock, TokenService } from './ports/security.js';
+import type { SessionStore } from './ports/session-store.js';
 
 /** Lifetime of an access token: 15 minutes. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -46,4 +47,28 @@ export async function issuePair(tokens: TokenService, customerId: string, sessio
 export function sessionIdOf(refreshToken: string): string | null {
   const match = /^(ses_[0-9a-z]{20})\.[0-9a-z]{43}$/.exec(refreshToken);
   return match === null ? null : match[1]!;
+}
+
+/** What opening a session needs. */
+export interface SessionOpener {
+  readonly tokens: TokenService;
+  readonly sessions: SessionStore;
+  readonly clock: Clock;
+}
+
+/** A new session for the customer (a login, a sign-up) and its token pair. */
+export async function openSession(deps: SessionOpener, customerId: string): Promise<TokenPair> {
+  const now = deps.clock.now();
+  const sessionId = newId('ses');
+  const issued = await issuePair(deps.tokens, customerId, sessionId);
+  await deps.sessions.create({
+    sessionId,
+    customerId,
+    refreshTokenHash: issued.refreshTokenHash,
+    previousTokenHashes: [],
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+    revokedAt: null,
+  });
+  return issued.pair;
 }

@@ -39,6 +39,12 @@ import { RefreshSession } from './use-cases/refresh-session.js';
 import { RegisterCustomer } from './use-cases/register-customer.js';
 import { SearchMenu } from './use-cases/search-menu.js';
 import { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
+import type { Mailer } from './ports/mailer.js';
+import type { PasswordResetTokenStore } from './ports/password-reset-tokens.js';
+import { BackgroundTasks, type BackgroundTaskOptions } from './use-cases/background-tasks.js';
+import { EraseAccount, LabelCustomers } from './use-cases/erase-account.js';
+import { ConfirmPasswordReset, RequestPasswordReset, type PasswordResetDependencies } from './use-cases/password-reset.js';
+import { SignUp } from './use-cases/sign-up.js';
 
 /** Every port the use cases need: one adapter each (see `createMemoryAdapters`, `createCryptoAdapters`). */
 export interface StorefrontPorts {
@@ -46,6 +52,14 @@ export interface StorefrontPorts {
   readonly orders: OrderRepository;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
+  /** Password reset tokens, stored hashed. */
+  readonly resetTokens: PasswordResetTokenStore;
+  /**
+   * Sends the password reset emails (SMTP, or the log in memory mode: `@storefront/adapters-mail`).
+   * Absent: reset requests are still answered alike, and each one that would send an email is
+   * reported to `StorefrontOptions.background.onError` instead.
+   */
+  readonly mailer?: Mailer;
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering, shared by every instance. */
   readonly storeState: StoreStateRepository;
@@ -82,6 +96,17 @@ export interface StorefrontOptions {
   readonly verifiedTokenCache?: { readonly maxEntries: number } | false;
   /** The relay that publishes stored order changes to the event log (sweep period, failure hooks). */
   readonly events?: OrderEventRelayOptions;
+  /** Sign-ups per client. Default 5 per hour. */
+  readonly registerPolicy?: RateLimitPolicy;
+  /** Password reset requests, per client and per email. Default: the login policy's numbers. */
+  readonly resetPolicy?: RateLimitPolicy;
+  /**
+   * The page of the operator's front end that takes a reset token: the email links to it with the
+   * token appended. Default `http://localhost:3000/reset-password?token=` (a demo: set it in production).
+   */
+  readonly passwordResetUrl?: string;
+  /** Work a request starts without waiting for it (the reset emails): its bound and failure report. */
+  readonly background?: BackgroundTaskOptions;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -90,6 +115,10 @@ export const DEFAULT_REQUEST_POLICY: RateLimitPolicy = { name: 'default', limit:
 export const DEFAULT_LOGIN_POLICY: RateLimitPolicy = { name: 'login', limit: 10, windowSeconds: 60 };
 /** 600 status or quota reads per client and endpoint per sliding 60 s: 10 a second, far above any health check. */
 export const DEFAULT_POLL_POLICY: RateLimitPolicy = { name: 'poll', limit: 600, windowSeconds: 60 };
+/** 5 sign-ups per client per sliding hour. */
+export const DEFAULT_REGISTER_POLICY: RateLimitPolicy = { name: 'register', limit: 5, windowSeconds: 3600 };
+/** Where a reset email links when the operator has not said: the demo's own address. */
+export const DEFAULT_PASSWORD_RESET_URL = 'http://localhost:3000/reset-password?token=';
 
 /** Every use case, wired: call `storefront.<useCase>.execute(input)`. */
 export interface Storefront {
@@ -130,6 +159,21 @@ export interface Storefront {
   readonly orderEvents: OrderEventRelay;
   /** Live feeds of order events: the kitchen's and one order's, resumable by event id. */
   readonly orderFeeds: OrderFeeds;
+  /** A customer signs up: a new account, logged in. */
+  readonly signUp: SignUp;
+  /** Asks for a reset email; answered alike whatever the email (the work runs in `background`). */
+  readonly requestPasswordReset: RequestPasswordReset;
+  /** A reset email's token and a new password: every session of the account revoked. */
+  readonly confirmPasswordReset: ConfirmPasswordReset;
+  /** The caller erases their account (password asked again); orders stay. */
+  readonly eraseAccount: EraseAccount;
+  /** Order customers as the kitchen's books show them: the email, or `deleted`. */
+  readonly labelCustomers: LabelCustomers;
+  /**
+   * Work started by requests and not awaited by them (the reset emails). `settled()` resolves once
+   * it is done: await it (bounded) on shutdown, before closing the adapters.
+   */
+  readonly background: BackgroundTasks;
 }
 
 /**
@@ -159,6 +203,19 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     options.verifiedTokenCache === false
       ? ports.tokens
       : new CachingTokenService(ports.tokens, { clock, ...(options.verifiedTokenCache ?? {}) });
+  const background = new BackgroundTasks(options.background);
+  const passwordReset: PasswordResetDependencies = {
+    customers,
+    sessions,
+    hasher,
+    limiter,
+    clock,
+    resetTokens: ports.resetTokens,
+    mailer: ports.mailer,
+    mail: { storeName: gate.settings.name, linkBase: options.passwordResetUrl ?? DEFAULT_PASSWORD_RESET_URL },
+    resetPolicy: options.resetPolicy ?? { ...loginPolicy, name: 'password-reset' },
+    background,
+  };
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
@@ -186,5 +243,11 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     getStoreStatus: new GetStoreStatus(gate),
     orderEvents,
     orderFeeds: new OrderFeeds(ports.events, ports.orders),
+    signUp: new SignUp({ customers, sessions, hasher, tokens, limiter, clock, registerPolicy: options.registerPolicy ?? DEFAULT_REGISTER_POLICY }),
+    requestPasswordReset: new RequestPasswordReset(passwordReset),
+    confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
+    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, resetTokens: ports.resetTokens }),
+    labelCustomers: new LabelCustomers(customers),
+    background,
   };
 }

@@ -3,7 +3,7 @@
  * (scrypt at a low cost, PASETO on an ephemeral key) on that clock; the hasher is counted.
  */
 import { createCryptoAdapters, type CryptoAdapters, type PasetoTokenService } from '@storefront/adapters-crypto';
-import type { Product, Storefront, StorefrontOptions } from '@storefront/domain';
+import type { Product, Storefront, StorefrontOptions, StorefrontPorts } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { aProductDraft, FakeClock } from '@storefront/testing';
 import type { MemoryAdapters } from '../../src/index.js';
@@ -28,12 +28,13 @@ export function cryptoOn(clock: FakeClock): CryptoAdapters {
   return createCryptoAdapters({ scrypt: { logN: TEST_SCRYPT_LOG_N }, clock });
 }
 
-export function aWorld(options: StorefrontOptions = {}): World {
+/** `ports` replaces or adds ports (a mailer, a spied store). */
+export function aWorld(options: StorefrontOptions = {}, ports: Partial<StorefrontPorts> = {}): World {
   const clock = new FakeClock();
   const adapters = createMemoryAdapters({ clock });
   const crypto = cryptoOn(clock);
   const hasher = new CountingHasher(crypto.hasher);
-  const storefront = createStorefront({ ...adapters, hasher, tokens: crypto.tokens, clock }, options);
+  const storefront = createStorefront({ ...adapters, hasher, tokens: crypto.tokens, clock, ...ports }, options);
   return { storefront, adapters, clock, hasher, tokens: crypto.tokens };
 }
 

@@ -37,3 +37,17 @@ export function toProfile(customer: Customer): CustomerProfile {
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The longest address SMTP carries (RFC 5321 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+
+/** Whether a normalised email has an address's shape: something@domain.tld, no spaces, at most 254 characters. */
+export function isEmailAddress(email: string): boolean {
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email);
+}
+
+/** A customer's own password (sign-up, reset): 8 to 128 characters, no composition rules (NIST SP 800-63B). */
+export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
+/** A display name: 1 to 100 characters once trimmed. */
+export const MAX_NAME_LENGTH = 100;

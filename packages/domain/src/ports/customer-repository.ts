@@ -17,4 +17,10 @@ export interface CustomerRepository {
    * whether it was replaced.
    */
   updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean>;
+  /**
+   * Erases the account: the record (email, name, password hash) is removed, so the email is free to
+   * sign up again. Orders keep the customer id, which then resolves to no account. Returns false
+   * when there was no such customer.
+   */
+  delete(customerId: string): Promise<boolean>;
 }

@@ -11,4 +11,6 @@ export interface SessionStore {
   rotate(sessionId: string, expectedHash: string, nextHash: string, expiresAt: Date): Promise<boolean>;
   /** Revokes the session; idempotent. */
   revoke(sessionId: string, at: Date): Promise<void>;
+  /** Revokes every live session of the customer (password reset, erasure); idempotent. */
+  revokeAllOf(customerId: string, at: Date): Promise<void>;
 }

@@ -1,14 +1,13 @@
 import { DomainError } from '../errors.js';
-import { newId } from '../ids.js';
 import { normalizeEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike, Clock, HashOptions, PasswordHasher, TokenService } from '../ports/security.js';
 import type { SessionStore } from '../ports/session-store.js';
-import { toWholeSeconds } from '../rate-limit/sliding-window.js';
+import { refuseWhenLimited } from './rate-limits.js';
 import type { TokenPair } from '../session-tokens.js';
-import { issuePair, REFRESH_TOKEN_TTL_SECONDS } from '../session-tokens.js';
+import { openSession } from '../session-tokens.js';
 
 /** Credentials as received: checked here, so `unknown` is fine. */
 export interface LoginInput {
@@ -74,19 +73,7 @@ export class Login {
     if (customer.disabled) throw new DomainError('account_disabled', 'This account is disabled.');
     if (hasher.needsRehash(customer.passwordHash)) await this.rehash(customer.customerId, customer.passwordHash, password, options);
 
-    const now = this.deps.clock.now();
-    const sessionId = newId('ses');
-    const issued = await issuePair(this.deps.tokens, customer.customerId, sessionId);
-    await this.deps.sessions.create({
-      sessionId,
-      customerId: customer.customerId,
-      refreshTokenHash: issued.refreshTokenHash,
-      previousTokenHashes: [],
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
-      revokedAt: null,
-    });
-    return issued.pair;
+    return openSession(this.deps, customer.customerId);
   }
 
   /** Computes the dummy hash ahead of the first login, so that attempt is not slower. */
@@ -94,13 +81,8 @@ export class Login {
     await this.dummy();
   }
 
-  private async consume(key: string): Promise<void> {
-    const decision = await this.deps.limiter.consume(key, this.deps.loginPolicy);
-    if (!decision.allowed) {
-      throw new DomainError('rate_limited', 'Too many login attempts; retry later.', {
-        retryAfterSeconds: Math.max(1, toWholeSeconds(decision.retryAfterMs)),
-      });
-    }
+  private consume(key: string): Promise<void> {
+    return refuseWhenLimited(this.deps.limiter, key, this.deps.loginPolicy, 'Too many login attempts; retry later.');
   }
 
   /**

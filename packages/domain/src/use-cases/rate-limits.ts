@@ -77,3 +77,14 @@ export class RateLimitedError extends DomainError {
     super('rate_limited', 'Too many requests; retry later.', { retryAfterSeconds: status.retryAfter });
   }
 }
+
+/**
+ * Spends one unit of `key`'s quota under `policy`, or refuses with `rate_limited` (and when to
+ * retry) once it is spent: the per-client and per-email limits of logins, sign-ups and resets.
+ */
+export async function refuseWhenLimited(limiter: RateLimiter, key: string, policy: RateLimitPolicy, message: string): Promise<void> {
+  const decision = await limiter.consume(key, policy);
+  if (!decision.allowed) {
+    throw new DomainError('rate_limited', message, { retryAfterSeconds: Math.max(1, toWholeSeconds(decision.retryAfterMs)) });
+  }
+}

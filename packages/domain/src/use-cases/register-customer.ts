@@ -1,7 +1,7 @@
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Customer, CustomerProfile, Role } from '../model/customer.js';
-import { normalizeEmail, ROLES, toProfile } from '../model/customer.js';
+import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, ROLES, toProfile } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { Clock, PasswordHasher } from '../ports/security.js';
@@ -16,9 +16,10 @@ export interface RegisterCustomerInput {
   readonly role?: Role;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Adds a customer account (operators and demo seeding; the API has no public sign-up). */
+/**
+ * Adds a customer account for an operator (the CLI's `customers add`, demo seeding): any role, and
+ * passwords up to 1024 characters as before. Customers sign themselves up through SignUp.
+ */
 export class RegisterCustomer {
   constructor(
     private readonly customers: CustomerRepository,
@@ -29,8 +30,8 @@ export class RegisterCustomer {
   async execute(input: RegisterCustomerInput): Promise<CustomerProfile> {
     const issues = new Issues();
     const email = normalizeEmail(input.email);
-    if (!EMAIL.test(email) || email.length > 254) issues.add('email', 'must be an email address');
-    if (input.name.trim() === '' || input.name.length > 100) issues.add('name', 'must be 1 to 100 characters');
+    if (!isEmailAddress(email)) issues.add('email', 'must be an email address');
+    if (input.name.trim() === '' || input.name.length > MAX_NAME_LENGTH) issues.add('name', `must be 1 to ${MAX_NAME_LENGTH} characters`);
     if (input.password.length < 8 || input.password.length > 1024) issues.add('password', 'must be 8 to 1024 characters');
     if (input.role !== undefined && !ROLES.includes(input.role)) issues.add('role', `must be ${ROLES.join(' or ')}`);
     issues.throwIfAny();

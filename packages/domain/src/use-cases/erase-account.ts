@@ -1,0 +1,74 @@
+import { DomainError } from '../errors.js';
+import { Issues } from '../model/validation.js';
+import type { CustomerRepository } from '../ports/customer-repository.js';
+import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
+import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike, Clock, PasswordHasher } from '../ports/security.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { Caller } from './authenticate.js';
+import { refuseWhenLimited } from './rate-limits.js';
+
+export interface EraseAccountInput {
+  readonly caller: Caller;
+  /** The account's password, asked again: an access token alone must not erase an account. */
+  readonly password: unknown;
+  readonly signal?: AbortSignalLike;
+}
+
+export interface EraseAccountDependencies {
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  readonly resetTokens: PasswordResetTokenStore;
+  readonly hasher: PasswordHasher;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  /** The login limit per email: a stolen access token cannot guess the password faster here. */
+  readonly loginPolicy: RateLimitPolicy;
+}
+
+/**
+ * The caller erases their own account: its personal data (email, name, password hash) goes with
+ * the account record, every session is revoked and every reset token dropped. Its orders stay for
+ * the kitchen's books; their customer id then resolves to no account (shown as `deleted`), and the
+ * email may sign up again as a new customer. A wrong password is `invalid_credentials`.
+ */
+export class EraseAccount {
+  constructor(private readonly deps: EraseAccountDependencies) {}
+
+  async execute(input: EraseAccountInput): Promise<void> {
+    const issues = new Issues();
+    if (typeof input.password !== 'string' || input.password.length === 0 || input.password.length > 1024) {
+      issues.add('password', 'is required: the account password, a string of 1 to 1024 characters');
+    }
+    issues.throwIfAny();
+    const { customer } = input.caller;
+    const { customers, sessions, resetTokens, hasher, limiter, clock, loginPolicy } = this.deps;
+    await refuseWhenLimited(limiter, `login:email:${customer.email}`, loginPolicy, 'Too many password attempts; retry later.');
+    const options = input.signal === undefined ? {} : { signal: input.signal };
+    if (!(await hasher.verify(customer.passwordHash, input.password as string, options))) {
+      throw new DomainError('invalid_credentials', 'The password is wrong.');
+    }
+    // The record first: with it gone no token of the account authenticates, even before the
+    // sessions are revoked.
+    await customers.delete(customer.customerId);
+    await sessions.revokeAllOf(customer.customerId, clock.now());
+    await resetTokens.deleteAllOf(customer.customerId);
+  }
+}
+
+/** How an order's customer reads once the account is erased. */
+export const ERASED_CUSTOMER_LABEL = 'deleted';
+
+/**
+ * Who placed some orders, for the kitchen's books (the CLI's `orders list`): each customer id's
+ * email, or `deleted` when the account was erased.
+ */
+export class LabelCustomers {
+  constructor(private readonly customers: CustomerRepository) {}
+
+  async execute(customerIds: Iterable<string>): Promise<Map<string, string>> {
+    const ids = [...new Set(customerIds)];
+    const found = await Promise.all(ids.map((id) => this.customers.findById(id)));
+    return new Map(ids.map((id, i) => [id, found[i]?.email ?? ERASED_CUSTOMER_LABEL]));
+  }
+}

@@ -1,0 +1,89 @@
+import { DomainError, isDomainError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Customer } from '../model/customer.js';
+import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH } from '../model/customer.js';
+import { Issues } from '../model/validation.js';
+import type { CustomerRepository } from '../ports/customer-repository.js';
+import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike, Clock, PasswordHasher, TokenService } from '../ports/security.js';
+import type { SessionStore } from '../ports/session-store.js';
+import type { TokenPair } from '../session-tokens.js';
+import { openSession } from '../session-tokens.js';
+import { refuseWhenLimited } from './rate-limits.js';
+
+/** A sign-up as received: checked here, so `unknown` is fine. */
+export interface SignUpInput {
+  readonly email: unknown;
+  readonly password: unknown;
+  readonly name: unknown;
+  /** Who is asking, for the per-client sign-up limit (an IP address over HTTP). */
+  readonly client: string;
+  /** Fires when nobody waits for the answer any more: a hash not yet started is then never computed. */
+  readonly signal?: AbortSignalLike;
+}
+
+export interface SignUpDependencies {
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  readonly hasher: PasswordHasher;
+  readonly tokens: TokenService;
+  readonly limiter: RateLimiter;
+  readonly clock: Clock;
+  /** Sign-ups allowed per client. */
+  readonly registerPolicy: RateLimitPolicy;
+}
+
+/**
+ * A customer signs up: a new `customer` account, logged in at once (a new session and its token
+ * pair, as a login gives). A taken email is `email_taken`: a sign-up cannot hide it, so the
+ * per-client limit (checked before the email is looked up) is what stops harvesting. The password
+ * is hashed by the same bounded hasher as logins (`service_unavailable` when it is too busy).
+ */
+export class SignUp {
+  constructor(private readonly deps: SignUpDependencies) {}
+
+  async execute(input: SignUpInput): Promise<TokenPair> {
+    const { email, name, password } = signUpFields(input);
+    const { customers, hasher, limiter, registerPolicy } = this.deps;
+    await refuseWhenLimited(limiter, `register:client:${input.client}`, registerPolicy, 'Too many sign-ups from this address; retry later.');
+    if ((await customers.findByEmail(email)) !== null) throw emailTaken();
+    const customer: Customer = {
+      customerId: newId('cus'),
+      email,
+      name,
+      passwordHash: await hasher.hash(password, input.signal === undefined ? {} : { signal: input.signal }),
+      disabled: false,
+      createdAt: this.deps.clock.now(),
+      role: 'customer',
+    };
+    try {
+      // The store's unique email decides between sign-ups racing for one address.
+      await customers.create(customer);
+    } catch (error) {
+      throw isDomainError(error, 'conflict') ? emailTaken() : error;
+    }
+    return openSession(this.deps, customer.customerId);
+  }
+}
+
+function signUpFields(input: SignUpInput): { email: string; name: string; password: string } {
+  const issues = new Issues();
+  const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
+  if (!isEmailAddress(email)) issues.add('email', 'must be an email address of at most 254 characters');
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (name === '' || name.length > MAX_NAME_LENGTH) issues.add('name', `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+  checkNewPassword(input.password, 'password', issues);
+  issues.throwIfAny();
+  return { email, name, password: input.password as string };
+}
+
+/** A password a customer chooses (sign-up, reset): a string of 8 to 128 characters. */
+export function checkNewPassword(password: unknown, path: string, issues: Issues): void {
+  if (typeof password !== 'string' || password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+    issues.add(path, `must be a string of ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
+  }
+}
+
+function emailTaken(): DomainError {
+  return new DomainError('email_taken', 'An account with this email already exists.');
+}
