@@ -9,6 +9,7 @@ import type {
   MenuRepository,
   OrderEventLog,
   OrderRepository,
+  PasswordResetTokenStore,
   RateLimiter,
   SessionStore,
   StoreStateRepository,
@@ -17,12 +18,13 @@ import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
+import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 
 export interface MemoryAdapterOptions {
-  /** Drives the limiter, the session sweep and the event log's window; tests pass a fake one. Default: the system clock. */
+  /** Drives the limiter, the session and reset token sweeps and the event log's window; tests pass a fake one. Default: the system clock. */
   readonly clock?: Clock | undefined;
 }
 
@@ -31,6 +33,8 @@ export interface MemoryAdapters {
   readonly orders: OrderRepository;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
+  /** Hashes of single-use password reset tokens; expired ones are swept as new ones are saved. */
+  readonly resetTokens: PasswordResetTokenStore;
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering: in memory, this process is every instance. */
   readonly storeState: StoreStateRepository;
@@ -49,6 +53,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     orders: new InMemoryOrderRepository(),
     customers: new InMemoryCustomerRepository(),
     sessions: new InMemorySessionStore({ clock }),
+    resetTokens: new InMemoryPasswordResetTokenStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),
     storeState: new InMemoryStoreStateRepository(),
     events: new InMemoryOrderEventLog({ clock }),

@@ -1,6 +1,8 @@
 /**
  * Customer accounts in process memory. Records are copied in and out: a Date is mutable even when
  * frozen, and a caller must not be able to change an account by editing an object it was handed.
+ * `create` checks and claims the email without awaiting in between, so of concurrent sign-ups with
+ * one email exactly one succeeds (the role MongoDB's unique index plays).
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
@@ -53,6 +55,15 @@ export class InMemoryCustomerRepository implements CustomerRepository {
     const customer = this.byId.get(customerId);
     if (customer === undefined || customer.passwordHash !== expected) return false;
     this.byId.set(customerId, { ...customer, passwordHash: replacement });
+    return true;
+  }
+
+  async delete(customerId: string): Promise<boolean> {
+    const customer = this.byId.get(customerId);
+    if (customer === undefined) return false;
+    this.byId.delete(customerId);
+    // Frees the email for a new sign-up.
+    if (this.idByEmail.get(customer.email) === customerId) this.idByEmail.delete(customer.email);
     return true;
   }
 

@@ -78,6 +78,15 @@ export class InMemorySessionStore implements SessionStore {
     this.sessions.set(sessionId, { ...session, revokedAt: new Date(at.getTime()) });
   }
 
+  async revokeAllOf(customerId: string, at: Date): Promise<void> {
+    // A scan rather than a per-customer index: this runs on a password reset or an erasure, rare
+    // next to logins, and one more map to keep in step with the sweep is not worth it.
+    for (const [id, session] of this.sessions) {
+      if (session.customerId !== customerId || session.revokedAt !== null) continue;
+      this.sessions.set(id, { ...session, revokedAt: new Date(at.getTime()) });
+    }
+  }
+
   /** Drops sessions whose refresh token has expired. */
   sweep(): void {
     const nowMs = this.clock.now().getTime();

@@ -7,6 +7,10 @@ export { InMemoryOrderRepository } from './in-memory-order-repository.js';
 export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
+export {
+  InMemoryPasswordResetTokenStore,
+  type InMemoryPasswordResetTokenStoreOptions,
+} from './in-memory-password-reset-token-store.js';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memory-rate-limiter.js';
 export { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from './in-memory-order-event-log.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';

@@ -7,6 +7,7 @@ import {
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePasswordResetTokenStoreContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
   describeStoreStateRepositoryContract,
@@ -17,6 +18,7 @@ import {
   InMemoryMenuRepository,
   InMemoryOrderEventLog,
   InMemoryOrderRepository,
+  InMemoryPasswordResetTokenStore,
   InMemoryRateLimiter,
   InMemorySessionStore,
   InMemoryStoreStateRepository,
@@ -33,6 +35,7 @@ describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());
+describePasswordResetTokenStoreContract('InMemoryPasswordResetTokenStore', async () => new InMemoryPasswordResetTokenStore());
 describeRateLimiterContract('InMemoryRateLimiter', async () => new InMemoryRateLimiter());
 describeOrderEventLogContract(
   'InMemoryOrderEventLog',

@@ -12,6 +12,7 @@ export const COLLECTIONS = {
   idempotencyKeys: 'idempotency_keys',
   customers: 'customers',
   sessions: 'sessions',
+  passwordResetTokens: 'password_reset_tokens',
 } as const;
 
 export const INDEXES = {
@@ -38,6 +39,15 @@ export const INDEXES = {
   idempotencyExpiry: 'idempotency_keys_expiry',
   customerEmail: 'customers_by_email',
   sessionExpiry: 'sessions_expiry',
+  /**
+   * revokeAllOf (password reset, erasure): equality on the customer, then `revokedAt: null` checked
+   * on the few sessions one customer has; without it every reset would scan every session.
+   */
+  sessionsByCustomer: 'sessions_by_customer',
+  /** The TTL monitor removes spent-by-time tokens; readers still compare expiresAt with `now`. */
+  resetTokenExpiry: 'password_reset_tokens_expiry',
+  /** deleteAllOf (a reset done, an account erased). */
+  resetTokensByCustomer: 'password_reset_tokens_by_customer',
 } as const;
 
 const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
@@ -56,7 +66,14 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
     { name: INDEXES.idempotencyExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
   ],
   [COLLECTIONS.customers]: [{ name: INDEXES.customerEmail, key: { email: 1 }, unique: true }],
-  [COLLECTIONS.sessions]: [{ name: INDEXES.sessionExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 }],
+  [COLLECTIONS.sessions]: [
+    { name: INDEXES.sessionExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+    { name: INDEXES.sessionsByCustomer, key: { customerId: 1 } },
+  ],
+  [COLLECTIONS.passwordResetTokens]: [
+    { name: INDEXES.resetTokenExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
+    { name: INDEXES.resetTokensByCustomer, key: { customerId: 1 } },
+  ],
 };
 
 /**

@@ -9,6 +9,7 @@ import type {
   HealthProbe,
   MenuRepository,
   OrderRepository,
+  PasswordResetTokenStore,
   SessionStore,
   StoreStateRepository,
 } from '@storefront/domain';
@@ -21,9 +22,11 @@ import { MongoCustomerRepository } from './mongo-customer-repository.js';
 import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
+import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
 import type { OrderDocument } from './order-mapper.js';
+import type { PasswordResetTokenDocument } from './password-reset-token-mapper.js';
 import type { ProductDocument } from './product-mapper.js';
 import type { SessionDocument } from './session-mapper.js';
 import { storeOperation } from './store-errors.js';
@@ -38,6 +41,8 @@ export interface MongoAdapters {
   readonly orders: OrderRepository;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
+  /** Hashes of single-use password reset tokens; expired ones are removed by a TTL index. */
+  readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
@@ -63,6 +68,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     orders: new MongoOrderRepository(orders, keys),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
+    resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
     probes: [probe],
   };

@@ -1,5 +1,5 @@
 /**
- * @storefront/adapters-mongo: the storage ports (menu, orders, customers, sessions, store state) on MongoDB with
+ * @storefront/adapters-mongo: the storage ports (menu, orders, customers, sessions, reset tokens, store state) on MongoDB with
  * the official driver, atomic through unique indexes and conditional updates rather than
  * transactions, so a standalone server will do. Start from `createMongoAdapters({ db })`.
  */
@@ -8,6 +8,7 @@ export { MongoMenuRepository } from './mongo-menu-repository.js';
 export { MongoOrderRepository } from './mongo-order-repository.js';
 export { MongoCustomerRepository } from './mongo-customer-repository.js';
 export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-session-store.js';
+export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 export { MongoStoreStateRepository } from './mongo-store-state-repository.js';
 export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MenuRevision } from './menu-revision.js';
@@ -18,5 +19,6 @@ export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './o
 export type { IdempotencyDocument } from './idempotency-record.js';
 export type { CustomerDocument } from './customer-mapper.js';
 export type { SessionDocument } from './session-mapper.js';
+export type { PasswordResetTokenDocument } from './password-reset-token-mapper.js';
 export type { MenuRevisionDocument } from './menu-revision.js';
 export type { StoreStateDocument } from './mongo-store-state-repository.js';

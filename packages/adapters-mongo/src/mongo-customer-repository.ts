@@ -1,6 +1,8 @@
 /**
  * Customer accounts in MongoDB. Email uniqueness is the unique index's job, not a read before the
- * write, so two concurrent sign-ups with one email cannot both succeed.
+ * write, so two concurrent sign-ups with one email cannot both succeed. The index compares bytes:
+ * emails arrive normalised (trimmed, lower-case), which is what makes "Ann@X" and "ann@x" one email.
+ * Erasure deletes the document, which frees the email in the index.
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
@@ -61,6 +63,13 @@ export class MongoCustomerRepository implements CustomerRepository {
       // The filter on the old hash makes it a compare-and-set in one atomic update.
       const result = await this.customers.updateOne({ _id: customerId, passwordHash: expected }, { $set: { passwordHash: replacement } });
       return result.matchedCount > 0;
+    });
+  }
+
+  delete(customerId: string): Promise<boolean> {
+    return storeOperation(async () => {
+      const result = await this.customers.deleteOne({ _id: customerId });
+      return result.deletedCount === 1;
     });
   }
 }

@@ -65,4 +65,13 @@ export class MongoSessionStore implements SessionStore {
       await this.sessions.updateOne({ _id: sessionId, revokedAt: null }, { $set: { revokedAt: new Date(at.getTime()) } });
     });
   }
+
+  revokeAllOf(customerId: string, at: Date): Promise<void> {
+    return storeOperation(async () => {
+      // One update, read through sessions_by_customer; `revokedAt: null` keeps the first revocation
+      // time of a session already revoked. Each document is updated atomically; a session created
+      // during the call may be missed, as it would be by a call made a moment earlier.
+      await this.sessions.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: new Date(at.getTime()) } });
+    });
+  }
 }

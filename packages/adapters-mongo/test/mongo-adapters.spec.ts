@@ -1,13 +1,17 @@
 import {
+  aCustomer,
   anOrder,
+  aSession,
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
   describeOrderLifecycleContract,
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePasswordResetTokenStoreContract,
   describeSessionStoreContract,
   describeStoreStateRepositoryContract,
+  expectDomainError,
 } from '@storefront/testing';
 import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
 import type { Document } from 'mongodb';
@@ -15,6 +19,7 @@ import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
 import { toOrderDocument } from '../src/order-mapper.js';
+import { isDuplicateKey } from '../src/store-errors.js';
 import { findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from '../src/order-queries.js';
 import { useTestDatabase } from './mongo-server.js';
 
@@ -33,6 +38,7 @@ describe('Mongo adapters', function () {
   describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
+  describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);
 
   describe('createMongoAdapters', () => {
     it('can be run again on the same database (its indexes already exist)', async () => {
@@ -43,6 +49,35 @@ describe('Mongo adapters', function () {
     it('has a store probe that pings the database', async () => {
       expect(adapters.probes.map((probe) => probe.name)).to.deep.equal(['store']);
       await adapters.probes[0]!.check();
+    });
+  });
+
+  describe('accounts', () => {
+    it('tells a taken email (the customers_by_email index) from a taken id (the _id index)', async () => {
+      const first = aCustomer();
+      await adapters.customers.create(first);
+      const sameEmail = (await expectDomainError(adapters.customers.create(aCustomer({ email: first.email })), 'conflict')) as Error;
+      expect(isDuplicateKey(sameEmail.cause, INDEXES.customerEmail), String(sameEmail.cause)).to.equal(true);
+      const sameId = (await expectDomainError(adapters.customers.create(aCustomer({ customerId: first.customerId })), 'conflict')) as Error;
+      expect(isDuplicateKey(sameId.cause, '_id_'), String(sameId.cause)).to.equal(true);
+      expect(isDuplicateKey(sameId.cause, INDEXES.customerEmail)).to.equal(false);
+    });
+
+    it("revokes a customer's sessions through the sessions_by_customer index, not a collection scan", async () => {
+      const customerId = newId('cus');
+      for (let i = 0; i < 3; i++) await adapters.sessions.create(aSession({ customerId }));
+      // The update revokeAllOf sends, explained as the server would run it.
+      const explained = await db().command({
+        explain: { update: COLLECTIONS.sessions, updates: [{ q: { customerId, revokedAt: null }, u: { $set: { revokedAt: new Date() } }, multi: true }] },
+        verbosity: 'queryPlanner',
+      });
+      expectIndexedPlan(explained, INDEXES.sessionsByCustomer);
+    });
+
+    it('keeps reset tokens under a TTL index on expiresAt and an index on the customer', async () => {
+      const indexes = await db().collection(COLLECTIONS.passwordResetTokens).indexes();
+      expect(indexes.find((spec) => spec['name'] === INDEXES.resetTokenExpiry)).to.deep.include({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
+      expect(indexes.find((spec) => spec['name'] === INDEXES.resetTokensByCustomer)).to.deep.include({ key: { customerId: 1 } });
     });
   });
 

@@ -1,9 +1,15 @@
 /** What every CustomerRepository must do. Each test uses its own fresh emails and ids. */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { CustomerRepository } from '@storefront/domain';
+import { isDomainError, type CustomerRepository } from '@storefront/domain';
 import { expectDomainError } from '../assertions.js';
 import { aCustomer } from '../builders.js';
+
+/** `email` as someone might type it: the case of its letters and the spaces around it vary with `variant`. */
+function asTyped(email: string, variant: number): string {
+  const cased = [...email].map((c, i) => ((variant + i) % 3 === 0 ? c.toUpperCase() : c)).join('');
+  return ' '.repeat(variant % 2) + cased + ' '.repeat(variant % 3);
+}
 
 export function describeCustomerRepositoryContract(name: string, factory: () => Promise<CustomerRepository>): void {
   describe(`${name} (CustomerRepository contract)`, () => {
@@ -29,6 +35,22 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       await expectDomainError(customers.create(second), 'conflict');
       expect(await customers.findByEmail(first.email)).to.deep.equal(first);
       expect(await customers.findById(second.customerId)).to.equal(null);
+    });
+
+    it('lets exactly one of 20 concurrent sign-ups with one email (typed in any case, normalised) succeed', async () => {
+      const customers = await factory();
+      const email = aCustomer().email;
+      // What the domain hands the store: the address as typed, trimmed and lower-cased.
+      const candidates = Array.from({ length: 20 }, (_, i) => aCustomer({ email: asTyped(email, i).trim().toLowerCase() }));
+      const results = await Promise.allSettled(candidates.map((candidate) => customers.create(candidate)));
+      const winners = candidates.filter((_, i) => results[i]!.status === 'fulfilled');
+      expect(winners).to.have.length(1);
+      for (const result of results) {
+        if (result.status === 'rejected') expect(isDomainError(result.reason, 'conflict'), String(result.reason)).to.equal(true);
+      }
+      expect(await customers.findByEmail(email)).to.deep.equal(winners[0]);
+      const losers = candidates.filter((candidate) => candidate !== winners[0]);
+      for (const loser of losers) expect(await customers.findById(loser.customerId)).to.equal(null);
     });
 
     it('disables and re-enables a customer by email', async () => {
@@ -95,6 +117,39 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       const stranger = aCustomer();
       expect(await customers.updatePasswordHash(stranger.customerId, stranger.passwordHash, 'rehashed')).to.equal(false);
       expect(await customers.findById(stranger.customerId)).to.equal(null);
+    });
+
+    it('deletes a customer: gone by id and by email, and other accounts stay', async () => {
+      const customers = await factory();
+      const customer = aCustomer();
+      const other = aCustomer();
+      await customers.create(customer);
+      await customers.create(other);
+      expect(await customers.delete(customer.customerId)).to.equal(true);
+      expect(await customers.findById(customer.customerId)).to.equal(null);
+      expect(await customers.findByEmail(customer.email)).to.equal(null);
+      expect(await customers.setDisabled(customer.email, true)).to.equal(false);
+      expect(await customers.findById(other.customerId)).to.deep.equal(other);
+    });
+
+    it('frees the email of a deleted customer for a new sign-up', async () => {
+      const customers = await factory();
+      const erased = aCustomer();
+      await customers.create(erased);
+      await customers.delete(erased.customerId);
+      const again = aCustomer({ email: erased.email, name: 'Back Again' });
+      await customers.create(again);
+      expect(await customers.findByEmail(erased.email)).to.deep.equal(again);
+      expect(await customers.findById(erased.customerId)).to.equal(null);
+    });
+
+    it('returns false when deleting an unknown or already deleted customer', async () => {
+      const customers = await factory();
+      expect(await customers.delete(aCustomer().customerId)).to.equal(false);
+      const customer = aCustomer();
+      await customers.create(customer);
+      expect(await customers.delete(customer.customerId)).to.equal(true);
+      expect(await customers.delete(customer.customerId)).to.equal(false);
     });
 
     it('is not changed by edits to the object it was given', async () => {

@@ -46,7 +46,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementSto
     // Real time as the start: a store's TTL monitor must not see the records as long expired.
     const clock = new FakeClock(Date.now());
     const { placeOrder } = createStorefront(
-      { menu: menu.target, orders: orders.target, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+      { menu: menu.target, orders: orders.target, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
       { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
     );
     const [product] = await stores.menu.upsertByName([aProductDraft()]);

@@ -2,6 +2,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { SessionStore } from '@storefront/domain';
+import { newId } from '@storefront/domain';
 import { aSession, randomHex } from '../builders.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -85,6 +86,35 @@ export function describeSessionStoreContract(name: string, factory: () => Promis
       const session = aSession();
       await sessions.revoke(session.sessionId, new Date());
       expect(await sessions.findById(session.sessionId)).to.equal(null);
+    });
+
+    it("revokes every live session of a customer at once, keeping an earlier revocation time and other customers' sessions", async () => {
+      const sessions = await factory();
+      const customerId = newId('cus');
+      const live = [aSession({ customerId }), aSession({ customerId }), aSession({ customerId })];
+      const alreadyRevoked = aSession({ customerId });
+      const someoneElse = aSession();
+      for (const session of [...live, alreadyRevoked, someoneElse]) await sessions.create(session);
+      const earlier = new Date(Date.now() - 60_000);
+      await sessions.revoke(alreadyRevoked.sessionId, earlier);
+
+      const at = new Date(Date.now() - 1000);
+      await sessions.revokeAllOf(customerId, at);
+      for (const session of live) expect((await sessions.findById(session.sessionId))!.revokedAt!.getTime()).to.equal(at.getTime());
+      expect((await sessions.findById(alreadyRevoked.sessionId))!.revokedAt!.getTime()).to.equal(earlier.getTime());
+      expect(await sessions.findById(someoneElse.sessionId)).to.deep.equal(someoneElse);
+      expect(await sessions.rotate(live[0]!.sessionId, live[0]!.refreshTokenHash, randomHex(), live[0]!.expiresAt)).to.equal(false);
+    });
+
+    it('revokes all of a customer again without changing the first revocation time, and accepts an unknown customer', async () => {
+      const sessions = await factory();
+      const session = aSession();
+      await sessions.create(session);
+      const first = new Date(Date.now() - 1000);
+      await sessions.revokeAllOf(session.customerId, first);
+      await sessions.revokeAllOf(session.customerId, new Date());
+      expect((await sessions.findById(session.sessionId))!.revokedAt!.getTime()).to.equal(first.getTime());
+      await sessions.revokeAllOf(newId('cus'), new Date());
     });
 
     it('is not changed by edits to the object it was given', async () => {
