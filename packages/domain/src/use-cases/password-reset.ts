@@ -124,7 +124,8 @@ export interface ConfirmPasswordResetInput {
 export class ConfirmPasswordReset {
   constructor(private readonly deps: PasswordResetDependencies) {}
 
-  async execute(input: ConfirmPasswordResetInput): Promise<void> {
+  /** Resolves with the account whose password was reset (an HTTP adapter ends its live streams). */
+  async execute(input: ConfirmPasswordResetInput): Promise<{ readonly customerId: string }> {
     const issues = new Issues();
     if (typeof input.token !== 'string' || input.token === '' || input.token.length > 256) {
       issues.add('token', 'is required: the token from the reset email');
@@ -143,6 +144,7 @@ export class ConfirmPasswordReset {
     if (!(await this.replaceHash(spent.customerId, passwordHash))) throw invalidResetToken();
     await sessions.revokeAllOf(spent.customerId, clock.now());
     await resetTokens.deleteAllOf(spent.customerId);
+    return { customerId: spent.customerId };
   }
 
   /**
