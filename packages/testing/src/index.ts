@@ -17,6 +17,7 @@ export { describeOrderLifecycleContract } from './contracts/order-lifecycle.cont
 export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
+export { describeMailerContract, type MailerUnderTest } from './contracts/mailer.contract.js';
 export { describePasswordResetTokenStoreContract } from './contracts/password-reset-token-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';
 export * from './contracts/order-event-log.contract.js';
