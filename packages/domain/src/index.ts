@@ -34,6 +34,7 @@ export type { CheckRateLimit, GetRateLimitStatus, RateLimitScope, RateLimitStatu
 export type { RefreshSession, RefreshSessionDependencies } from './use-cases/refresh-session.js';
 export type { RegisterCustomer, RegisterCustomerInput } from './use-cases/register-customer.js';
 export type { SignUp, SignUpDependencies, SignUpInput } from './use-cases/sign-up.js';
+export type { AccountPorts } from './use-cases/account-ports.js';
 export { PASSWORD_RESET_TTL_SECONDS, passwordResetMessage } from './use-cases/password-reset.js';
 export type {
   ConfirmPasswordReset,

@@ -1,10 +1,10 @@
+import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
-import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
-import type { AbortSignalLike, Clock, PasswordHasher } from '../ports/security.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike } from '../ports/security.js';
 import type { Caller } from './authenticate.js';
 import { refuseWhenLimited } from './rate-limits.js';
 
@@ -15,13 +15,8 @@ export interface EraseAccountInput {
   readonly signal?: AbortSignalLike;
 }
 
-export interface EraseAccountDependencies {
-  readonly customers: CustomerRepository;
-  readonly sessions: SessionStore;
+export interface EraseAccountDependencies extends AccountPorts {
   readonly resetTokens: PasswordResetTokenStore;
-  readonly hasher: PasswordHasher;
-  readonly limiter: RateLimiter;
-  readonly clock: Clock;
   /** The login limit per email: a stolen access token cannot guess the password faster here. */
   readonly loginPolicy: RateLimitPolicy;
 }

@@ -1,10 +1,9 @@
+import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { normalizeEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
-import type { CustomerRepository } from '../ports/customer-repository.js';
-import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
-import type { AbortSignalLike, Clock, HashOptions, PasswordHasher, TokenService } from '../ports/security.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike, HashOptions, TokenService } from '../ports/security.js';
 import { refuseWhenLimited } from './rate-limits.js';
 import type { TokenPair } from '../session-tokens.js';
 import { openSession } from '../session-tokens.js';
@@ -22,13 +21,8 @@ export interface LoginInput {
   readonly signal?: AbortSignalLike;
 }
 
-export interface LoginDependencies {
-  readonly customers: CustomerRepository;
-  readonly sessions: SessionStore;
-  readonly hasher: PasswordHasher;
+export interface LoginDependencies extends AccountPorts {
   readonly tokens: TokenService;
-  readonly limiter: RateLimiter;
-  readonly clock: Clock;
   /** Login attempts allowed per client and, separately, per email. */
   readonly loginPolicy: RateLimitPolicy;
 }

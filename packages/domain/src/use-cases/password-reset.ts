@@ -1,13 +1,12 @@
+import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { randomToken, sha256Hex } from '../ids.js';
 import { MAX_EMAIL_LENGTH, normalizeEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
-import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { Mailer, MailMessage } from '../ports/mailer.js';
 import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
-import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
-import type { AbortSignalLike, Clock, PasswordHasher } from '../ports/security.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike } from '../ports/security.js';
 import type { BackgroundTasks } from './background-tasks.js';
 import { refuseWhenLimited } from './rate-limits.js';
 import { checkNewPassword } from './sign-up.js';
@@ -43,13 +42,8 @@ export function passwordResetMessage(to: string, link: string, mail: PasswordRes
   };
 }
 
-export interface PasswordResetDependencies {
-  readonly customers: CustomerRepository;
+export interface PasswordResetDependencies extends AccountPorts {
   readonly resetTokens: PasswordResetTokenStore;
-  readonly sessions: SessionStore;
-  readonly hasher: PasswordHasher;
-  readonly limiter: RateLimiter;
-  readonly clock: Clock;
   /** Absent: no email can be sent, and every reset request reports so through `background`. */
   readonly mailer: Mailer | undefined;
   readonly mail: PasswordResetMail;

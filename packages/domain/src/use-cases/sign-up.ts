@@ -1,12 +1,11 @@
+import type { AccountPorts } from './account-ports.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Customer } from '../model/customer.js';
 import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
-import type { CustomerRepository } from '../ports/customer-repository.js';
-import type { RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
-import type { AbortSignalLike, Clock, PasswordHasher, TokenService } from '../ports/security.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { RateLimitPolicy } from '../ports/rate-limiter.js';
+import type { AbortSignalLike, TokenService } from '../ports/security.js';
 import type { TokenPair } from '../session-tokens.js';
 import { openSession } from '../session-tokens.js';
 import { refuseWhenLimited } from './rate-limits.js';
@@ -22,13 +21,8 @@ export interface SignUpInput {
   readonly signal?: AbortSignalLike;
 }
 
-export interface SignUpDependencies {
-  readonly customers: CustomerRepository;
-  readonly sessions: SessionStore;
-  readonly hasher: PasswordHasher;
+export interface SignUpDependencies extends AccountPorts {
   readonly tokens: TokenService;
-  readonly limiter: RateLimiter;
-  readonly clock: Clock;
   /** Sign-ups allowed per client. */
   readonly registerPolicy: RateLimitPolicy;
 }
