@@ -100,6 +100,8 @@ export class SmtpMailer implements Mailer {
       dnsTimeout: this.timeouts.connectionMs,
       // No nodemailer logger: with debug it would log the AUTH exchange and message bodies.
       logger: false,
+      // Elsewhere the certificate is checked (nodemailer's default); see SmtpUrl.loopback.
+      ...(this.url.loopback ? { tls: { rejectUnauthorized: false } } : {}),
     };
     this.transport = nodemailer.createTransport(transportOptions);
     // An 'error' event with no listener would crash the process; failures reach us through sendMail.

@@ -10,6 +10,12 @@ export interface SmtpUrl {
   readonly redacted: string;
   /** The password as written in the URL and percent-decoded, to scrub from any text we emit. */
   readonly secrets: readonly string[];
+  /**
+   * The server is on this machine (`localhost`, `127.0.0.0/8`, `::1`): the mail never crosses a
+   * network, so a STARTTLS certificate there is not checked (a local relay or test server offers
+   * a self-signed, often expired, one, and checking it would only stop every message).
+   */
+  readonly loopback: boolean;
 }
 
 const SCHEMES = new Set(['smtp:', 'smtps:']);
@@ -29,7 +35,11 @@ export function parseSmtpUrl(raw: string): SmtpUrl {
   }
   if (url.hostname === '') throw new Error(`SMTP_URL has no host: ${redacted}`);
   const secrets = url.password === '' ? [] : [...new Set([url.password, safeDecode(url.password)])];
-  return { href: raw, redacted, secrets };
+  return { href: raw, redacted, secrets, loopback: isLoopback(url.hostname) };
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 /** Scheme, user, host and port only: the password becomes `***`, the query (options) is dropped. */

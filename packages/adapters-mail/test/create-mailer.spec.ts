@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
-import { createMailer, LogMailer, SmtpMailer } from '../src/index.js';
+import { createMailer, LogMailer, parseSmtpUrl, SmtpMailer } from '../src/index.js';
 
 const log = () => {};
 
@@ -20,6 +20,12 @@ describe('createMailer', () => {
     expect(mailers.describe).to.equal('smtp://shop:***@mail.example:587 (pooled, 5 attempts per message)');
     expect(mailers.verify).to.be.a('function');
     await mailers.close();
+  });
+
+  it('skips the certificate check only for a server on this machine', () => {
+    const loopback = (url: string): boolean => parseSmtpUrl(url).loopback;
+    expect(['smtp://127.0.0.1:25', 'smtp://localhost:2525', 'smtp://[::1]:25', 'smtp://127.8.9.10'].map(loopback)).to.deep.equal([true, true, true, true]);
+    expect(['smtp://mail.shop.example:587', 'smtp://10.0.0.5:25', 'smtp://localhost.shop.example', 'smtp://127.0.0.1.nip.io'].map(loopback)).to.deep.equal([false, false, false, false]);
   });
 
   it('refuses a SMTP_URL of another scheme, naming the setting and hiding the password', () => {

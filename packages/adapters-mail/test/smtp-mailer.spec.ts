@@ -48,6 +48,12 @@ describe('SmtpMailer', function () {
     expect(mail?.text).to.equal(message.text);
   });
 
+  it('delivers to a server on this machine that offers STARTTLS with a self-signed, expired certificate', async () => {
+    const smtp = await server({ starttls: true });
+    await mailer(`smtp://localhost:${smtp.port}`).mailer.send(message);
+    expect(smtp.received.map((mail) => mail.subject)).to.deep.equal([message.subject]);
+  });
+
   it('logs in with the user and the percent-decoded password of the URL', async () => {
     const smtp = await server({ auth: { user: 'shop', pass: 'p@ss:wörd' } });
     await mailer(`smtp://shop:${encodeURIComponent('p@ss:wörd')}@127.0.0.1:${smtp.port}`).mailer.send(message);

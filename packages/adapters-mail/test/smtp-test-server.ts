@@ -16,6 +16,8 @@ export interface TestSmtpServerOptions {
   /** The text of the 535 reply to a wrong login; receives the password tried (to model a server that echoes it). */
   readonly authFailure?: (pass: string) => string;
   readonly reply?: ReplyPlan;
+  /** Offer STARTTLS with smtp-server's own certificate (self-signed and expired), as a local relay might. */
+  readonly starttls?: boolean;
 }
 
 export interface TestSmtpServer {
@@ -34,7 +36,7 @@ export function startSmtpServer(options: TestSmtpServerOptions = {}): Promise<Te
   const server = new SMTPServer({
     logger: false,
     // Plain TCP: the tests need no certificate, so no STARTTLS on offer and AUTH without TLS.
-    disabledCommands: auth === undefined ? ['STARTTLS', 'AUTH'] : ['STARTTLS'],
+    disabledCommands: [...(options.starttls === true ? [] : ['STARTTLS']), ...(auth === undefined ? ['AUTH'] : [])],
     allowInsecureAuth: true,
     authOptional: auth === undefined,
     closeTimeout: 200,
