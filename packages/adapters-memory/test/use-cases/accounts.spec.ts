@@ -93,6 +93,9 @@ describe('Accounts: sign-up', () => {
       [{ password: 'x'.repeat(7) }, 'password'],
       [{ password: 'x'.repeat(129) }, 'password'],
       [{ password: undefined }, 'password'],
+      // Counted in characters (code points), not UTF-16 units: 7 emoji are 14 units and still too short.
+      [{ password: '😀'.repeat(7) }, 'password'],
+      [{ name: '😀'.repeat(101) }, 'name'],
     ];
     for (const [overrides, field] of cases) {
       const error = (await expectDomainError(world.storefront.signUp.execute(signUpInput(overrides)), 'validation_failed')) as DomainError;
@@ -100,7 +103,7 @@ describe('Accounts: sign-up', () => {
     }
     expect(world.hasher.hashes).to.equal(0);
     // Limits: 8 and 128 characters are both fine, and the one sign-up allowed is still there.
-    await world.storefront.signUp.execute(signUpInput({ password: 'x'.repeat(128), name: 'y'.repeat(100) }));
+    await world.storefront.signUp.execute(signUpInput({ password: '😀'.repeat(128), name: '😀'.repeat(100) }));
     expect(await world.adapters.customers.findByEmail('erin@example.com')).to.not.equal(null);
   });
 

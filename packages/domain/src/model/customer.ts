@@ -47,6 +47,16 @@ export function isEmailAddress(email: string): boolean {
   return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email);
 }
 
+/**
+ * The length of `text` in characters as a person counts them (Unicode code points, as NIST SP
+ * 800-63B and JSON Schema's `maxLength` do), not in UTF-16 units: an emoji is one character.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 /** A customer's own password (sign-up, reset): 8 to 128 characters, no composition rules (NIST SP 800-63B). */
 export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
 /** A display name: 1 to 100 characters once trimmed. */

@@ -2,7 +2,7 @@ import type { AccountPorts } from './account-ports.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Customer } from '../model/customer.js';
-import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH } from '../model/customer.js';
+import { characterCount, isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike, TokenService } from '../ports/security.js';
@@ -65,7 +65,7 @@ function signUpFields(input: SignUpInput): { email: string; name: string; passwo
   const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
   if (!isEmailAddress(email)) issues.add('email', 'must be an email address of at most 254 characters');
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name === '' || name.length > MAX_NAME_LENGTH) issues.add('name', `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
+  if (name === '' || characterCount(name) > MAX_NAME_LENGTH) issues.add('name', `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
   checkNewPassword(input.password, 'password', issues);
   issues.throwIfAny();
   return { email, name, password: input.password as string };
@@ -73,7 +73,8 @@ function signUpFields(input: SignUpInput): { email: string; name: string; passwo
 
 /** A password a customer chooses (sign-up, reset): a string of 8 to 128 characters. */
 export function checkNewPassword(password: unknown, path: string, issues: Issues): void {
-  if (typeof password !== 'string' || password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+  const length = typeof password === 'string' ? characterCount(password) : 0;
+  if (length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max) {
     issues.add(path, `must be a string of ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
   }
 }
