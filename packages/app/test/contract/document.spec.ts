@@ -125,6 +125,16 @@ describe('docs/openapi.yaml', () => {
     expect(broken).to.deep.equal([]);
   });
 
+  it('puts no keyword beside a $ref: OpenAPI 3.1 allows it, but tools read it differently (allOf and a description instead)', () => {
+    const siblings: string[] = [];
+    for (const [node, pointer] of walk(doc)) {
+      if (isObject(node) && typeof node['$ref'] === 'string' && Object.keys(node).length > 1) {
+        siblings.push(`${pointer}: ${Object.keys(node).filter((key) => key !== '$ref').join(', ')}`);
+      }
+    }
+    expect(siblings).to.deep.equal([]);
+  });
+
   it('declares every security scheme it requires, and every path parameter it templates', () => {
     const schemes = Object.keys(((doc['components'] as Json)['securitySchemes'] as Json | undefined) ?? {});
     for (const { name, operation, pointer } of operationsOf(contract)) {

@@ -5,15 +5,18 @@
  * JSON body against its schema (JSON Schema 2020-12, as OpenAPI 3.1 defines it) and checks the
  * documented headers: present when required, and their values against their schemas.
  *
- * The end-to-end helpers run every response they receive through `assertMatchesContract`, so an
- * undocumented status, a field the document does not know or a missing header fails the test.
+ * The end-to-end helpers run every exchange through `assertMatchesContract`, so an undocumented
+ * status, a field the document does not know or a missing header fails the test. It asks Stoplight
+ * Prism's validator too (prism.ts): the document must read the same to a third-party tool.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { OPENAPI_PATH } from './document-path.js';
+import { prismProblems, type SentRequest } from './prism.js';
+
+export { OPENAPI_PATH, repositoryRoot } from './document-path.js';
 
 // ajv and ajv-formats are CommonJS with a `default` property; NodeNext types see the namespace.
 const Ajv2020 = Ajv2020Module.default;
@@ -32,6 +35,8 @@ export interface Exchange {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
+  /** The request's headers and body, when the helper knows them: Prism then validates the request too. */
+  readonly request?: SentRequest;
 }
 
 /** What a request was matched to: a documented operation, or one of `x-unmatched-requests`. */
@@ -45,19 +50,6 @@ export interface Target {
 const SCHEMA_ID = 'openapi';
 /** Keywords OpenAPI 3.1 adds to JSON Schema; harmless to a validator. */
 const OAS_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
-
-/** The repository root: the nearest directory up from here holding pnpm-workspace.yaml. */
-export function repositoryRoot(from = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = from;
-  while (!existsSync(join(dir, 'pnpm-workspace.yaml'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no pnpm-workspace.yaml above ${from}`);
-    dir = parent;
-  }
-  return dir;
-}
-
-export const OPENAPI_PATH = join(repositoryRoot(), 'docs', 'openapi.yaml');
 
 export function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -281,9 +273,12 @@ export function contract(): OpenApiContract {
   return shared;
 }
 
-/** Throws, naming the request and every problem, when the response contradicts the document. */
+/**
+ * Throws, naming the request and every problem, when the response contradicts the document as our
+ * checker reads it or as Prism does (see prismProblems for which request violations count).
+ */
 export function assertMatchesContract(exchange: Exchange): void {
-  const problems = contract().check(exchange);
+  const problems = [...contract().check(exchange), ...prismProblems(exchange)];
   if (problems.length > 0) {
     const error = new Error(
       `${exchange.method} ${exchange.path} → ${exchange.status} does not match docs/openapi.yaml:\n  - ${problems.join('\n  - ')}`,

@@ -5,6 +5,7 @@
 import { after, describe, it } from 'mocha';
 import { expect } from 'chai';
 import { contract, OpenApiContract, type Exchange } from './openapi.js';
+import { prismStats } from './prism.js';
 
 const checker = OpenApiContract.fromFile();
 
@@ -122,6 +123,9 @@ after(function () {
   const seen = documented.filter((key) => shared.seen.has(key));
   console.log(
     `\n  docs/openapi.yaml: ${shared.checked} responses checked (${shared.seen.size} distinct operation/status pairs; ${seen.length} of ${documented.length} documented responses seen)`,
+  );
+  console.log(
+    `  Stoplight Prism: ${prismStats.checked} exchanges checked in ${(prismStats.milliseconds / 1000).toFixed(1)} s, ${prismStats.routed} of them matched to an operation; ${prismStats.refusedRequests} requests it found invalid, the service refused too`,
   );
   if (process.env['OPENAPI_COVERAGE'] !== undefined) {
     console.log(`  never seen: ${documented.filter((key) => !shared.seen.has(key)).join(', ')}`);

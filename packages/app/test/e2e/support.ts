@@ -138,7 +138,7 @@ export async function call(base: string, path: string, opts: RequestOptions = {}
   const { method, headers, body } = prepare(opts);
   const res = await fetch(base + path, { method, headers, body: body ?? null, redirect: 'manual' });
   const text = await res.text();
-  assertMatchesContract({ method, path, status: res.status, headers: res.headers, text });
+  assertMatchesContract({ method, path, status: res.status, headers: res.headers, text, request: { headers, body, client: 'fetch' } });
   return { status: res.status, headers: res.headers, text, body: parseBody(text) };
 }
 
@@ -170,7 +170,8 @@ export function httpCall(base: string, path: string, opts: HttpCallOptions = {})
           const text = Buffer.concat(chunks).toString('utf8');
           const received = { status: res.statusCode ?? 0, headers: toHeaders(res.rawHeaders), text, body: parseBody(text) };
           try {
-            assertMatchesContract({ method, path, ...received });
+            const sent = opts.chunks === undefined ? body : Buffer.concat(opts.chunks.map((c) => Buffer.from(c)));
+            assertMatchesContract({ method, path, ...received, request: { headers, body: sent, chunked: opts.chunks !== undefined, client: 'node:http' } });
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
             return;
