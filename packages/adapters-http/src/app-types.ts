@@ -2,6 +2,7 @@
 import type { Storefront } from '@storefront/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamsOptions } from './event-streams.js';
+import type { ApiReference } from './routes/docs.js';
 
 /** The subset of pino's API the adapter logs through. */
 export interface HttpLogger {
@@ -66,6 +67,11 @@ export interface HttpAppOptions {
   readonly streams?: EventStreamsOptions | undefined;
   /** Told of every answered request and every unexpected failure (metrics). Default: none. */
   readonly observer?: HttpObserver | undefined;
+  /**
+   * The API reference: Swagger UI at GET /docs on this document, the document at GET
+   * /openapi.json (routes/docs.ts). Default: none, and those paths are unknown (404).
+   */
+  readonly apiReference?: ApiReference | undefined;
 }
 
 export interface HttpAppDependencies {
@@ -86,7 +92,10 @@ export interface RouteEntry {
 export interface HttpApp {
   /** The Node request listener. */
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
-  /** Every route as registered (`HEAD`, implied by `GET`, is not listed). */
+  /**
+   * Every route of the interface as registered (`HEAD`, implied by `GET`, is not listed); the API
+   * reference's routes (/docs, /openapi.json) are not part of the interface and are not listed.
+   */
   routes(): RouteEntry[];
   /** Ends every open stream (on shutdown: a server closing must not wait for them). */
   endStreams(): void;

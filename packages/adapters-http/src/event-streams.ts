@@ -10,7 +10,8 @@
  *   again, which ends it soon after a revocation made anywhere (another instance's logout,
  *   refresh-token reuse, an account disabled or a staff role taken away by the CLI). A store that
  *   fails to answer ends nothing: the stream goes on until the store answers or the token expires;
- * - a logout on this instance ends its session's streams at once (`endSession`).
+ * - a logout on this instance ends its session's streams at once (`endSession`); a password reset or
+ *   an account erased on this instance ends every stream of the account (`endCustomer`).
  *
  * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
  * (`HttpApp.endStreams`).
@@ -95,6 +96,14 @@ export class EventStreams {
   endSession(sessionId: string): void {
     const streams = this.bySession.get(sessionId);
     if (streams !== undefined) for (const stream of [...streams]) stream.end();
+  }
+
+  /** Ends every stream of the customer, whatever its session (a password reset, an account erased). */
+  endCustomer(customerId: string): void {
+    if (this.heldBy(customerId) === 0) return;
+    for (const streams of [...this.bySession.values()]) {
+      for (const stream of [...streams]) if (stream.owner.customerId === customerId) stream.end();
+    }
   }
 
   private give(stream: EventStream): void {

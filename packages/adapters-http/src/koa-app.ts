@@ -27,6 +27,7 @@ import { empty, type Reply } from './reply.js';
 import type { Route } from './route.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
+import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import { menuRoutes } from './routes/menu.js';
 import { OrderTexts } from './order-texts.js';
@@ -66,11 +67,13 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     ...storeRoutes(storefront),
     ...eventRoutes(storefront, events),
     ...authRoutes(storefront, events),
-    ...accountRoutes(storefront),
+    ...accountRoutes(storefront, events),
   ];
+  // The reference is served like the interface's routes, but is not one of them (HttpApp.routes).
+  const reference = options.apiReference === undefined ? [] : docsRoutes(options.apiReference);
 
   const router = new Router();
-  for (const route of routes) {
+  for (const route of [...routes, ...reference]) {
     // One middleware per route (admission, the body, the handler in turn): every layer of a
     // chain costs a dispatch per request (docs/performance.md).
     const readBody = route.method === 'GET' ? undefined : body;

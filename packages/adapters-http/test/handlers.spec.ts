@@ -67,7 +67,7 @@ describe('route handlers, called without a socket', () => {
   });
 
   it('GET /api/rate-limit answers the quota admission found, consuming nothing itself', async () => {
-    const quota = routeOf(accountRoutes(storefront), 'GET', '/api/rate-limit');
+    const quota = routeOf(accountRoutes(storefront, { endCustomer: () => undefined }), 'GET', '/api/rate-limit');
     expect(quota.quota).to.equal('peek');
     const rateLimit = { limit: 120, remaining: 7, window: 60, reset: 30, retryAfter: 0, scope: 'ip' as const };
     const reply = await quota.handle(anExchange({ rateLimit }));

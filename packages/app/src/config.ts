@@ -3,6 +3,7 @@
  * bad value stops the process at start with a message naming the variable, never later at runtime.
  */
 import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
+import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
 import type { OpeningHours } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
@@ -27,6 +28,20 @@ export interface ScryptConfig {
   readonly maxWaitMs: number;
 }
 
+/**
+ * Email (password resets). SMTP with SMTP_URL; without it the memory store writes each message to
+ * the log (the demo reads the reset link there) and MongoDB sends none (a reset link is a
+ * credential: it must not land in production logs).
+ */
+export interface MailConfig {
+  /** SMTP_URL, checked at start; it may hold a password, so it is never logged as is. */
+  readonly smtpUrl: string | undefined;
+  /** MAIL_FROM; default the store's name and `no-reply@` the host of PASSWORD_RESET_URL (`localhost` without it). */
+  readonly from: string;
+  /** PASSWORD_RESET_URL, the page that takes the token (appended); required with SMTP_URL, else the domain's demo default. */
+  readonly passwordResetUrl: string | undefined;
+}
+
 /** Where GET /metrics is served (METRICS_PORT, METRICS_HOST): its own listener, never the API's. */
 export interface MetricsConfig {
   readonly port: number;
@@ -41,6 +56,8 @@ export interface StorefrontConfig {
   readonly demoData: boolean;
   readonly rateLimit: RateLimitConfig;
   readonly loginRateLimit: RateLimitConfig;
+  /** Sign-ups per client address (REGISTER_RATE_LIMIT_MAX, REGISTER_RATE_LIMIT_WINDOW_SECONDS: 5 per hour). */
+  readonly registerRateLimit: RateLimitConfig;
   /** Each of GET /api/status and GET /api/rate-limit, per client address (they spend no quota). */
   readonly statusRateLimit: RateLimitConfig;
   readonly scrypt: ScryptConfig;
@@ -77,6 +94,9 @@ export interface StorefrontConfig {
   readonly streamsPerCaller: number;
   /** Prometheus metrics on a port of their own; undefined (METRICS_PORT unset) → off. */
   readonly metrics: MetricsConfig | undefined;
+  readonly mail: MailConfig;
+  /** The API reference: Swagger UI at GET /docs and the document at GET /openapi.json (STOREFRONT_DOCS, default on). */
+  readonly docs: boolean;
 }
 
 export interface ConfigIssue {
@@ -134,6 +154,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     read.fail('TOKEN_PREVIOUS_KEYS', 'TOKEN_PREVIOUS_KEYS is the old name of TOKEN_VERIFY_KEYS and both are set: move its keys into TOKEN_VERIFY_KEYS and unset it');
   }
   const port = read.integer('PORT', 3000, 0, 65_535);
+  const storeName = read.text('STOREFRONT_NAME', 'Storefront', 100);
   const metrics = read.metrics('METRICS_PORT', 'METRICS_HOST', port);
   const config: StorefrontConfig = {
     port,
@@ -148,6 +169,10 @@ export function loadConfig(env: Env): StorefrontConfig {
     loginRateLimit: {
       max: read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT),
       windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
+    },
+    registerRateLimit: {
+      max: read.integer('REGISTER_RATE_LIMIT_MAX', 5, 1, MAX_LIMIT),
+      windowSeconds: read.integer('REGISTER_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),
     },
     statusRateLimit: {
       max: read.integer('STATUS_RATE_LIMIT_MAX', 600, 1, MAX_LIMIT),
@@ -169,10 +194,12 @@ export function loadConfig(env: Env): StorefrontConfig {
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
     streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', 5, 1, 100_000),
-    storeName: read.text('STOREFRONT_NAME', 'Storefront', 100),
+    storeName,
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),
     metrics,
+    mail: read.mail(storeName, memory),
+    docs: read.boolean('STOREFRONT_DOCS', true),
   };
   read.throwIfAny();
   return config;
@@ -307,6 +334,38 @@ class Reader {
     return { port, host: this.string(hostName, '127.0.0.1') };
   }
 
+  /**
+   * SMTP_URL (checked by the mail adapter's parser, whose messages never echo the password),
+   * PASSWORD_RESET_URL and MAIL_FROM. With SMTP_URL and MongoDB (production) PASSWORD_RESET_URL is
+   * required: a real customer must not get the demo's localhost link. In memory mode (demos, tests
+   * against a local mail catcher) it defaults to the demo's link, and the start says so.
+   */
+  mail(storeName: string, memory: boolean): MailConfig {
+    let smtpUrl = this.raw('SMTP_URL');
+    if (smtpUrl !== undefined) {
+      try {
+        parseSmtpUrl(smtpUrl);
+      } catch (error) {
+        this.fail('SMTP_URL', (error as Error).message);
+        smtpUrl = undefined;
+      }
+    }
+    const passwordResetUrl = this.url('PASSWORD_RESET_URL', ['https:', 'http:']);
+    if (!memory && this.isSet('SMTP_URL') && !this.isSet('PASSWORD_RESET_URL')) {
+      this.fail('PASSWORD_RESET_URL', 'PASSWORD_RESET_URL is required with SMTP_URL and MONGODB_URI: the page of your front end that takes the reset token, appended, e.g. https://shop.example/reset?token=');
+    }
+    return { smtpUrl, from: this.mailFrom('MAIL_FROM', storeName, passwordResetUrl), passwordResetUrl };
+  }
+
+  /** `addr@host` or `Name <addr@host>`, on one line (a line break would inject headers). */
+  private mailFrom(name: string, storeName: string, passwordResetUrl: string | undefined): string {
+    const value = this.raw(name);
+    if (value === undefined) return defaultMailFrom(storeName, passwordResetUrl);
+    if (/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(value)) return value;
+    this.fail(name, `${name} must be an address such as no-reply@shop.example or "Shop <no-reply@shop.example>", got ${quote(value)}`);
+    return defaultMailFrom(storeName, passwordResetUrl);
+  }
+
   /** A URL with one of `protocols`; the value is not echoed (it may hold a password). */
   url(name: string, protocols: readonly string[]): string | undefined {
     const value = this.raw(name);
@@ -345,6 +404,17 @@ class Reader {
     this.fail(name, `${name} must be a comma-separated list of PASERK k4.public or k4.secret keys; ${which}`);
     return [];
   }
+}
+
+/**
+ * The sender when MAIL_FROM is unset: the store's name, and `no-reply@` the domain customers know
+ * from the reset link (the operator's front end), so that the mail says where it comes from.
+ */
+function defaultMailFrom(storeName: string, passwordResetUrl: string | undefined): string {
+  const hostname = passwordResetUrl === undefined ? 'localhost' : new URL(passwordResetUrl).hostname;
+  // An address literal needs brackets after the @ (RFC 5321); URL keeps an IPv6 one's already.
+  const domain = /^[\d.]+$/.test(hostname) ? `[${hostname}]` : hostname.startsWith('[') ? `[IPv6:${hostname.slice(1)}` : hostname;
+  return `"${storeName.replace(/["\\]/g, '\\$&')}" <no-reply@${domain}>`;
 }
 
 function quote(value: string): string {

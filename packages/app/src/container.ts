@@ -11,6 +11,7 @@ import type { ServiceMetrics } from './metrics/service-metrics.js';
 import { coreModule } from './modules/core-module.js';
 import { cryptoModule } from './modules/crypto-module.js';
 import { httpModule, type StreamTimings } from './modules/http-module.js';
+import { mailModule } from './modules/mail-module.js';
 import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
 import { mongoModule } from './modules/mongo-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
@@ -41,6 +42,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), storeModule(config), limiterModule(config), cryptoModule(), coreModule(), httpModule(overrides.streams));
+  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), storeModule(config), limiterModule(config), cryptoModule(), mailModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

@@ -3,6 +3,7 @@
  * identifier to the type bound to it, so that binding and resolving are checked by the compiler.
  */
 import type { CryptoAdapters } from '@storefront/adapters-crypto';
+import type { Mailers } from '@storefront/adapters-mail';
 import type { MemoryAdapters } from '@storefront/adapters-memory';
 import type {
   Clock,
@@ -12,6 +13,7 @@ import type {
   OrderEventLog,
   OrderRepository,
   PasswordHasher,
+  PasswordResetTokenStore,
   RateLimiter,
   SessionStore,
   Storefront,
@@ -33,6 +35,8 @@ const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
 const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
+const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
+const MailersId: unique symbol = Symbol.for('storefront.Mailers');
 const StoreStateRepositoryId: unique symbol = Symbol.for('storefront.StoreStateRepository');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const OrderEventLogId: unique symbol = Symbol.for('storefront.OrderEventLog');
@@ -59,6 +63,13 @@ export const TYPES = {
   OrderRepository: OrderRepositoryId,
   CustomerRepository: CustomerRepositoryId,
   SessionStore: SessionStoreId,
+  /** Hashes of the single-use password reset tokens. */
+  PasswordResetTokenStore: PasswordResetTokenStoreId,
+  /**
+   * The Mailer (SMTP with SMTP_URL, else the log in memory mode; none with MongoDB and no SMTP_URL)
+   * with its description and `close`.
+   */
+  Mailers: MailersId,
   /** Whether the kitchen has paused ordering, shared by every instance. */
   StoreStateRepository: StoreStateRepositoryId,
   RateLimiter: RateLimiterId,
@@ -96,6 +107,8 @@ export interface Services {
   [TYPES.OrderRepository]: OrderRepository;
   [TYPES.CustomerRepository]: CustomerRepository;
   [TYPES.SessionStore]: SessionStore;
+  [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;
+  [TYPES.Mailers]: Mailers | undefined;
   [TYPES.StoreStateRepository]: StoreStateRepository;
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.OrderEventLog]: OrderEventLog;

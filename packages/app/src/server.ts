@@ -5,6 +5,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock, Storefront } from '@storefront/domain';
+import { DEFAULT_PASSWORD_RESET_URL } from '@storefront/domain';
 import { createHttpServer, SERVER_TIMEOUTS, type HttpApp, type ServerTimeouts } from '@storefront/adapters-http';
 import type { Container } from 'inversify';
 import { resolve } from './binding.js';
@@ -97,6 +98,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     (closing ??= shutdown()
       .then(() => closeMetricsServer(metricsServer))
       .then(() => storefront.orderEvents.stop())
+      .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
       .then(() => unload(container, logger)));
 
   await listen(server, config.port, config.host);
@@ -111,7 +113,14 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     });
     metricsUrl = `http://${urlHost(host)}:${(metricsServer.address() as AddressInfo).port}${METRICS_PATH}`;
   }
-  logger.info({ ...describe(config, port, url), ...(metricsUrl === undefined ? {} : { metrics_url: metricsUrl }) }, 'storefront started');
+  const mailers = resolve(container, TYPES.Mailers);
+  // The mailer's own description: SMTP_URL with its password masked.
+  const mail = mailers?.describe ?? 'none (SMTP_URL is not set: reset emails are not sent)';
+  logger.info({ ...describe(config, port, url), mail, ...(metricsUrl === undefined ? {} : { metrics_url: metricsUrl }) }, 'storefront started');
+  if (mailers === undefined) logger.warn({}, 'SMTP_URL is not set: password reset emails cannot be sent (each request is logged as an error)');
+  if (config.mail.smtpUrl !== undefined && config.mail.passwordResetUrl === undefined) {
+    logger.warn({ link: DEFAULT_PASSWORD_RESET_URL }, 'PASSWORD_RESET_URL is not set: reset emails link to the demo page; set it to your front end\'s reset page');
+  }
 
   return { url, port, metricsUrl, storefront, timeouts, ready, close: stop };
 }
@@ -125,6 +134,7 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     limiter: config.redisUrl === undefined ? 'memory' : 'redis',
     rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
+    register_rate_limit: `${config.registerRateLimit.max}/${config.registerRateLimit.windowSeconds}s`,
     status_rate_limit: `${config.statusRateLimit.max}/${config.statusRateLimit.windowSeconds}s`,
     // Which address the per-IP limits see: a wrong hop count is the usual proxy mistake.
     trust_proxy_hops: config.trustProxy ? config.trustProxyHops : 0,
@@ -192,6 +202,25 @@ function gracefulShutdown(server: http.Server, httpApp: HttpApp, timeoutMs: numb
       httpApp.endStreams();
       server.closeIdleConnections();
     });
+}
+
+/**
+ * How long a shutdown waits for work requests started and left running (the reset emails: a
+ * look-up, a token, an SMTP delivery) before the mailer and the store are closed under it. An SMTP
+ * retry can wait for a minute; a stop cannot.
+ */
+const BACKGROUND_SETTLE_MS = 5_000;
+
+/** Waits up to `ms` for the background tasks; what is still running then is cut by the close (and logged as failed). */
+async function settleBackground(storefront: Storefront, ms: number, logger: Logger): Promise<void> {
+  if (storefront.background.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((done) => {
+    timer = setTimeout(() => done(true), ms);
+  });
+  const late = await Promise.race([storefront.background.settled().then(() => false), timedOut]);
+  clearTimeout(timer);
+  if (late) logger.warn({ pending: storefront.background.size, waited_ms: ms }, 'shutdown: background tasks (reset emails) still running; closing the mailer and the store under them');
 }
 
 async function unload(container: Container, logger: Logger): Promise<void> {

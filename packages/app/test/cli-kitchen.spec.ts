@@ -75,6 +75,18 @@ describe('storefront CLI: the kitchen commands', () => {
     expect((await run('orders', 'list')).at(-1)).to.equal('0 of 0 orders (page 1)');
   });
 
+  it('shows who placed each order: the email, and deleted once the account is erased (its orders stay listed)', async () => {
+    const { storefront, run } = world();
+    const orderId = await placeOne(storefront, 'ann@example.com');
+    const [line] = await run('orders', 'list');
+    expect(line).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  ann@example\\.com  450 USD  1× Soup$`));
+    const { accessToken } = await storefront.login.execute({ email: 'ann@example.com', password: 'a-long-password', client: 'test' });
+    await storefront.eraseAccount.execute({ caller: await storefront.authenticate.execute(accessToken), password: 'a-long-password' });
+    const after = await run('orders', 'list');
+    expect(after[0]).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  deleted  450 USD  1× Soup$`));
+    expect(after.at(-1)).to.equal('1 of 1 orders (page 1)');
+  });
+
   it('refuses an unknown status filter and a non-numeric --if-version with a clear message', async () => {
     const { run } = world();
     const filter = await run('orders', 'list', '--status', 'cooking').catch((e: unknown) => e);

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       demoData: true,
       rateLimit: { max: 120, windowSeconds: 60 },
       loginRateLimit: { max: 10, windowSeconds: 60 },
+      registerRateLimit: { max: 5, windowSeconds: 3600 },
       statusRateLimit: { max: 600, windowSeconds: 60 },
       scrypt: { logN: 17, r: 8, p: 1, maxConcurrency: 4, maxQueue: 64, maxWaitMs: 1000 },
       tokenSecretKey: undefined,
@@ -42,6 +43,8 @@ describe('loadConfig', () => {
       storeName: 'Storefront',
       currency: 'USD',
       metrics: undefined,
+      mail: { smtpUrl: undefined, from: '"Storefront" <no-reply@localhost>', passwordResetUrl: undefined },
+      docs: true,
     });
     expect(openingHours.schedule).to.equal(null);
     expect(openingHours.timeZone).to.equal('UTC');
@@ -61,6 +64,11 @@ describe('loadConfig', () => {
       RATE_LIMIT_WINDOW_SECONDS: '30',
       LOGIN_RATE_LIMIT_MAX: '3',
       LOGIN_RATE_LIMIT_WINDOW_SECONDS: '120',
+      REGISTER_RATE_LIMIT_MAX: '20',
+      REGISTER_RATE_LIMIT_WINDOW_SECONDS: '600',
+      SMTP_URL: 'smtp://mailer:s3cret@mail.internal:587',
+      MAIL_FROM: 'Chez Ann <hello@chez-ann.example>',
+      PASSWORD_RESET_URL: 'https://chez-ann.example/reset?token=',
       STATUS_RATE_LIMIT_MAX: '50',
       STATUS_RATE_LIMIT_WINDOW_SECONDS: '10',
       SCRYPT_LOG_N: '10',
@@ -86,6 +94,7 @@ describe('loadConfig', () => {
       STOREFRONT_TIME_ZONE: 'Europe/Berlin',
       METRICS_PORT: '9464',
       METRICS_HOST: '0.0.0.0',
+      STOREFRONT_DOCS: 'false',
     });
     const { openingHours, ...config } = loaded;
     expect(openingHours.schedule).to.equal('Mo-Fr 11:00-22:00');
@@ -101,6 +110,7 @@ describe('loadConfig', () => {
       demoData: false,
       rateLimit: { max: 5_000_000, windowSeconds: 30 },
       loginRateLimit: { max: 3, windowSeconds: 120 },
+      registerRateLimit: { max: 20, windowSeconds: 600 },
       statusRateLimit: { max: 50, windowSeconds: 10 },
       scrypt: { logN: 10, r: 4, p: 2, maxConcurrency: 2, maxQueue: 0, maxWaitMs: 2500 },
       tokenSecretKey: key,
@@ -119,6 +129,8 @@ describe('loadConfig', () => {
       storeName: 'Chez Ann',
       currency: 'EUR',
       metrics: { port: 9464, host: '0.0.0.0' },
+      mail: { smtpUrl: 'smtp://mailer:s3cret@mail.internal:587', from: 'Chez Ann <hello@chez-ann.example>', passwordResetUrl: 'https://chez-ann.example/reset?token=' },
+      docs: false,
     });
   });
 
@@ -174,11 +186,45 @@ describe('loadConfig', () => {
       ['SHUTDOWN_TIMEOUT_SECONDS', '-5', 'SHUTDOWN_TIMEOUT_SECONDS must be an integer from 0 to 3600, got "-5"'],
       ['MONGODB_TIMEOUT_MS', '50', 'MONGODB_TIMEOUT_MS must be an integer from 100 to 10000, got "50"'],
       ['MONGODB_TIMEOUT_MS', '20000', 'MONGODB_TIMEOUT_MS must be an integer from 100 to 10000, got "20000"'],
+      ['REGISTER_RATE_LIMIT_MAX', '0', 'REGISTER_RATE_LIMIT_MAX must be a positive integer, got "0"'],
+      ['REGISTER_RATE_LIMIT_WINDOW_SECONDS', '86401', 'REGISTER_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "86401"'],
+      ['MAIL_FROM', 'no-reply', 'MAIL_FROM must be an address such as no-reply@shop.example or "Shop <no-reply@shop.example>", got "no-reply"'],
+      ['PASSWORD_RESET_URL', 'shop.example/reset', 'PASSWORD_RESET_URL must be a URL starting with https:// or http://; the value given is not'],
     ];
     for (const [variable, value, message] of cases) {
       const error = configError({ [variable]: value });
       expect(error.message).to.equal(message);
       expect(error.issues).to.deep.equal([{ variable, message }]);
+    }
+  });
+
+  it('requires PASSWORD_RESET_URL with SMTP_URL in production (MongoDB), so that no customer is mailed the demo\'s localhost link', () => {
+    const mongo = { STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://db-1:27017/storefront', TOKEN_SECRET_KEY: generateSigningKey() };
+    const error = configError({ ...mongo, SMTP_URL: 'smtp://mail.internal:25' });
+    expect(error.issues.map((issue) => issue.variable)).to.deep.equal(['PASSWORD_RESET_URL']);
+    expect(error.message).to.match(/^PASSWORD_RESET_URL is required with SMTP_URL and MONGODB_URI/);
+    expect(loadConfig({ ...mongo, SMTP_URL: 'smtp://mail.internal:25', PASSWORD_RESET_URL: 'https://shop.example/reset?token=' }).mail.passwordResetUrl).to.equal('https://shop.example/reset?token=');
+    // A demo against a local mail catcher starts with the demo's link (and says so when it starts).
+    expect(loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }).mail).to.include({ smtpUrl: 'smtp://127.0.0.1:2525', passwordResetUrl: undefined });
+    expect(loadConfig({ PASSWORD_RESET_URL: 'https://shop.example/reset?token=' }).mail.smtpUrl).to.equal(undefined);
+  });
+
+  it('refuses an SMTP_URL that is not smtp:// or smtps://, naming SMTP_URL and never echoing its password', () => {
+    for (const value of ['http://mailer:hunter2@mail.internal', 'not a url hunter2', 'smtp://mailer:hunter2@']) {
+      const error = configError({ SMTP_URL: value, PASSWORD_RESET_URL: 'https://shop.example/reset?token=' });
+      expect(error.issues.map((issue) => issue.variable), value).to.deep.equal(['SMTP_URL']);
+      expect(error.message, value).to.match(/^SMTP_URL /).and.not.contain('hunter2');
+    }
+  });
+
+  it('sends from the store name at no-reply@ the reset page\'s host unless MAIL_FROM says otherwise, quoting the name', () => {
+    const reset = { PASSWORD_RESET_URL: 'https://shop.example/reset?token=' };
+    expect(loadConfig({ ...reset, STOREFRONT_NAME: 'Joe\'s "Pizza", Inc.' }).mail.from).to.equal('"Joe\'s \\"Pizza\\", Inc." <no-reply@shop.example>');
+    expect(loadConfig({ PASSWORD_RESET_URL: 'http://192.0.2.7:8080/reset?token=' }).mail.from).to.equal('"Storefront" <no-reply@[192.0.2.7]>');
+    expect(loadConfig({ ...reset, MAIL_FROM: 'orders@shop.example' }).mail.from).to.equal('orders@shop.example');
+    // A line break would let the value write headers of its own.
+    for (const injected of ['Shop <no-reply@shop.example>\r\nBcc: x@evil.example', 'Shop\r\nBcc: x@evil.example <no-reply@shop.example>']) {
+      expect(configError({ ...reset, MAIL_FROM: injected }).issues.map((issue) => issue.variable)).to.deep.equal(['MAIL_FROM']);
     }
   });
 

@@ -1,15 +1,34 @@
-/** GET /api/me, GET /api/rate-limit and GET /api/status. */
+/**
+ * GET /api/me, POST /api/me/delete (the caller erases the account: its live streams on this
+ * instance end at once), GET /api/rate-limit and GET /api/status.
+ */
 import type { Storefront } from '@storefront/domain';
+import { isRecord } from '@storefront/domain';
+import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { customerJson, rateLimitJson } from '../mappers.js';
-import { json } from '../reply.js';
-import { get, type Route } from '../route.js';
+import { validationProblem } from '../problem.js';
+import { empty, json } from '../reply.js';
+import { get, post, type Route } from '../route.js';
+
+/** What a client may do after a 500 (route.ts, `retry`). */
+const RETRY_ERASE = 'Send it again: a 401 answer to the same token means the account is already erased.';
 
 const NO_STORE = ['Cache-Control', 'no-store'];
 
-export function accountRoutes(storefront: Storefront): Route[] {
+export function accountRoutes(storefront: Storefront, streams: Pick<EventStreams, 'endCustomer'>): Route[] {
   return [
     get('/api/me', (exchange) => json(200, customerJson(storefront.getCurrentCustomer.execute(requireCaller(exchange))), NO_STORE)),
+
+    // POST, not DELETE: a body on DELETE is not reliably carried by clients and proxies.
+    post('/api/me/delete', { retry: RETRY_ERASE }, async (exchange) => {
+      const caller = requireCaller(exchange);
+      const body = exchange.body;
+      if (body !== undefined && !isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object' }]);
+      await storefront.eraseAccount.execute({ caller, password: body?.['password'], signal: exchange.signal });
+      streams.endCustomer(caller.customer.customerId);
+      return empty(204, NO_STORE);
+    }),
 
     // Peek routes: admission has looked at the caller's quota without consuming it, and counted the
     // request against the route's own per-address limit (admission.ts).

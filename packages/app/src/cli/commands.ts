@@ -36,7 +36,8 @@ export const USAGE = `usage: storefront <command>
   customers disable <email>                refuse the customer's logins and tokens (403)
   customers enable <email>
   orders list [--status s1,s2] [--page n] [--limit n]
-                                           the kitchen queue, oldest first (default: the open orders)
+                                           the kitchen queue, oldest first (default: the open orders),
+                                           and who placed each: the email, or "deleted" if erased
   orders move <order_id> <status> [--reason <text>] [--if-version <n>]
                                            move an order as the kitchen does (accepted, preparing,
                                            ready, completed, rejected, cancelled)
@@ -131,7 +132,10 @@ function parseRole(value: string): Role {
   return role;
 }
 
-/** The same use case as GET /api/staff/orders; one line per order, oldest first. */
+/**
+ * The same use case as GET /api/staff/orders; one line per order, oldest first, with the
+ * customer's email (`deleted` for an erased account: its orders stay for the books).
+ */
 async function listOrders(storefront: Storefront, args: readonly string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({
     args: [...args],
@@ -143,9 +147,11 @@ async function listOrders(storefront: Storefront, args: readonly string[], io: C
     page: optionalInteger('--page', values.page),
     limit: optionalInteger('--limit', values.limit),
   });
+  const customers = await storefront.labelCustomers.execute(page.items.map((order) => order.customerId));
   for (const order of page.items) {
     const items = order.items.map((line) => `${line.quantity}× ${line.name}`).join(', ');
-    io.out(`${order.orderId}  ${order.status.padEnd(9)}  v${order.version}  ${order.createdAt.toISOString()}  ${order.amount} ${order.currency}  ${items}`);
+    const customer = customers.get(order.customerId);
+    io.out(`${order.orderId}  ${order.status.padEnd(9)}  v${order.version}  ${order.createdAt.toISOString()}  ${customer}  ${order.amount} ${order.currency}  ${items}`);
   }
   io.out(`${page.items.length} of ${page.total} orders (page ${page.page}${page.nextPage === null ? '' : `; next: --page ${page.nextPage}`})`);
 }

@@ -27,10 +27,12 @@ export function coreModule(): ContainerModule {
         TYPES.StoreStateRepository,
         TYPES.OrderEventLog,
         TYPES.Logger,
+        TYPES.PasswordResetTokenStore,
+        TYPES.Mailers,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers) =>
         createStorefront(
-          { menu, orders, customers, sessions, limiter, hasher, tokens, clock, probes, storeState, events },
+          { menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
           {
             events: {
               onFailure: (error) => logger.warn({ err: error }, 'order events: publishing failed; stored changes are published once it works again'),
@@ -41,6 +43,10 @@ export function coreModule(): ContainerModule {
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
             loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
             pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },
+            registerPolicy: { name: 'register', limit: config.registerRateLimit.max, windowSeconds: config.registerRateLimit.windowSeconds },
+            ...(config.mail.passwordResetUrl !== undefined && { passwordResetUrl: config.mail.passwordResetUrl }),
+            // The reset emails run off the request path: a failure (mail server down, no mailer) is logged here.
+            background: { onError: (error, task) => logger.error({ err: error, task }, `background task failed: ${task}`) },
           },
         ),
     );

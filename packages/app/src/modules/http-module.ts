@@ -1,6 +1,10 @@
-/** The HTTP app of @storefront/adapters-http, handed the Storefront, the logger, the proxy settings and the metrics observer (limits are the adapter's). */
+/**
+ * The HTTP app of @storefront/adapters-http, handed the Storefront, the logger, the proxy settings,
+ * the metrics observer and, with STOREFRONT_DOCS, the API reference (limits are the adapter's).
+ */
 import { createHttpApp } from '@storefront/adapters-http';
 import { ContainerModule } from 'inversify';
+import { loadApiReference } from '../api-reference.js';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import { createAccessLog } from '../logger.js';
@@ -23,6 +27,7 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
           trustProxyHops: config.trustProxyHops,
           streams: { ...timings, perCaller: config.streamsPerCaller },
           observer: metrics?.http,
+          apiReference: config.docs ? loadApiReference() : undefined,
         },
       }),
     );

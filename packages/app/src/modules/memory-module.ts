@@ -15,6 +15,7 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.OrderRepository, [TYPES.MemoryAdapters], (memory) => memory.orders);
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MemoryAdapters], (memory) => memory.customers);
     bindFactory(bind, TYPES.SessionStore, [TYPES.MemoryAdapters], (memory) => memory.sessions);
+    bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.StoreReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));

@@ -43,9 +43,22 @@ export function mongoModule(uri: string): ContainerModule {
       }),
     );
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MongoConnection], (c) =>
-      deferredPort(() => c.require().customers, { findByEmail: true, findById: true, create: true, setDisabled: true, setRole: true, updatePasswordHash: true }),
+      deferredPort(() => c.require().customers, {
+        findByEmail: true,
+        findById: true,
+        create: true,
+        setDisabled: true,
+        setRole: true,
+        updatePasswordHash: true,
+        delete: true,
+      }),
     );
-    bindFactory(bind, TYPES.SessionStore, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true }));
+    bindFactory(bind, TYPES.SessionStore, [TYPES.MongoConnection], (c) =>
+      deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true, revokeAllOf: true }),
+    );
+    bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MongoConnection], (c) =>
+      deferredPort(() => c.require().resetTokens, { save: true, find: true, consume: true, deleteAllOf: true }),
+    );
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MongoConnection], (c) =>
       deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }),
     );

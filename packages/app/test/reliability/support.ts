@@ -239,6 +239,8 @@ const ERROR_CODES = new Set([
   'invalid_token',
   'token_expired',
   'invalid_credentials',
+  'email_taken',
+  'invalid_reset_token',
   'forbidden',
   'account_disabled',
   'not_found',
