@@ -17,6 +17,17 @@ export function knownFields(body: unknown, fields: readonly string[]): Record<st
   return body;
 }
 
+/**
+ * `body` as a record whatever its fields (undefined when none was sent, read as `{}`); a body
+ * that is not a JSON object is validation_failed. For the auth routes, which ignore unknown
+ * fields as login always has.
+ */
+export function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object' }]);
+  return body;
+}
+
 /** A required boolean field; validation_failed naming it otherwise. */
 export function requiredBoolean(body: Record<string, unknown>, field: string): boolean {
   const value = body[field];

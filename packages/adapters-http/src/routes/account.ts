@@ -3,11 +3,10 @@
  * instance end at once), GET /api/rate-limit and GET /api/status.
  */
 import type { Storefront } from '@storefront/domain';
-import { isRecord } from '@storefront/domain';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { customerJson, rateLimitJson } from '../mappers.js';
-import { validationProblem } from '../problem.js';
+import { objectBody } from '../body-fields.js';
 import { empty, json } from '../reply.js';
 import { get, post, type Route } from '../route.js';
 
@@ -23,9 +22,8 @@ export function accountRoutes(storefront: Storefront, streams: Pick<EventStreams
     // POST, not DELETE: a body on DELETE is not reliably carried by clients and proxies.
     post('/api/me/delete', { retry: RETRY_ERASE }, async (exchange) => {
       const caller = requireCaller(exchange);
-      const body = exchange.body;
-      if (body !== undefined && !isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object' }]);
-      await storefront.eraseAccount.execute({ caller, password: body?.['password'], signal: exchange.signal });
+      const body = objectBody(exchange.body);
+      await storefront.eraseAccount.execute({ caller, password: body['password'], signal: exchange.signal });
       streams.endCustomer(caller.customer.customerId);
       return empty(204, NO_STORE);
     }),

@@ -5,11 +5,10 @@
  * again: event-streams.ts). Unknown body fields are ignored here as they are by login.
  */
 import type { Storefront, TokenPair } from '@storefront/domain';
-import { isRecord } from '@storefront/domain';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { tokenPairJson } from '../mappers.js';
-import { validationProblem } from '../problem.js';
+import { objectBody } from '../body-fields.js';
 import { empty, json, type Reply } from '../reply.js';
 import { post, type Route } from '../route.js';
 
@@ -80,12 +79,6 @@ export function authRoutes(storefront: Storefront, streams: Pick<EventStreams, '
       return empty(204, NO_STORE);
     }),
   ];
-}
-
-function objectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined) return {};
-  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object' }]);
-  return body;
 }
 
 function pairReply(pair: TokenPair, status: 200 | 201 = 200): Reply {
