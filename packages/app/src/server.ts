@@ -118,6 +118,12 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   const mail = mailers?.describe ?? 'none (SMTP_URL is not set: reset emails are not sent)';
   logger.info({ ...describe(config, port, url), mail, ...(metricsUrl === undefined ? {} : { metrics_url: metricsUrl }) }, 'storefront started');
   if (mailers === undefined) logger.warn({}, 'SMTP_URL is not set: password reset emails cannot be sent (each request is logged as an error)');
+  // One connection and login to the mail server, not awaited: a wrong SMTP_URL password or an
+  // unreachable relay shows in the log at start, not at a customer's first reset.
+  mailers?.verify?.().then(
+    () => logger.info({ mail }, 'mail server reachable'),
+    (error: unknown) => logger.warn({ err: error, mail }, 'mail server check failed at start: reset emails will be retried and may not arrive'),
+  );
   if (config.mail.smtpUrl !== undefined && config.mail.passwordResetUrl === undefined) {
     logger.warn({ link: DEFAULT_PASSWORD_RESET_URL }, 'PASSWORD_RESET_URL is not set: reset emails link to the demo page; set it to your front end\'s reset page');
   }

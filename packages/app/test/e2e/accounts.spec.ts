@@ -319,6 +319,8 @@ describe('e2e: the mail server is down', function () {
     expect(gaveUp, 'the email given up, logged as an error').to.have.length(1);
     const startLine = recorder.lines.find((line) => line.msg === 'storefront started');
     expect(startLine?.['mail']).to.match(/^smtp:\/\/shop:\*\*\*@127\.0\.0\.1:\d+/);
+    // The start checked the mail server at once (not awaited), so the operator saw it before any reset.
+    expect(recorder.lines.filter((line) => line.level === WARN && line.msg.startsWith('mail server check failed at start'))).to.have.length(1);
     expect(JSON.stringify(recorder.lines)).not.to.contain('hunter2');
   });
 });
