@@ -7,20 +7,8 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine, OrderStatus } from '@storefront/domain';
 import { compareOrders, newId, OPEN_STATUSES, ORDER_STATUSES, OrderStamper, placedState, planMove } from '@storefront/domain';
-import { anOrder, anOrderLine } from '@storefront/testing';
+import { anOrder, anOrderLine, seededRandom } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
-
-/** A small seeded generator (mulberry32): the same "random" store on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The next statuses a kitchen may move an order to (staff), with the reason it needs. */
 const NEXT: Partial<Record<OrderStatus, readonly [OrderStatus, string | undefined][]>> = {
@@ -33,7 +21,7 @@ const NEXT: Partial<Record<OrderStatus, readonly [OrderStatus, string | undefine
 describe('InMemoryOrderRepository: the kitchen queue', () => {
   it('answers every page of every status filter as a sorted, filtered list would, through thousands of moves', async function () {
     this.timeout(30_000);
-    const random = seeded(42);
+    const random = seededRandom(42);
     const orders = new InMemoryOrderRepository();
     const customers = Array.from({ length: 7 }, () => newId('cus'));
     const model = new Map<string, Order>();

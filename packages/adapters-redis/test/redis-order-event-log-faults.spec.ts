@@ -7,12 +7,12 @@ import {
   EventRecorder,
   eventually,
   eventsOfAReadyOrder,
-  hasRedisServer,
   keyOf,
   placedEvents,
   privateRedis,
   readAllEvents,
   rejectionOf,
+  skipWithoutRedisServer,
   sleep,
   type PrivateRedis,
 } from '@storefront/testing';
@@ -43,10 +43,7 @@ describe('RedisOrderEventLog when Redis fails', function () {
   const keyPrefix = 'storefront-test:events:';
 
   before(function () {
-    if (!hasRedisServer()) {
-      console.warn('\n  !!! SKIPPING RedisOrderEventLog fault tests: no redis-server on PATH.\n');
-      this.skip();
-    }
+    skipWithoutRedisServer(this, 'RedisOrderEventLog fault tests');
   });
   beforeEach(async () => {
     server = await privateRedis();

@@ -1,4 +1,8 @@
-/** A small seeded generator (mulberry32) in [0, 1): the same "random" data on every run. */
+/**
+ * A small seeded generator (mulberry32) in [0, 1): the same "random" data on every run. A copy of
+ * `seededRandom` of @storefront/testing, kept here because that package depends on the domain: the
+ * domain's tests importing it would make the project references a cycle.
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {

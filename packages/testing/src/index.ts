@@ -11,6 +11,7 @@ export {
   type PlacementStores,
 } from './contracts/order-repository.contract.js';
 export { FakeClock } from './fake-clock.js';
+export { seededRandom } from './seeded-random.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
@@ -21,5 +22,14 @@ export { describeMailerContract, type MailerUnderTest } from './contracts/mailer
 export { describePasswordResetTokenStoreContract } from './contracts/password-reset-token-store.contract.js';
 export { describeRateLimiterContract } from './contracts/rate-limiter.contract.js';
 export * from './contracts/order-event-log.contract.js';
-export { freePort, hasRedisServer, privateRedis, redisAnswers, type PrivateRedis, type PrivateRedisOptions } from './private-redis.js';
+export {
+  freePort,
+  hasRedisServer,
+  privateRedis,
+  redisAnswers,
+  skipWithoutRedisServer,
+  startPrivateRedisOrSkip,
+  type PrivateRedis,
+  type PrivateRedisOptions,
+} from './private-redis.js';
 export { SseReader, type SseFrame, type SseReaderOptions } from './sse-reader.js';

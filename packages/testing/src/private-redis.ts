@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import type { Context } from 'mocha';
 
 export interface PrivateRedis {
   readonly url: string;
@@ -29,6 +30,24 @@ export interface PrivateRedisOptions {
 /** Whether a redis-server binary is on the PATH (a test without one skips, saying why). */
 export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
+}
+
+/**
+ * In a `before` hook (`this`): skips the suite, saying so loudly, when there is no redis-server
+ * binary to run; a quiet skip would read as a pass.
+ */
+export function skipWithoutRedisServer(context: Context, what: string): void {
+  if (hasRedisServer()) return;
+  console.warn(`\n  !!! SKIPPING ${what}: no redis-server binary on the PATH to start a private Redis.\n`);
+  context.skip();
+}
+
+/** In a `before` hook (`this`): a private Redis, started; or the suite skipped loudly without a redis-server binary. */
+export async function startPrivateRedisOrSkip(context: Context, what: string, options: PrivateRedisOptions = {}): Promise<PrivateRedis> {
+  skipWithoutRedisServer(context, what);
+  const redis = await privateRedis(options);
+  await redis.start();
+  return redis;
 }
 
 /** A redis-server on a free loopback port; not started until `start()`. */

@@ -20,23 +20,38 @@ export interface SseReaderOptions {
    * test ever waits that long).
    */
   readonly timeoutMs?: number;
+  /**
+   * Reconnects as an EventSource does once the stream ends or breaks, instead of ending: called after
+   * `reconnectDelayMs` with the id of the last frame that carried one (`Last-Event-ID` to send),
+   * it resolves to the next response to read, or to null to try again after the delay (a refused
+   * connection, a non-200 answer). What it throws fails the read. Without it the end of the body is
+   * the end of the stream.
+   */
+  readonly reconnect?: (lastEventId: string | undefined) => Promise<Response | null>;
+  /** The wait before each reconnection: 200 ms when not told. */
+  readonly reconnectDelayMs?: number;
 }
 
 export class SseReader {
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  private readonly decoder = new TextDecoder();
+  private decoder = new TextDecoder();
   private buffer = '';
   private readonly frames: SseFrame[] = [];
   private reading: ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> | undefined;
   private done = false;
+  private cancelled = false;
   private readonly timeoutMs: number;
-  /** Everything received, as text. */
+  /** Everything received, as text (over every connection). */
   text = '';
+  /** The id of the last frame that carried one: what a reconnection sends as `Last-Event-ID`. */
+  lastEventId: string | undefined;
+  /** How many responses have been read: 1, plus one per reconnection. */
+  connections = 1;
 
   /** Reads nothing until asked: a refusal's JSON body stays readable with `res.json()`. */
   constructor(
-    private readonly res: Response,
-    options: SseReaderOptions = {},
+    private res: Response,
+    private readonly options: SseReaderOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 1_000;
   }
@@ -46,7 +61,7 @@ export class SseReader {
     const deadline = Date.now() + ms;
     while (this.frames.length === 0) {
       if (this.done) return null;
-      this.reading ??= this.bodyReader().read();
+      this.reading ??= this.read();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(0, deadline - Date.now()))));
       const result = await Promise.race([this.reading, timeout]);
@@ -97,10 +112,49 @@ export class SseReader {
     );
   }
 
-  /** Stops reading (the client goes away). */
+  /** Stops reading (the client goes away), and reconnecting. */
   async cancel(): Promise<void> {
+    this.cancelled = true;
     if (this.reader !== undefined) await this.reader.cancel().catch(() => undefined);
     else if (this.res.body !== null && !this.res.bodyUsed) await this.res.body.cancel().catch(() => undefined);
+  }
+
+  /** The next chunk of the stream; with `reconnect`, of the next response once one ends or breaks. */
+  private async read(): ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']> {
+    const reconnect = this.options.reconnect;
+    if (reconnect === undefined) return this.bodyReader().read();
+    for (;;) {
+      try {
+        const result = await this.bodyReader().read();
+        if (!result.done) return result;
+      } catch {
+        // A broken connection is an end like any other to an EventSource: it reconnects.
+      }
+      if (this.cancelled) return { done: true, value: undefined };
+      await this.reopen(reconnect);
+      if (this.cancelled) return { done: true, value: undefined };
+    }
+  }
+
+  /** Waits and asks for a new response until one comes (or the reader is cancelled). */
+  private async reopen(reconnect: NonNullable<SseReaderOptions['reconnect']>): Promise<void> {
+    // A frame cut off by the end of its connection is dropped, as an EventSource drops it.
+    this.buffer = '';
+    this.decoder = new TextDecoder();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, this.options.reconnectDelayMs ?? 200));
+      if (this.cancelled) return;
+      const res = await reconnect(this.lastEventId);
+      if (this.cancelled) {
+        await res?.body?.cancel().catch(() => undefined);
+        return;
+      }
+      if (res === null) continue;
+      this.res = res;
+      this.reader = undefined;
+      this.connections++;
+      return;
+    }
   }
 
   private bodyReader(): ReadableStreamDefaultReader<Uint8Array> {
@@ -118,7 +172,9 @@ export class SseReader {
     while ((end = this.buffer.indexOf('\n\n')) >= 0) {
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
-      this.frames.push(parseBlock(block));
+      const frame = parseBlock(block);
+      if (frame.id !== undefined) this.lastEventId = frame.id;
+      this.frames.push(frame);
     }
   }
 }

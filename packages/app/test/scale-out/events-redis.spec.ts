@@ -11,12 +11,12 @@
  * across instances needs a shared store (MongoDB).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
-import { hasRedisServer, privateRedis, type PrivateRedis } from '@storefront/testing';
+import { SseReader, sleep, startPrivateRedisOrSkip, type PrivateRedis, type SseFrame } from '@storefront/testing';
+import { call, getMenu, login, orderableWithoutOptions, placeOrder } from '../e2e/support.js';
 import { startInstance, type Instance } from './processes.js';
 
 interface StreamEvent {
@@ -28,114 +28,79 @@ interface StreamEvent {
 }
 
 /**
- * A staff stream read with node:http, reconnecting with Last-Event-ID whenever it ends (as an
- * EventSource would, without its delay): every event it got, in the order it got them.
+ * A staff stream, read in the background and reconnecting with Last-Event-ID whenever it ends (as an
+ * EventSource would, after 200 ms): every event it got, in the order it got them.
  */
 class StaffStream {
   readonly events: StreamEvent[] = [];
   readonly resets: number[] = [];
-  connections = 0;
-  private lastId: string | undefined;
-  private request: http.ClientRequest | undefined;
-  private closed = false;
+  /** What broke the reading, if anything did: thrown by the next `until`, or by `close`. */
+  private failure: unknown;
 
-  constructor(
-    private readonly base: string,
-    private readonly token: string,
-  ) {}
-
-  /** Resolves once the first connection is answered 200. */
-  open(): Promise<void> {
-    return new Promise((resolve, reject) => this.connect(resolve, reject));
+  private constructor(private readonly reader: SseReader) {
+    void this.pump();
   }
 
-  close(): void {
-    this.closed = true;
-    this.request?.destroy();
+  /** Resolves once the first connection is answered 200. */
+  static async open(base: string, token: string): Promise<StaffStream> {
+    const get = (lastEventId: string | undefined): Promise<Response> => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+      if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+      return fetch(`${base}/api/staff/events`, { headers });
+    };
+    const first = await get(undefined);
+    expect(first.status, 'GET /api/staff/events').to.equal(200);
+    expectEventStream(first);
+    // A refused connection or a refusal is tried again; a 200 that is not a stream fails the test.
+    const reconnect = async (lastEventId: string | undefined): Promise<Response | null> => {
+      const response = await get(lastEventId).catch(() => null);
+      if (response === null) return null;
+      if (response.status === 200) return expectEventStream(response);
+      await response.body?.cancel().catch(() => undefined);
+      return null;
+    };
+    return new StaffStream(new SseReader(first, { reconnect, reconnectDelayMs: 200 }));
+  }
+
+  async close(): Promise<void> {
+    await this.reader.cancel();
+    if (this.failure !== undefined) throw this.failure;
   }
 
   /** Waits until `done` holds for the events so far (checked on every event), or fails after `ms`. */
   async until(done: (events: readonly StreamEvent[]) => boolean, ms: number, what: string): Promise<void> {
     const deadline = Date.now() + ms;
-    while (!done(this.events)) {
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure;
+      if (done(this.events)) return;
       if (Date.now() > deadline) throw new Error(`B's stream: ${what} not within ${ms} ms; got ${JSON.stringify(this.events.map((e) => `${e.id}:${e.type}:${e.version}`))}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   }
 
-  private connect(opened: () => void, failed: (error: Error) => void): void {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };
-    if (this.lastId !== undefined) headers['last-event-id'] = this.lastId;
-    this.connections++;
-    const request = http.get(`${this.base}/api/staff/events`, { headers, agent: false }, (response) => {
-      if (response.statusCode !== 200) {
-        response.resume();
-        failed(new Error(`GET /api/staff/events: ${response.statusCode}`));
-        return;
-      }
-      expect(response.headers['content-type']).to.match(/^text\/event-stream/);
-      opened();
-      let buffer = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          this.onFrame(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
-      });
-      response.on('error', () => undefined);
-      response.on('close', () => this.reconnect());
-    });
-    request.on('error', (error) => {
-      if (this.connections === 1) failed(error);
-      else this.reconnect();
-    });
-    this.request = request;
-  }
-
-  private reconnect(): void {
-    if (this.closed) return;
-    setTimeout(() => {
-      if (!this.closed) this.connect(() => undefined, () => this.reconnect());
-    }, 200);
-  }
-
-  private onFrame(frame: string): void {
-    const fields = new Map<string, string>();
-    for (const line of frame.split('\n')) {
-      if (line.startsWith(':')) continue;
-      const colon = line.indexOf(': ');
-      if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 2));
+  private async pump(): Promise<void> {
+    try {
+      // Longer than the test may take: a frame that does not come shows in `until` instead.
+      for (let frame = await this.reader.nextEvent(120_000); frame !== null; frame = await this.reader.nextEvent(120_000)) this.record(frame);
+    } catch (error) {
+      this.failure = error;
     }
-    const type = fields.get('event');
-    if (type === 'reset') this.resets.push(this.events.length);
-    const id = fields.get('id');
-    const data = fields.get('data');
+  }
+
+  private record(frame: SseFrame): void {
+    if (frame.event === 'reset') this.resets.push(this.events.length);
+    const { id, event: type, data } = frame;
     if (type === undefined || id === undefined || data === undefined) return;
-    this.lastId = id;
     const parsed = JSON.parse(data) as { order_id: string; version: number; status: string };
     this.events.push({ id, type, orderId: parsed.order_id, version: parsed.version, status: parsed.status });
   }
 }
 
-async function json(base: string, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
-  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${base}${path}`, { method: init.method ?? (init.body === undefined ? 'GET' : 'POST'), headers, body: init.body === undefined ? null : JSON.stringify(init.body) });
-  const text = await response.text();
-  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) };
+function expectEventStream(response: Response): Response {
+  expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
+  return response;
 }
 
-async function login(base: string, email: string, password: string): Promise<string> {
-  const { status, body } = await json(base, '/api/auth/login', { body: { email, password } });
-  expect(status, `login ${email}`).to.equal(200);
-  return body.access_token as string;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const NEXT: Readonly<Record<string, string>> = { placed: 'accepted', accepted: 'preparing', preparing: 'ready', ready: 'completed' };
 
 describe('Live order events across two instances sharing one Redis', function () {
@@ -146,13 +111,8 @@ describe('Live order events across two instances sharing one Redis', function ()
   let b: Instance;
 
   before(async function () {
-    if (!hasRedisServer()) {
-      console.warn('\n  !!! SKIPPING live order events across instances: no redis-server binary on this machine to start a private Redis.\n');
-      return this.skip();
-    }
     dir = mkdtempSync(join(tmpdir(), 'storefront-events-redis-'));
-    redis = await privateRedis({ persistDir: dir });
-    await redis.start();
+    redis = await startPrivateRedisOrSkip(this, 'live order events across instances', { persistDir: dir });
     // Memory stores (each instance its own orders and accounts), the demo data, limits out of the
     // way; a generous Redis time-out, so that a slow answer on a loaded machine is not an outage.
     const env = {
@@ -178,27 +138,25 @@ describe('Live order events across two instances sharing one Redis', function ()
 
   it("delivers A's orders to B's kitchen stream, each event once and in order, through a Redis crash", async () => {
     // Memory-mode accounts are each instance's own: the kitchen logs in on both, the customer on A.
-    const kitchenB = await login(b.url, 'kitchen@example.com', 'kitchen-password');
-    const kitchenA = await login(a.url, 'kitchen@example.com', 'kitchen-password');
-    const alice = await login(a.url, 'alice@example.com', 'alice-password');
-    const products = (await json(a.url, '/api/products')).body.products as { product_id: string; available: boolean; option_groups?: { min: number }[] }[];
-    const dish = products.find((p) => p.available && (p.option_groups ?? []).every((g) => g.min === 0))!;
+    const kitchenB = (await login(b.url, 'kitchen@example.com', 'kitchen-password')).access_token;
+    const kitchenA = (await login(a.url, 'kitchen@example.com', 'kitchen-password')).access_token;
+    const alice = (await login(a.url, 'alice@example.com', 'alice-password')).access_token;
+    const dish = (await getMenu(a.url)).find(orderableWithoutOptions)!;
     const status = new Map<string, string>();
     const place = async (): Promise<string> => {
-      const placed = await json(a.url, '/api/orders', { token: alice, body: { items: [{ product_id: dish.product_id, quantity: 1 }] } });
-      expect(placed.status, `POST /api/orders: ${JSON.stringify(placed.body)}`).to.equal(201);
+      const placed = await placeOrder(a.url, alice, [{ product_id: dish.product_id, quantity: 1 }]);
+      expect(placed.status, `POST /api/orders: ${placed.text}`).to.equal(201);
       status.set(placed.body.order_id, 'placed');
       return placed.body.order_id as string;
     };
     const moveOn = async (orderId: string): Promise<number> => {
       const next = NEXT[status.get(orderId)!]!;
-      const moved = await json(a.url, `/api/staff/orders/${orderId}/status`, { token: kitchenA, body: { status: next } });
+      const moved = await call(a.url, `/api/staff/orders/${orderId}/status`, { token: kitchenA, json: { status: next } });
       status.set(orderId, next);
       return moved.status;
     };
 
-    const stream = new StaffStream(b.url, kitchenB);
-    await stream.open();
+    const stream = await StaffStream.open(b.url, kitchenB);
     try {
       // Redis up: placed on A, seen on B; then a move.
       const first = await place();
@@ -244,7 +202,7 @@ describe('Live order events across two instances sharing one Redis', function ()
       const ids = events.map((e) => Number(e.id));
       expect(ids, 'event ids, increasing, each once').to.deep.equal([...new Set(ids)].sort((x, y) => x - y));
     } finally {
-      stream.close();
+      await stream.close();
     }
 
     // Nobody crashed: both processes run and answer their status check.

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { after, before, describe, it } from 'mocha';
-import { hasRedisServer, privateRedis, type PrivateRedis } from '@storefront/testing';
+import { startPrivateRedisOrSkip, type PrivateRedis } from '@storefront/testing';
 import { startInstance, type Instance } from './processes.js';
 
 async function statusesOf(urls: readonly string[], path = '/api/products'): Promise<number[]> {
@@ -16,12 +16,7 @@ describe('Scaling out: two instances sharing one Redis', function () {
   let client: Redis;
 
   before(async function () {
-    if (!hasRedisServer()) {
-      console.warn('\n  !!! SKIPPING scale-out tests: no redis-server binary on this machine to start a private Redis.\n');
-      return this.skip();
-    }
-    redis = await privateRedis();
-    await redis.start();
+    redis = await startPrivateRedisOrSkip(this, 'scale-out tests');
     const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_COMMAND_TIMEOUT_MS: '2000' };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
     client = new Redis(redis.url, { lazyConnect: true });
@@ -77,9 +72,7 @@ describe('The shared limit under 200 concurrent requests', function () {
   let b: Instance;
 
   before(async function () {
-    if (!hasRedisServer()) return this.skip();
-    redis = await privateRedis();
-    await redis.start();
+    redis = await startPrivateRedisOrSkip(this, 'the shared limit under concurrent requests');
     // A generous command time-out: on a loaded 2-core machine a slow answer would hand the decision
     // to each instance's fallback limiter, and this test is about the shared one.
     const env = { REDIS_URL: redis.url, RATE_LIMIT_MAX: '50', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_COMMAND_TIMEOUT_MS: '5000' };
