@@ -31,6 +31,8 @@ export interface AdmissionUseCases {
 /** What admission reads of a request and fills in. */
 export interface Admitted extends Pick<Exchange, 'header' | 'client'> {
   caller: Caller | undefined;
+  /** The token `caller` was authenticated from (set with it). */
+  accessToken?: string | undefined;
   rateLimit: RateLimitStatus | undefined;
 }
 
@@ -46,7 +48,10 @@ export function admission(useCases: AdmissionUseCases): Admit {
     // Anonymous (no header, or an empty one): nothing to wait for.
     if (header !== undefined && header !== '') {
       try {
-        exchange.caller = await identify(header, authenticate);
+        const token = bearerToken(header);
+        if (token === undefined) throw new DomainError('invalid_token', 'Send the access token as "Authorization: Bearer <token>".');
+        exchange.caller = await authenticate.execute(token);
+        exchange.accessToken = token;
       } catch (error) {
         if (!isDomainError(error)) throw error;
         authError = error;
@@ -66,18 +71,11 @@ export function admission(useCases: AdmissionUseCases): Admit {
   };
 }
 
-/** `Authorization: Bearer <token>` → the caller; a DomainError when the header holds no live token. */
-function identify(header: string, authenticate: Authenticate): Promise<Caller> {
-  const token = bearerToken(header);
-  if (token === undefined) throw new DomainError('invalid_token', 'Send the access token as "Authorization: Bearer <token>".');
-  return authenticate.execute(token);
-}
-
 /**
  * The token of an `Authorization: Bearer <token>` header, the one place a token is read from (never
  * from a URL); undefined when the header holds none.
  */
-export function bearerToken(header: string | undefined): string | undefined {
+function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   return BEARER.exec(header.trim())?.[1];
 }

@@ -23,6 +23,8 @@ export interface Exchange {
   readonly requestId: string;
   /** Set when a valid access token was presented. */
   readonly caller: Caller | undefined;
+  /** The token admission authenticated `caller` from (a live stream authenticates it again). */
+  readonly accessToken?: string | undefined;
   /** The caller's quota after this request (admission). */
   readonly rateLimit: RateLimitStatus | undefined;
   /** Fires when the request has been answered early (time allowance) or the client has gone. */

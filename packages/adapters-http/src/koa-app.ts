@@ -140,6 +140,7 @@ const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 /** One request, as handlers (Exchange), admission and the lifecycle see it. */
 class KoaExchange implements InFlight, Admitted {
   caller: Caller | undefined = undefined;
+  accessToken: string | undefined = undefined;
   rateLimit: RateLimitStatus | undefined = undefined;
   route: Route | undefined = undefined;
   reply: Reply | undefined = undefined;

@@ -1,5 +1,8 @@
-/** Strict query-string reading: one value per parameter, integers written as plain digits. */
-import type { FieldIssue } from '@storefront/domain';
+/**
+ * Strict query-string reading: one value per parameter, integers written as plain digits; and the
+ * paging parameters written back, in a page's `Link` to the next one.
+ */
+import type { FieldIssue, Page } from '@storefront/domain';
 import type { Exchange } from './exchange.js';
 import { validationProblem } from './problem.js';
 
@@ -30,4 +33,17 @@ export function readPaging(exchange: WithQuery): { page: number | undefined; lim
   const limit = readInteger(exchange, 'limit', issues);
   if (issues.length > 0) throw validationProblem(issues);
   return { page, limit };
+}
+
+/**
+ * The headers of one page of the list at `path`: never cached, and an RFC 8288 `Link` to the next
+ * page when there is one, keeping `filter` (values as given, already validated) before the paging.
+ */
+export function pageHeaders(path: string, page: Pick<Page<unknown>, 'nextPage' | 'perPage'>, filter: Readonly<Record<string, string | undefined>> = {}): string[] {
+  const headers = ['Cache-Control', 'no-store'];
+  if (page.nextPage === null) return headers;
+  let query = '';
+  for (const [name, value] of Object.entries(filter)) if (value !== undefined) query += `${name}=${encodeURIComponent(value)}&`;
+  headers.push('Link', `<${path}?${query}page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
+  return headers;
 }

@@ -66,53 +66,65 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     ...(options.streams === undefined ? {} : { streams: options.streams }),
     ...(metrics === undefined ? {} : { metrics }),
   });
-  const storefront = resolve(container, TYPES.Storefront);
+  // What a failed start calls to release what it opened (the Redis, MongoDB and SMTP clients, the
+  // relay, a bound port), or an embedding process would linger: the container until `stop` exists.
+  let release = (): Promise<void> => unload(container, logger);
+  try {
+    const storefront = resolve(container, TYPES.Storefront);
+    const crypto = resolve(container, TYPES.CryptoAdapters);
+    const httpApp = resolve(container, TYPES.HttpApp);
+    const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+    const server = createHttpServer(httpApp, timeouts);
+    const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
+    metrics?.watch({ loginHashing: () => crypto.hasher.stats, openStreams: () => httpApp.openStreams });
+    const metricsServer = metrics && createMetricsServer(metrics, (error) => logger.error({ err: error }, 'metrics could not be collected'));
+    let closing: Promise<void> | undefined;
+    const stop = (): Promise<void> =>
+      (closing ??= shutdown()
+        .then(() => closeMetricsServer(metricsServer))
+        .then(() => storefront.orderEvents.stop())
+        .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
+        .then(() => unload(container, logger)));
+    release = stop;
 
-  await resolve(container, TYPES.CryptoAdapters).tokens.ready();
-  let closing: Promise<void> | undefined;
-  let ready = Promise.resolve();
-  if (config.store === 'memory') {
-    await seedStore(storefront, config, logger);
-  } else {
-    // A persistent store is connected and seeded in the background, without holding up the start.
-    const seed = config.demoData || config.menuFile !== undefined;
-    ready = resolve(container, TYPES.StoreReady)().then(() => (seed ? seedStore(storefront, config, logger) : undefined));
-    ready.catch((error: unknown) => {
-      if (closing === undefined) logger.error({ err: error }, 'the store cannot be prepared');
-    });
+    await crypto.tokens.ready();
+    let ready = Promise.resolve();
+    if (config.store === 'memory') {
+      await seedStore(storefront, config, logger);
+    } else {
+      // A persistent store is connected and seeded in the background, without holding up the start.
+      const seed = config.demoData || config.menuFile !== undefined;
+      ready = resolve(container, TYPES.StoreReady)().then(() => (seed ? seedStore(storefront, config, logger) : undefined));
+      ready.catch((error: unknown) => {
+        if (closing === undefined) logger.error({ err: error }, 'the store cannot be prepared');
+      });
+    }
+    await storefront.login.warmUp();
+    // Publishing order events: at once after each change, and a sweep for what failed (once the store serves).
+    void ready.then(() => {
+      if (closing === undefined) storefront.orderEvents.start();
+    }, () => undefined);
+
+    await listen(server, config.port, config.host);
+    const { port } = server.address() as AddressInfo;
+    const url = `http://${urlHost(config.host)}:${port}`;
+    let metricsUrl: string | undefined;
+    if (metricsServer !== undefined && config.metrics !== undefined) {
+      const { host } = config.metrics;
+      await listen(metricsServer, config.metrics.port, host, METRICS_VARIABLES);
+      metricsUrl = `http://${urlHost(host)}:${(metricsServer.address() as AddressInfo).port}${METRICS_PATH}`;
+    }
+    announce(container, config, logger, { port, url, metricsUrl });
+    return { url, port, metricsUrl, storefront, timeouts, ready, close: stop };
+  } catch (error) {
+    await release().catch((closeError: unknown) => logger.error({ err: closeError }, 'a failed start could not release everything it opened'));
+    throw error;
   }
-  await storefront.login.warmUp();
-  // Publishing order events: at once after each change, and a sweep for what failed (once the store serves).
-  void ready.then(() => {
-    if (closing === undefined) storefront.orderEvents.start();
-  }, () => undefined);
+}
 
-  const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  const httpApp = resolve(container, TYPES.HttpApp);
-  const server = createHttpServer(httpApp, timeouts);
-  const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
-  const hasher = resolve(container, TYPES.CryptoAdapters).hasher;
-  metrics?.watch({ loginHashing: () => hasher.stats, openStreams: () => httpApp.openStreams });
-  const metricsServer = metrics && createMetricsServer(metrics, (error) => logger.error({ err: error }, 'metrics could not be collected'));
-  const stop = (): Promise<void> =>
-    (closing ??= shutdown()
-      .then(() => closeMetricsServer(metricsServer))
-      .then(() => storefront.orderEvents.stop())
-      .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
-      .then(() => unload(container, logger)));
-
-  await listen(server, config.port, config.host);
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${urlHost(config.host)}:${port}`;
-  let metricsUrl: string | undefined;
-  if (metricsServer !== undefined && config.metrics !== undefined) {
-    const { host } = config.metrics;
-    await listen(metricsServer, config.metrics.port, host, METRICS_VARIABLES).catch(async (error: unknown) => {
-      await stop();
-      throw error;
-    });
-    metricsUrl = `http://${urlHost(host)}:${(metricsServer.address() as AddressInfo).port}${METRICS_PATH}`;
-  }
+/** The start-up line, and the mail settings that need a word (the mail server is checked, not awaited). */
+function announce(container: Container, config: StorefrontConfig, logger: Logger, at: { port: number; url: string; metricsUrl: string | undefined }): void {
+  const { port, url, metricsUrl } = at;
   const mailers = resolve(container, TYPES.Mailers);
   // The mailer's own description: SMTP_URL with its password masked.
   const mail = mailers?.describe ?? 'none (SMTP_URL is not set: reset emails are not sent)';
@@ -127,8 +139,6 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
   if (config.mail.smtpUrl !== undefined && config.mail.passwordResetUrl === undefined) {
     logger.warn({ link: DEFAULT_PASSWORD_RESET_URL }, 'PASSWORD_RESET_URL is not set: reset emails link to the demo page; set it to your front end\'s reset page');
   }
-
-  return { url, port, metricsUrl, storefront, timeouts, ready, close: stop };
 }
 
 function describe(config: StorefrontConfig, port: number, url: string): Record<string, unknown> {

@@ -7,7 +7,6 @@
  */
 import type { Caller, Feed, FeedSink, Storefront } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
-import { bearerToken } from '../admission.js';
 import type { EventStream } from '../event-stream.js';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller, requireStaff, type Exchange } from '../exchange.js';
@@ -62,9 +61,9 @@ function lastEventIdOf(exchange: Pick<Exchange, 'header'>): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-function ownerOf(exchange: Pick<Exchange, 'header'>, caller: Caller, staffOnly: boolean) {
-  // Admission authenticated this very header, so it holds a token; checked all the same.
-  const token = bearerToken(exchange.header('authorization'));
+function ownerOf(exchange: Pick<Exchange, 'accessToken'>, caller: Caller, staffOnly: boolean) {
+  // Admission sets the token with the caller; an exchange made without admission may lack it.
+  const token = exchange.accessToken;
   if (token === undefined) throw new DomainError('unauthorized', 'Send the access token as "Authorization: Bearer <token>".');
   return { customerId: caller.customer.customerId, sessionId: caller.claims.sid, token, expiresAt: caller.claims.exp * 1000, staffOnly };
 }

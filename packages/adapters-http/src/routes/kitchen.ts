@@ -9,7 +9,7 @@ import { ifMatchVersion, versionTag } from '../conditional.js';
 import type { OrderTexts } from '../order-texts.js';
 import { orderIdParam } from '../path-params.js';
 import { validationProblem } from '../problem.js';
-import { readPaging, readString } from '../query.js';
+import { pageHeaders, readPaging, readString } from '../query.js';
 import { bytes } from '../reply.js';
 import { get, post, type Route } from '../route.js';
 
@@ -28,13 +28,8 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
         const status = readString(exchange, 'status', issues);
         if (issues.length > 0) throw validationProblem(issues);
         const page = await storefront.listKitchenOrders.execute({ status, ...readPaging(exchange) });
-        const headers = ['Cache-Control', 'no-store'];
-        if (page.nextPage !== null) {
-          // The filter as given (already validated): the next page lists the same statuses.
-          const filter = status === undefined ? '' : `status=${encodeURIComponent(status)}&`;
-          headers.push('Link', `</api/staff/orders?${filter}page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
-        }
-        return bytes(200, texts.pageBytes(page), headers);
+        // The next page lists the same statuses.
+        return bytes(200, texts.pageBytes(page), pageHeaders('/api/staff/orders', page, { status }));
       },
       { access: 'staff' },
     ),

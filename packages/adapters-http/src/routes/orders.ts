@@ -11,7 +11,7 @@ import { requireCaller, type Exchange } from '../exchange.js';
 import type { OrderTexts } from '../order-texts.js';
 import { orderIdParam } from '../path-params.js';
 import { validationProblem } from '../problem.js';
-import { readPaging } from '../query.js';
+import { pageHeaders, readPaging } from '../query.js';
 import { bytes, empty } from '../reply.js';
 import { get, post, SAFE_TO_RETRY, type Route } from '../route.js';
 
@@ -53,9 +53,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
     get('/api/orders', async (exchange) => {
       const caller = requireCaller(exchange);
       const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(exchange) });
-      const headers = ['Cache-Control', 'no-store'];
-      if (page.nextPage !== null) headers.push('Link', `</api/orders?page=${page.nextPage}&limit=${page.perPage}>; rel="next"`);
-      return bytes(200, texts.pageBytes(page), headers);
+      return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
     }),
 
     // The owner or staff; anybody else is told there is no such order (404, never 403).

@@ -9,7 +9,7 @@
  *   accepted | preparing → cancelled (staff, reason)
  */
 import { DomainError } from '../errors.js';
-import type { Issues } from './validation.js';
+import { Issues } from './validation.js';
 import type { Order, OrderStatus } from './order.js';
 
 /** Who moves an order: its owner (the customer who placed it) or the kitchen. */
@@ -90,29 +90,40 @@ export function findMove(from: OrderStatus, to: OrderStatus, by: Mover): Lifecyc
 /**
  * Plans `request` on `order` at `now`: the move to apply, or `invalid_transition` (the message names
  * the current status) when the table has no such move for this mover, or `validation_failed` when
- * the move needs a reason and has none (or has one it cannot take).
+ * the reason does not fit the move (moveReason).
  */
 export function planMove(order: Order, request: MoveRequest, now: Date): OrderMove {
   const move = findMove(order.status, request.to, request.by);
   if (move === undefined) throw invalidTransition(order, request.to);
-  const reason = request.reason;
-  if (reason !== undefined && !move.needsReason && move.by === 'staff') {
-    throw new DomainError('validation_failed', `A move to ${request.to} takes no reason.`, {
+  const reason = moveReason(move, request.reason);
+  const base = { orderId: order.orderId, fromVersion: order.version, status: request.to, at: now };
+  return reason === undefined ? base : { ...base, reason };
+}
+
+/**
+ * The one rule on a move's reason, whoever asks (the kitchen's route, the CLI, an embedder): a move
+ * that needs one (a rejection, a staff cancellation) is refused without it; the kitchen's other
+ * moves refuse one, so that a reason is never silently dropped; the owner's own cancellation takes
+ * none and drops one given (the owner's cancel route takes no field at all). A reason given must
+ * read as parseReason reads it (trimmed, 1 to 200 characters): the same check and message as the
+ * use case's early one.
+ */
+function moveReason(move: LifecycleMove, given: string | undefined): string | undefined {
+  if (given !== undefined && !move.needsReason && move.by === 'staff') {
+    throw new DomainError('validation_failed', `A move to ${move.to} takes no reason.`, {
       details: [{ path: 'reason', message: 'is only for rejected and cancelled' }],
     });
   }
-  if (reason !== undefined && (reason.length < REASON_LIMITS.minLength || reason.length > REASON_LIMITS.maxLength)) {
-    throw new DomainError('validation_failed', 'The reason is too short or too long.', {
-      details: [{ path: 'reason', message: `must be ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],
-    });
-  }
-  if (move.needsReason && reason === undefined) {
-    throw new DomainError('validation_failed', `A move to ${request.to} needs a reason.`, {
+  const issues = new Issues();
+  const reason = parseReason(given, issues);
+  issues.throwIfAny();
+  if (!move.needsReason) return undefined;
+  if (reason === undefined) {
+    throw new DomainError('validation_failed', `A move to ${move.to} needs a reason.`, {
       details: [{ path: 'reason', message: `is required: ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters` }],
     });
   }
-  const base = { orderId: order.orderId, fromVersion: order.version, status: request.to, at: now };
-  return reason === undefined || !move.needsReason ? base : { ...base, reason };
+  return reason;
 }
 
 /** The order after `move` (for stores that keep whole orders, and for tests). */
