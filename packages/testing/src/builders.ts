@@ -3,7 +3,7 @@
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
 import type { Customer, IdempotencyClaim, OptionGroupDraft, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
-import { applyOrderMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
+import { applyOrderMove, findMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -110,10 +110,10 @@ export function anOrderAt(status: OrderStatus, overrides: Partial<Pick<Order, 'o
   const { reason, ...rest } = overrides;
   let order = anOrder(rest);
   for (const [i, to] of pathFromPlaced(status).entries()) {
-    const byStaff = to !== 'cancelled' || reason !== undefined;
-    const needsReason = to === 'rejected' || (to === 'cancelled' && byStaff);
+    const by = to !== 'cancelled' || reason !== undefined ? 'staff' : 'owner';
+    const needsReason = findMove(order.status, to, by)?.needsReason === true;
     const at = new Date(order.createdAt.getTime() + (i + 1) * 60_000);
-    order = applyOrderMove(order, planMove(order, { to, by: byStaff ? 'staff' : 'owner', reason: needsReason ? (reason ?? 'A reason for tests') : undefined }, at));
+    order = applyOrderMove(order, planMove(order, { to, by, reason: needsReason ? (reason ?? 'A reason for tests') : undefined }, at));
   }
   return order;
 }
