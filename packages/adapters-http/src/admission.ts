@@ -75,8 +75,7 @@ export function admission(useCases: AdmissionUseCases): Admit {
  * The token of an `Authorization: Bearer <token>` header, the one place a token is read from (never
  * from a URL); undefined when the header holds none.
  */
-function bearerToken(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
+function bearerToken(header: string): string | undefined {
   return BEARER.exec(header.trim())?.[1];
 }
 

@@ -3,12 +3,18 @@
  * If-Match for a kitchen move that must not overwrite a change it has not seen.
  */
 import type { FieldIssue } from '@storefront/domain';
+import { createHash } from 'node:crypto';
 import { validationProblem } from './problem.js';
 
 /** RFC 9110 §13.1.2: weak comparison, a list of tags, or `*`. */
 export function ifNoneMatch(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** The ETag of bytes computed once and served many times (the menu, the API reference): their hash. */
+export function contentTag(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
 /** The ETag of an order: its version, which changes with every move and nothing else. */

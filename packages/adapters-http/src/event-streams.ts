@@ -43,7 +43,8 @@ export class EventStreams {
   readonly frames = new EventFrames();
   private readonly perCaller: number;
   private readonly revalidateEvery: number;
-  private readonly counts = new Map<string, number>();
+  /** The streams taken, by customer (the limit, `endCustomer`) and by session (`endSession`). */
+  private readonly byCustomer = new Map<string, Set<EventStream>>();
   private readonly bySession = new Map<string, Set<EventStream>>();
   private readonly ticker: SlotTicker<EventStream>;
 
@@ -64,57 +65,45 @@ export class EventStreams {
   /** Streams taken (open, or about to be). */
   get size(): number {
     let n = 0;
-    for (const count of this.counts.values()) n += count;
+    for (const streams of this.byCustomer.values()) n += streams.size;
     return n;
   }
 
   /** Streams `customerId` holds on this instance. */
   heldBy(customerId: string): number {
-    return this.counts.get(customerId) ?? 0;
+    return this.byCustomer.get(customerId)?.size ?? 0;
   }
 
   /** A new stream for `owner`, counted against its limit; `rate_limited` when it already holds the most. */
   take(owner: StreamOwner): EventStream {
-    const held = this.heldBy(owner.customerId);
-    if (held >= this.perCaller) {
+    if (this.heldBy(owner.customerId) >= this.perCaller) {
       throw new DomainError('rate_limited', `At most ${this.perCaller} event streams may be open at once; close one first.`, {
         retryAfterSeconds: STREAM_LIMITS.retryAfterSeconds,
       });
     }
-    this.counts.set(owner.customerId, held + 1);
     const stream = new EventStream(owner, this.frames, {
       opened: (opened) => this.ticker.add(opened),
       released: (released) => this.give(released),
     });
-    let streams = this.bySession.get(owner.sessionId);
-    if (streams === undefined) this.bySession.set(owner.sessionId, (streams = new Set()));
-    streams.add(stream);
+    addTo(this.byCustomer, owner.customerId, stream);
+    addTo(this.bySession, owner.sessionId, stream);
     return stream;
   }
 
   /** Ends every stream of the session (its logout on this instance). */
   endSession(sessionId: string): void {
-    const streams = this.bySession.get(sessionId);
-    if (streams !== undefined) for (const stream of [...streams]) stream.end();
+    endAll(this.bySession.get(sessionId));
   }
 
   /** Ends every stream of the customer, whatever its session (a password reset, an account erased). */
   endCustomer(customerId: string): void {
-    if (this.heldBy(customerId) === 0) return;
-    for (const streams of [...this.bySession.values()]) {
-      for (const stream of [...streams]) if (stream.owner.customerId === customerId) stream.end();
-    }
+    endAll(this.byCustomer.get(customerId));
   }
 
   private give(stream: EventStream): void {
-    const { customerId, sessionId } = stream.owner;
     this.ticker.delete(stream);
-    const held = this.heldBy(customerId) - 1;
-    if (held > 0) this.counts.set(customerId, held);
-    else this.counts.delete(customerId);
-    const streams = this.bySession.get(sessionId);
-    streams?.delete(stream);
-    if (streams?.size === 0) this.bySession.delete(sessionId);
+    removeFrom(this.byCustomer, stream.owner.customerId, stream);
+    removeFrom(this.bySession, stream.owner.sessionId, stream);
   }
 
   private visit(stream: EventStream): void {
@@ -136,6 +125,23 @@ export class EventStreams {
       },
     );
   }
+}
+
+function addTo(index: Map<string, Set<EventStream>>, key: string, stream: EventStream): void {
+  const streams = index.get(key);
+  if (streams === undefined) index.set(key, new Set([stream]));
+  else streams.add(stream);
+}
+
+function removeFrom(index: Map<string, Set<EventStream>>, key: string, stream: EventStream): void {
+  const streams = index.get(key);
+  streams?.delete(stream);
+  if (streams?.size === 0) index.delete(key);
+}
+
+/** Ends each of `streams`; a copy is walked, as each one leaves the set when it ends. */
+function endAll(streams: Set<EventStream> | undefined): void {
+  if (streams !== undefined) for (const stream of [...streams]) stream.end();
 }
 
 function stillAllowed(owner: StreamOwner, caller: Caller): boolean {

@@ -21,7 +21,7 @@ export const PING_FRAME = Buffer.from(': ping\n\n');
 export const RESET_FRAME = Buffer.from('event: reset\ndata: {}\n\n');
 
 /** The `data` of an `order.status` event. */
-export function statusJson(event: OrderEvent) {
+function statusJson(event: OrderEvent) {
   return {
     order_id: event.orderId,
     status: event.status,

@@ -145,6 +145,7 @@ describe('SlotTicker', () => {
     ticker.add(1);
     ticker.add(2);
     await eventually(() => seen.has(2) && errors.length > 0);
+    expect(errors[0]).to.be.instanceOf(Error).with.property('message', 'broken visit');
   });
 });
 

@@ -10,6 +10,7 @@
  * connection dropped is off (`maxRequeues: 0`): retries live in one place, this one, where they
  * are counted, spaced and bounded.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Mailer, MailMessage } from '@storefront/domain';
 import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
 import { describeFailure, isTransientFailure, MailDeliveryError, type Scrub } from './delivery-failure.js';
@@ -203,19 +204,13 @@ export class SmtpMailer implements Mailer {
   }
 
   /** Resolves true after `ms`, or false as soon as the mailer closes (the timer is cleared). */
-  private wait(ms: number): Promise<boolean> {
-    const signal = this.shutdown.signal;
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve(false);
-      const done = (elapsed: boolean) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(elapsed);
-      };
-      const onAbort = () => done(false);
-      const timer = setTimeout(() => done(true), ms);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  private async wait(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.shutdown.signal });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private report(event: MailRetryEvent): void {

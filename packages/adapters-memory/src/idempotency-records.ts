@@ -6,6 +6,7 @@
  */
 import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain';
 import { copyIdempotencyRecord } from '@storefront/domain';
+import { SweepSchedule } from './sweep-schedule.js';
 
 const MIN_SWEEP_INTERVAL = 1024;
 
@@ -16,8 +17,7 @@ function recordId(ref: IdempotencyKeyRef): string {
 
 export class IdempotencyRecords {
   private readonly records = new Map<string, IdempotencyRecord>();
-  private writesSinceSweep = 0;
-  private sizeAfterSweep = 0;
+  private readonly sweeps = new SweepSchedule(MIN_SWEEP_INTERVAL);
 
   get size(): number {
     return this.records.size;
@@ -34,9 +34,7 @@ export class IdempotencyRecords {
     const id = recordId(claim);
     this.records.delete(id);
     this.records.set(id, copyRecord({ ...claim, state: 'in_progress' }));
-    this.writesSinceSweep += 1;
-    // Waiting for as many writes as the last sweep left records keeps the cost O(1) per write.
-    if (this.writesSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.sizeAfterSweep)) this.sweep(nowMs);
+    if (this.sweeps.wrote()) this.sweep(nowMs);
   }
 
   /** Replaces the in-flight record held by `owner` with `change` applied; false when not held. */
@@ -57,8 +55,7 @@ export class IdempotencyRecords {
 
   sweep(nowMs: number): void {
     for (const [id, record] of this.records) if (record.expiresAt.getTime() <= nowMs) this.records.delete(id);
-    this.writesSinceSweep = 0;
-    this.sizeAfterSweep = this.records.size;
+    this.sweeps.swept(this.records.size);
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import type { Clock, PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
 import { systemClock } from '@storefront/domain';
+import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemoryPasswordResetTokenStoreOptions {
   /** What "expired" means to the sweep (the port's methods take their own `now`). Default: the system clock. */
@@ -30,8 +31,7 @@ const isLive = (token: PasswordResetToken, now: Date): boolean => token.expiresA
 export class InMemoryPasswordResetTokenStore implements PasswordResetTokenStore {
   private readonly tokens = new Map<string, PasswordResetToken>();
   private readonly clock: Clock;
-  private savesSinceSweep = 0;
-  private sizeAfterSweep = 0;
+  private readonly sweeps = new SweepSchedule(MIN_SWEEP_INTERVAL);
 
   constructor(options: InMemoryPasswordResetTokenStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -44,9 +44,7 @@ export class InMemoryPasswordResetTokenStore implements PasswordResetTokenStore 
 
   async save(token: PasswordResetToken): Promise<void> {
     this.tokens.set(token.tokenHash, copy(token));
-    this.savesSinceSweep += 1;
-    // Waiting for as many saves as the last sweep left tokens keeps the cost O(1) per save.
-    if (this.savesSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.sizeAfterSweep)) this.sweep();
+    if (this.sweeps.wrote()) this.sweep();
   }
 
   async find(tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
@@ -69,7 +67,6 @@ export class InMemoryPasswordResetTokenStore implements PasswordResetTokenStore 
   sweep(): void {
     const now = this.clock.now();
     for (const [hash, token] of this.tokens) if (!isLive(token, now)) this.tokens.delete(hash);
-    this.savesSinceSweep = 0;
-    this.sizeAfterSweep = this.tokens.size;
+    this.sweeps.swept(this.tokens.size);
   }
 }

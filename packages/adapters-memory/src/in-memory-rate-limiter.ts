@@ -10,6 +10,7 @@
  */
 import type { Clock, RateLimitDecision, RateLimiter, RateLimitPolicy, WindowBuckets } from '@storefront/domain';
 import { decideSlidingWindow, systemClock } from '@storefront/domain';
+import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemoryRateLimiterOptions {
   readonly clock?: Clock | undefined;
@@ -37,15 +38,13 @@ export class InMemoryRateLimiter implements RateLimiter {
   private readonly callers = new Map<string, CallerState>();
   private readonly clock: Clock;
   private readonly maxKeys: number;
-  private readonly sweepEvery: number;
   private readonly onDecision: ((decision: RateLimitDecision, policy: RateLimitPolicy) => void) | undefined;
-  private decisionsSinceSweep = 0;
-  private sizeAfterSweep = 0;
+  private readonly sweeps: SweepSchedule;
 
   constructor(options: InMemoryRateLimiterOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.maxKeys = Math.max(1, options.maxKeys ?? 100_000);
-    this.sweepEvery = Math.max(1, options.sweepEvery ?? 1_000);
+    this.sweeps = new SweepSchedule(Math.max(1, options.sweepEvery ?? 1_000));
     this.onDecision = options.onDecision;
   }
 
@@ -55,14 +54,7 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   consume(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
-    if (this.onDecision === undefined) return this.settled(key, policy, true);
-    try {
-      const decision = this.decide(key, policy, true);
-      this.onDecision(decision, policy);
-      return Promise.resolve(decision);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return this.settled(key, policy, true);
   }
 
   peek(key: string, policy: RateLimitPolicy): Promise<RateLimitDecision> {
@@ -75,7 +67,9 @@ export class InMemoryRateLimiter implements RateLimiter {
    */
   private settled(key: string, policy: RateLimitPolicy, consume: boolean): Promise<RateLimitDecision> {
     try {
-      return Promise.resolve(this.decide(key, policy, consume));
+      const decision = this.decide(key, policy, consume);
+      if (consume) this.onDecision?.(decision, policy);
+      return Promise.resolve(decision);
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -107,13 +101,9 @@ export class InMemoryRateLimiter implements RateLimiter {
   }
 
   private housekeep(nowMs: number): void {
-    this.decisionsSinceSweep += 1;
-    // A sweep visits at most `sizeAfterSweep + decisionsSinceSweep` callers; waiting for as many
-    // decisions as callers were left by the last one keeps it O(1) per decision.
-    if (this.decisionsSinceSweep >= Math.max(this.sweepEvery, this.sizeAfterSweep)) {
+    if (this.sweeps.wrote()) {
       for (const [id, caller] of this.callers) if (caller.expiresAtMs <= nowMs) this.callers.delete(id);
-      this.decisionsSinceSweep = 0;
-      this.sizeAfterSweep = this.callers.size;
+      this.sweeps.swept(this.callers.size);
     }
     while (this.callers.size > this.maxKeys) {
       const oldest = this.callers.keys().next();

@@ -6,6 +6,7 @@
  */
 import type { Clock, Session, SessionStore } from '@storefront/domain';
 import { systemClock } from '@storefront/domain';
+import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemorySessionStoreOptions {
   readonly clock?: Clock | undefined;
@@ -35,8 +36,7 @@ export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly clock: Clock;
   private readonly maxPrevious: number;
-  private createsSinceSweep = 0;
-  private sizeAfterSweep = 0;
+  private readonly sweeps = new SweepSchedule(MIN_SWEEP_INTERVAL);
 
   constructor(options: InMemorySessionStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -49,9 +49,7 @@ export class InMemorySessionStore implements SessionStore {
 
   async create(session: Session): Promise<void> {
     this.sessions.set(session.sessionId, copy(session));
-    this.createsSinceSweep += 1;
-    // Waiting for as many creates as the last sweep left sessions keeps the cost O(1) per create.
-    if (this.createsSinceSweep >= Math.max(MIN_SWEEP_INTERVAL, this.sizeAfterSweep)) this.sweep();
+    if (this.sweeps.wrote()) this.sweep();
   }
 
   async findById(sessionId: string): Promise<Session | null> {
@@ -91,7 +89,6 @@ export class InMemorySessionStore implements SessionStore {
   sweep(): void {
     const nowMs = this.clock.now().getTime();
     for (const [id, session] of this.sessions) if (session.expiresAt.getTime() <= nowMs) this.sessions.delete(id);
-    this.createsSinceSweep = 0;
-    this.sizeAfterSweep = this.sessions.size;
+    this.sweeps.swept(this.sessions.size);
   }
 }

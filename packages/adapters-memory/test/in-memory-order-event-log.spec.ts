@@ -60,5 +60,11 @@ describe('InMemoryOrderEventLog', () => {
     const { events } = createMemoryAdapters({ clock });
     await events.append(placedEvents(2));
     expect(await events.position()).to.deep.equal({ head: '2', orderVersion: 0 });
+    // The window is the defaults' (an hour, and the newest 10,000 however old), timed by that clock.
+    await events.append(placedEvents(9_998));
+    clock.advance(3600_000);
+    await events.append(placedEvents(1));
+    expect(await events.readAfter('0', 1)).to.deep.equal({ kind: 'reset' });
+    expect(await events.readAfter('1', 1)).to.deep.include({ kind: 'events', more: true });
   });
 });

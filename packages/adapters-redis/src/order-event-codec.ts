@@ -45,7 +45,7 @@ export function decodeEvent(id: string, json: string): OrderEvent {
 function decodeOrder(order: StoredOrder): Order {
   return {
     ...order,
-    items: order.items.map((line) => (line.options === undefined ? { ...line, options: [] } : { ...line, options: line.options })),
+    items: order.items.map((line) => ({ ...line, options: line.options ?? [] })),
     createdAt: new Date(order.createdAt),
     updatedAt: new Date(order.updatedAt),
     statusHistory: order.statusHistory.map((change) => ({ status: change.status, at: new Date(change.at) })),

@@ -8,18 +8,24 @@
  * appended for the order, expiring 24 h after its last write).
  */
 
-/** The head: the `head` key, or the stream's last id if that is above it (the key was lost). */
+/**
+ * The head: the `head` key; when the key is missing (evicted, deleted), the stream's last id, or 0.
+ * Every script that moves the head sets the key in the same step as its XADDs, so a key that is
+ * present is never below the stream: the stream is read only when the key was lost.
+ */
 const PRELUDE = `
 local function fmt(n) return string.format('%d', n) end
 local function seqOf(id) return tonumber(string.match(id, '^(%d+)')) end
 local function currentHead(headKey, stream)
-  local head = tonumber(redis.call('GET', headKey) or '0')
+  local head = redis.call('GET', headKey)
+  if head then return tonumber(head) end
   local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)[1]
-  if last ~= nil and seqOf(last[1]) > head then head = seqOf(last[1]) end
-  return head
+  if last == nil then return 0 end
+  return seqOf(last[1])
 end
+local function firstEntry(stream) return redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)[1] end
 local function firstHeld(stream, head)
-  local first = redis.call('XRANGE', stream, '-', '+', 'COUNT', 1)[1]
+  local first = firstEntry(stream)
   if first == nil then return head + 1 end
   return seqOf(first[1])
 end
@@ -70,9 +76,10 @@ if redis.call('XLEN', stream) > keep then
     return tonumber(entry[2][2])
   end
   local cutoff = now - keepFor
-  local lo, hi = firstHeld(stream, head), head - keep
-  local oldest = appendedAt(lo)
-  if hi >= lo and oldest ~= nil and oldest <= cutoff then
+  -- Held: more than keep >= 1 entries. The first one's id and time are read in one go.
+  local first = firstEntry(stream)
+  local lo, hi = seqOf(first[1]), head - keep
+  if hi >= lo and tonumber(first[2][2]) <= cutoff then
     -- Invariant: the entry lo may go. Find the newest entry up to hi that may.
     while lo < hi do
       local mid = math.floor((lo + hi + 1) / 2)

@@ -5,6 +5,7 @@
 import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
 import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
+import { STREAM_LIMITS } from '@storefront/adapters-http';
 import type { OpeningHours } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
 
@@ -90,7 +91,7 @@ export interface StorefrontConfig {
   readonly currency: string;
   /** STOREFRONT_OPENING_HOURS read in STOREFRONT_TIME_ZONE; always open when unset. */
   readonly openingHours: OpeningHours;
-  /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default 5). */
+  /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default STREAM_LIMITS.perCaller: 5). */
   readonly streamsPerCaller: number;
   /** Prometheus metrics on a port of their own; undefined (METRICS_PORT unset) → off. */
   readonly metrics: MetricsConfig | undefined;
@@ -193,7 +194,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
-    streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', 5, 1, 100_000),
+    streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', STREAM_LIMITS.perCaller, 1, 100_000),
     storeName,
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),

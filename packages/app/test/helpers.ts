@@ -24,3 +24,4 @@ export function recordingLogger(level: 'info' | 'debug' = 'info'): { logger: Log
 }
 
 export const WARN = 40;
+export const ERROR = 50;

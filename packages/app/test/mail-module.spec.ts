@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { mailersFor } from '../src/modules/mail-module.js';
 import { generateSigningKey } from '@storefront/adapters-crypto';
 import { recordingLogger } from './helpers.js';
+import { startSmtpCapture } from './smtp-capture.js';
 
 describe('the mail module', () => {
   it('writes each email to the log at info in memory mode without SMTP_URL, the whole text included', async () => {
@@ -32,6 +33,19 @@ describe('the mail module', () => {
       expect(mailers.describe).to.match(/^smtp:\/\/shop:\*\*\*@mail\.internal:587/).and.not.contain('hunter2');
     } finally {
       await mailers.close();
+    }
+    // The same module against a real SMTP server (no AUTH on offer: no credentials in its URL).
+    const smtp = await startSmtpCapture();
+    const { logger, lines } = recordingLogger();
+    const sending = mailersFor(loadConfig({ SMTP_URL: smtp.url, PASSWORD_RESET_URL: 'https://shop.example/reset?token=' }), logger)!;
+    try {
+      await sending.mailer.send({ to: 'ann@example.com', subject: 'Reset', text: 'https://shop.example/reset?token=abc' });
+      const [mail] = await smtp.waitFor(1);
+      expect(mail).to.deep.include({ to: 'ann@example.com', subject: 'Reset', text: 'https://shop.example/reset?token=abc\n' });
+      expect(lines.filter((line) => line.mail !== undefined), 'nothing written to the log').to.deep.equal([]);
+    } finally {
+      await sending.close();
+      await smtp.stop();
     }
   });
 });

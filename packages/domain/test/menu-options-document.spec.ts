@@ -6,7 +6,6 @@ import { assignOptionIds } from '../src/model/option-ids.js';
 import type { Product } from '../src/model/product.js';
 import { issuesOf } from './refusals.js';
 
-
 const size = { name: 'Size', min: 1, max: 1, options: [{ name: 'Regular', price_delta: 0 }, { name: 'Large', price_delta: 400 }] };
 const pizza = (groups: unknown[]) => ({ products: [{ name: 'Margherita', category: 'Pizza', price: 1290, option_groups: groups }] });
 const G = 'products.0.option_groups';

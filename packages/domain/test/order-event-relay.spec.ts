@@ -40,6 +40,22 @@ describe('OrderEventRelay', () => {
     expect(calls.list).to.equal(2);
   });
 
+  it('waits on stop for the drain asked for while one ran, not only for the running one', async () => {
+    // Reads that take a timer tick: a stop that returned early would leave the second one unread.
+    const reads = { started: 0, done: 0 };
+    const orders = {
+      listUnpublished: () => {
+        reads.started += 1;
+        return new Promise<UnpublishedOrder[]>((resolve) => setTimer(() => ((reads.done += 1), resolve([])), 1));
+      },
+    } as unknown as OrderRepository;
+    const relay = new OrderEventRelay(orders, {} as OrderEventLog);
+    void relay.drain();
+    void relay.drain();
+    await relay.stop();
+    expect(reads).to.deep.equal({ started: 2, done: 2 });
+  });
+
   it('answers a drain asked for while one runs only after a drain that started later', async () => {
     const { orders, log, calls } = anOutbox();
     const relay = new OrderEventRelay(orders, log);

@@ -6,7 +6,6 @@ import type { Product } from '../src/model/product.js';
 import { fingerprintOf, parseLines, priceOrder } from '../src/use-cases/order-pricing.js';
 import { refusal } from './refusals.js';
 
-
 const line = (options?: unknown): OrderRequestLine => ({ productId: 'prd_1', quantity: 2, ...(options === undefined ? {} : { options }) }) as OrderRequestLine;
 
 const pizza: Product = {
@@ -93,6 +92,8 @@ describe('Order lines with options', () => {
 
     it('reports unknown and unavailable products before options', () => {
       expect(refusal(() => priceOrder(parseLines([line([]), { productId: 'prd_x', quantity: 1 }]), menu)).code).to.equal('unknown_product');
+      const offMenu = new Map([...menu].map(([id, p]) => [id, id === 'prd_2' ? { ...p, available: false } : p]));
+      expect(refusal(() => priceOrder(parseLines([line([]), { productId: 'prd_2', quantity: 1 }]), offMenu)).code).to.equal('product_unavailable');
     });
   });
 });

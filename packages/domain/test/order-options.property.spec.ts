@@ -14,7 +14,6 @@ import { refusal } from './refusals.js';
 
 const RUNS = { numRuns: 300 };
 
-
 /** The price of line `p` computed from the plan, independently of the code under test. */
 function expectedUnitPrice(s: Scenario, p: number): number {
   const plan = s.plans[p]!;

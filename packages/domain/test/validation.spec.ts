@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { parseMenuDocument } from '../src/model/menu-document.js';
 import { issuesOf } from './refusals.js';
 
-
 const soup = { name: 'Soup', category: 'Starters', price: 450 };
 
 describe('parseMenuDocument', () => {

@@ -2,7 +2,7 @@
  * Test-data builders: a valid object with unique ids, names and emails, so tests against a shared
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
-import type { Customer, IdempotencyClaim, OptionGroupDraft, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
+import type { Customer, IdempotencyClaim, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
 import { applyOrderMove, findMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -27,21 +27,6 @@ export function aProductDraft(overrides: Partial<ProductDraft> = {}): ProductDra
     tags: ['test'],
     available: true,
     optionGroups: [],
-    ...overrides,
-  };
-}
-
-/** A group of three options (+0, +150, +300), one of which may be chosen unless overridden. */
-export function anOptionGroupDraft(overrides: Partial<OptionGroupDraft> = {}): OptionGroupDraft {
-  return {
-    name: `Choice ${uniqueSuffix()}`,
-    min: 0,
-    max: 1,
-    options: [
-      { name: 'Plain', priceDelta: 0, available: true },
-      { name: 'Fancy', priceDelta: 150, available: true },
-      { name: 'Deluxe', priceDelta: 300, available: true },
-    ],
     ...overrides,
   };
 }

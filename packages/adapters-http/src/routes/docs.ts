@@ -8,11 +8,10 @@
  * against path traversal (`/docs/..%2fpackage.json` names no listed file: 404). The page's script
  * is ours (PAGE_SCRIPT), served as a file, so that the Content-Security-Policy needs no inline script.
  */
-import { createHash } from 'node:crypto';
-import { ifNoneMatch } from '../conditional.js';
+import { contentTag, ifNoneMatch } from '../conditional.js';
 import type { Exchange } from '../exchange.js';
 import { HttpProblem } from '../problem.js';
-import { bytes, empty, type Reply } from '../reply.js';
+import { bytes, empty, JSON_TYPE, type Reply } from '../reply.js';
 import { get, type Route } from '../route.js';
 
 /** The files of the swagger-ui-dist package the page loads: the only names `asset` is asked for. */
@@ -94,9 +93,9 @@ interface Rendered {
 }
 
 export function docsRoutes(reference: ApiReference): Route[] {
-  const document = render(Buffer.from(JSON.stringify(reference.document)), 'application/json; charset=utf-8', REVALIDATE);
-  const script = render(Buffer.from(PAGE_SCRIPT), JS, REVALIDATE);
-  const page = render(Buffer.from(PAGE_HTML), 'text/html; charset=utf-8', REVALIDATE, [
+  const document = render(Buffer.from(JSON.stringify(reference.document)), JSON_TYPE);
+  const script = render(Buffer.from(PAGE_SCRIPT), JS);
+  const page = render(Buffer.from(PAGE_HTML), 'text/html; charset=utf-8', [
     'Content-Security-Policy',
     PAGE_POLICY,
     'Referrer-Policy',
@@ -109,7 +108,7 @@ export function docsRoutes(reference: ApiReference): Route[] {
     let rendered = assets.get(file);
     if (rendered === undefined) {
       const contentType = SWAGGER_UI_FILES.get(file)!;
-      rendered = reference.asset(file as SwaggerUiFile).then((data) => render(data, contentType, REVALIDATE));
+      rendered = reference.asset(file as SwaggerUiFile).then((data) => render(data, contentType));
       rendered.catch(() => assets.delete(file));
       assets.set(file, rendered);
     }
@@ -135,9 +134,9 @@ export function docsRoutes(reference: ApiReference): Route[] {
   ];
 }
 
-function render(body: Buffer, contentType: string, cacheControl: string, extra: readonly string[] = []): Rendered {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  return { body, etag, contentType, headers: ['ETag', etag, 'Cache-Control', cacheControl, ...extra] };
+function render(body: Buffer, contentType: string, extra: readonly string[] = []): Rendered {
+  const etag = contentTag(body);
+  return { body, etag, contentType, headers: ['ETag', etag, 'Cache-Control', REVALIDATE, ...extra] };
 }
 
 function answer(exchange: Exchange, rendered: Rendered): Reply {

@@ -1,7 +1,6 @@
 /** GET /api/products (whole menu, ETag/304) and GET /api/search. */
 import type { FieldIssue, MenuSnapshot, Product, Storefront } from '@storefront/domain';
-import { createHash } from 'node:crypto';
-import { ifNoneMatch } from '../conditional.js';
+import { contentTag, ifNoneMatch } from '../conditional.js';
 import { pageMeta, productJson } from '../mappers.js';
 import { validationProblem } from '../problem.js';
 import { readPaging, readString } from '../query.js';
@@ -23,7 +22,7 @@ export function menuRoutes(storefront: Storefront): Route[] {
     let menu = rendered.get(snapshot);
     if (menu === undefined) {
       const body = Buffer.from(JSON.stringify({ products: snapshot.products.map(productJson) }));
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const etag = contentTag(body);
       menu = { body, etag, headers: ['ETag', etag, 'Cache-Control', 'no-cache'] };
       rendered.set(snapshot, menu);
     }

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { runCommand } from '../../src/cli/commands.js';
 import type { StartOptions } from '../../src/server.js';
-import { recordingLogger, WARN, type LogLine } from '../helpers.js';
+import { ERROR, recordingLogger, WARN, type LogLine } from '../helpers.js';
 import { resetTokenOf, startSmtpCapture, type SmtpCapture } from '../smtp-capture.js';
 import { follow } from './events-support.js';
 import { KITCHEN, staffToken } from './kitchen-support.js';
@@ -20,6 +20,7 @@ import {
   expectJson,
   expectUnauthorized,
   expectValidation,
+  freshEmail,
   login,
   placeOrder,
   startServer,
@@ -31,14 +32,6 @@ import {
 } from './support.js';
 
 const RESET_URL = 'https://shop.example/reset?token=';
-const ERROR = 50;
-
-let seq = 0;
-/** An address no other test uses. */
-function freshEmail(label: string): string {
-  seq += 1;
-  return `${label}-${process.pid}-${seq}-${Date.now()}@example.com`;
-}
 
 function register(base: string, body: unknown, opts: RequestOptions = {}): Promise<Res> {
   return call(base, '/api/auth/register', { ...opts, json: body });

@@ -346,10 +346,15 @@ export async function login(base: string, email: string, password: string, opts:
 
 let customerSeq = 0;
 
+/** An email address no other test uses. */
+export function freshEmail(label: string): string {
+  customerSeq += 1;
+  return `${label}-${process.pid}-${customerSeq}-${Date.now()}@example.com`;
+}
+
 /** A brand-new active customer (so that its orders and quota start empty), logged in. */
 export async function registerCustomer(handle: ServerHandle, label = 'e2e'): Promise<{ email: string; password: string }> {
-  customerSeq += 1;
-  const email = `${label}-${process.pid}-${customerSeq}-${Date.now()}@example.com`;
+  const email = freshEmail(label);
   const password = 'e2e-password-123';
   await handle.server.storefront.registerCustomer.execute({ email, name: `E2E ${label} ${customerSeq}`, password });
   return { email, password };

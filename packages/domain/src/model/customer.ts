@@ -1,3 +1,5 @@
+import type { Issues } from './validation.js';
+
 /** What an account may do: `staff` also works the kitchen (the staff routes, any order). */
 export type Role = 'customer' | 'staff';
 
@@ -42,19 +44,22 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The longest address SMTP carries (RFC 5321 path limit). */
 export const MAX_EMAIL_LENGTH = 254;
 
+/**
+ * An email given to find an account (a login, a reset request), normalised: a non-blank string of
+ * at most MAX_EMAIL_LENGTH characters, its shape unchecked (no account has a malformed one).
+ * Records an issue at `email` (and answers '') otherwise.
+ */
+export function givenEmail(value: unknown, issues: Issues): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_EMAIL_LENGTH) {
+    issues.add('email', `is required: a string of at most ${MAX_EMAIL_LENGTH} characters`);
+    return '';
+  }
+  return normalizeEmail(value);
+}
+
 /** Whether a normalised email has an address's shape: something@domain.tld, no spaces, at most 254 characters. */
 export function isEmailAddress(email: string): boolean {
   return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email);
-}
-
-/**
- * The length of `text` in characters as a person counts them (Unicode code points, as NIST SP
- * 800-63B and JSON Schema's `maxLength` do), not in UTF-16 units: an emoji is one character.
- */
-export function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
 }
 
 /** A customer's own password (sign-up, reset): 8 to 128 characters, no composition rules (NIST SP 800-63B). */

@@ -34,7 +34,7 @@ export interface OrderEvent extends OrderEventData {
 }
 
 /** The order as it was at `version` (1 ≤ version ≤ order.version): status, history and reason cut there. */
-export function orderAtVersion(order: Order, version: number): Order {
+function orderAtVersion(order: Order, version: number): Order {
   if (version === order.version) return order;
   const history = order.statusHistory.slice(0, version);
   const last = history[history.length - 1]!;

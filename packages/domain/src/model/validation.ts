@@ -22,6 +22,16 @@ export function isIntegerIn(value: unknown, min: number, max: number): value is 
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
+/**
+ * The length of `text` in characters as a person counts them (Unicode code points, as NIST SP
+ * 800-63B and JSON Schema's `maxLength` do), not in UTF-16 units: an emoji is one character.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
 /** Records an issue for every key of `record` not in `known` (a misspelt field must not be silently dropped). */
 export function unknownFields(record: Record<string, unknown>, known: ReadonlySet<string>, path: string, issues: Issues): void {
   for (const key of Object.keys(record)) if (!known.has(key)) issues.add(`${path}.${key}`, 'is not a known field');

@@ -37,8 +37,8 @@ export interface BuiltList {
 
 export const EMPTY_LIST: TermList = { docs: new Int32Array(0), weights: new Uint8Array(0), start: 0, end: 0, shift: 0, key: '' };
 
-export const EDITS_SHIFT = 6;
-export const WEIGHT_MASK = (1 << EDITS_SHIFT) - 1;
+const EDITS_SHIFT = 6;
+const WEIGHT_MASK = (1 << EDITS_SHIFT) - 1;
 
 /** A weight byte for a hit of `weight` (half units, already halved for a prefix) after `edits`. */
 export function weightByte(weight: number, edits: number): number {

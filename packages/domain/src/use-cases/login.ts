@@ -1,6 +1,6 @@
 import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
-import { normalizeEmail } from '../model/customer.js';
+import { givenEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike, HashOptions, TokenService } from '../ports/security.js';
@@ -27,7 +27,6 @@ export interface LoginDependencies extends AccountPorts {
   readonly loginPolicy: RateLimitPolicy;
 }
 
-const MAX_EMAIL = 254;
 const MAX_PASSWORD = 1024;
 
 /**
@@ -44,14 +43,11 @@ export class Login {
 
   async execute(input: LoginInput): Promise<TokenPair> {
     const issues = new Issues();
-    if (typeof input.email !== 'string' || input.email.trim() === '' || input.email.length > MAX_EMAIL) {
-      issues.add('email', `is required: a string of at most ${MAX_EMAIL} characters`);
-    }
+    const email = givenEmail(input.email, issues);
     if (typeof input.password !== 'string' || input.password.length === 0 || input.password.length > MAX_PASSWORD) {
       issues.add('password', `is required: a string of 1 to ${MAX_PASSWORD} characters`);
     }
     issues.throwIfAny();
-    const email = normalizeEmail(input.email as string);
     const password = input.password as string;
 
     await this.consume(`login:client:${input.client}`);

@@ -79,12 +79,14 @@ export class OrderEventRelay {
     this.schedule();
   }
 
-  /** Stops the sweep and waits for a drain in progress. */
+  /** Stops the sweep and waits for a drain in progress, and for the one asked to follow it. */
   async stop(): Promise<void> {
     this.started = false;
     if (this.timer !== null) clearTimer(this.timer);
     this.timer = null;
-    await this.running;
+    // The following drain resolves after the running one and its own run: awaiting the running one
+    // alone would let the following one start on adapters about to be closed.
+    await (this.following ?? this.running);
   }
 
   private schedule(): void {

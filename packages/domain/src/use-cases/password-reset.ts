@@ -1,7 +1,7 @@
 import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { randomToken, sha256Hex } from '../ids.js';
-import { MAX_EMAIL_LENGTH, normalizeEmail } from '../model/customer.js';
+import { givenEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
 import type { Mailer, MailMessage } from '../ports/mailer.js';
 import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
@@ -71,11 +71,8 @@ export class RequestPasswordReset {
 
   async execute(input: RequestPasswordResetInput): Promise<void> {
     const issues = new Issues();
-    if (typeof input.email !== 'string' || input.email.trim() === '' || input.email.length > MAX_EMAIL_LENGTH) {
-      issues.add('email', `is required: a string of at most ${MAX_EMAIL_LENGTH} characters`);
-    }
+    const email = givenEmail(input.email, issues);
     issues.throwIfAny();
-    const email = normalizeEmail(input.email as string);
     const { limiter, resetPolicy } = this.deps;
     const message = 'Too many password reset requests; retry later.';
     await refuseWhenLimited(limiter, `reset:client:${input.client}`, resetPolicy, message);

@@ -1,7 +1,7 @@
 import type { MenuCatalog } from '../menu-catalog.js';
 import type { Page } from '../model/page.js';
 import type { Product } from '../model/product.js';
-import { Issues } from '../model/validation.js';
+import { characterCount, Issues } from '../model/validation.js';
 import { SEARCH_LIMITS } from '../search/normalize.js';
 import type { PageInput } from './paging.js';
 import { resolvePage } from './paging.js';
@@ -25,11 +25,4 @@ export class SearchMenu {
     const snapshot = await this.catalog.snapshot();
     return snapshot.index.search(q!, page);
   }
-}
-
-/** Characters as a person counts them (code points), so an emoji is one, not two UTF-16 units. */
-function characterCount(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
 }

@@ -5,12 +5,6 @@ import { isDomainError, type CustomerRepository } from '@storefront/domain';
 import { expectDomainError } from '../assertions.js';
 import { aCustomer } from '../builders.js';
 
-/** `email` as someone might type it: the case of its letters and the spaces around it vary with `variant`. */
-function asTyped(email: string, variant: number): string {
-  const cased = [...email].map((c, i) => ((variant + i) % 3 === 0 ? c.toUpperCase() : c)).join('');
-  return ' '.repeat(variant % 2) + cased + ' '.repeat(variant % 3);
-}
-
 export function describeCustomerRepositoryContract(name: string, factory: () => Promise<CustomerRepository>): void {
   describe(`${name} (CustomerRepository contract)`, () => {
     it('finds a created customer by email and by id', async () => {
@@ -37,11 +31,11 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       expect(await customers.findById(second.customerId)).to.equal(null);
     });
 
-    it('lets exactly one of 20 concurrent sign-ups with one email (typed in any case, normalised) succeed', async () => {
+    it('lets exactly one of 20 concurrent sign-ups with one email succeed', async () => {
       const customers = await factory();
+      // Normalising the address as typed (trimmed, lower-cased) is the domain's job: the store gets it so.
       const email = aCustomer().email;
-      // What the domain hands the store: the address as typed, trimmed and lower-cased.
-      const candidates = Array.from({ length: 20 }, (_, i) => aCustomer({ email: asTyped(email, i).trim().toLowerCase() }));
+      const candidates = Array.from({ length: 20 }, () => aCustomer({ email }));
       const results = await Promise.allSettled(candidates.map((candidate) => customers.create(candidate)));
       const winners = candidates.filter((_, i) => results[i]!.status === 'fulfilled');
       expect(winners).to.have.length(1);
