@@ -105,6 +105,19 @@ describe('RedisOrderEventLog', function () {
       expect(await log.readAfter('5', 10)).to.deep.include({ kind: 'events', more: false });
     });
 
+    it('recovers a lost head key from the stream: a new instance reads the last id, replays, and appends after it', async () => {
+      const { log, prefix } = aLog();
+      await log.append(placed(5));
+      await client!.del(`${prefix}head`);
+      const fresh = new RedisOrderEventLog({ client: client!, keyPrefix: prefix });
+      logs.push(fresh);
+      expect((await fresh.position()).head).to.equal('5');
+      const replay = await fresh.readAfter('3', 10);
+      expect(replay.kind === 'events' ? replay.events.map((e) => e.id) : replay).to.deep.equal(['4', '5']);
+      await fresh.append(placed(2));
+      expect((await client!.xrange(`${prefix}stream`, '-', '+')).map(([id]) => id)).to.deep.equal(['1-0', '2-0', '3-0', '4-0', '5-0', '6-0', '7-0']);
+    });
+
     it('answers a limit above 1,000 in pages of 1,000', async () => {
       const { log } = aLog();
       await log.append(placed(1200));
