@@ -59,7 +59,7 @@ export function createOpeningHours(schedule: string | undefined, timeZone: strin
     throw new OpeningHoursError(`"${timeZone}" is not a valid IANA time zone (e.g. "Europe/Berlin" or "UTC").`);
   }
   const value = schedule?.trim() ?? '';
-  if (value === '') return { ...alwaysOpen(timeZone), warnings: [] };
+  if (value === '') return { ...alwaysOpen(timeZone, (at) => offsetAt(at.getTime(), timeZone)), warnings: [] };
   return new OsmOpeningHours(value, timeZone);
 }
 
@@ -115,6 +115,10 @@ class OsmOpeningHours implements ParsedOpeningHours {
       cursor = next;
     }
     return null;
+  }
+
+  offsetAt(at: Date): number {
+    return offsetAt(at.getTime(), this.timeZone);
   }
 
   #openAtWall(wallTime: number): boolean {

@@ -4,15 +4,28 @@
  * says only what the client may do next (the route's retry advice). No body ever carries a stack
  * trace or a driver message; the caller logs the unexpected ones with their cause.
  */
-import type { RateLimitStatus } from '@storefront/domain';
+import type { FieldIssue, RateLimitStatus } from '@storefront/domain';
 import { DomainError, RateLimitedError } from '@storefront/domain';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_CODE } from './problem.js';
 import { json, type Reply } from './reply.js';
 
+interface DetailJson {
+  path: string;
+  message: string;
+  minimum_order?: number;
+}
+
+/** A field issue as the interface writes it (snake_case). */
+function detailJson(issue: FieldIssue): DetailJson {
+  const detail: DetailJson = { path: issue.path, message: issue.message };
+  if (issue.minimumOrder !== undefined) detail.minimum_order = issue.minimumOrder;
+  return detail;
+}
+
 interface ErrorBody {
   error: string;
   message?: string;
-  details?: readonly { path: string; message: string }[];
+  details?: readonly DetailJson[];
   retry_after?: number;
 }
 
@@ -32,13 +45,13 @@ export function internalErrorBody(retryAdvice: string): { error: 'internal_error
 export function errorReply(error: unknown, retryAdvice: string): ErrorOutcome {
   if (error instanceof HttpProblem) {
     const body: ErrorBody = { error: error.code, message: error.message };
-    if (error.details !== undefined) body.details = error.details;
+    if (error.details !== undefined) body.details = error.details.map(detailJson);
     return { reply: json(error.status, body, Object.entries(error.headers).flat()), unexpected: false };
   }
   if (error instanceof DomainError && STATUS_BY_CODE[error.code] !== 500) {
     const status = STATUS_BY_CODE[error.code];
     const body: ErrorBody = error.code === 'invalid_credentials' ? { error: error.code } : { error: error.code, message: error.message };
-    if (error.details !== undefined) body.details = error.details;
+    if (error.details !== undefined) body.details = error.details.map(detailJson);
     const headers: string[] = [];
     if (error.retryAfterSeconds !== undefined) {
       body.retry_after = error.retryAfterSeconds;

@@ -1,5 +1,19 @@
 /** Domain objects → the snake_case JSON of the interface. */
-import type { CustomerProfile, OptionGroup, Order, OrderLineOption, Page, Product, RateLimitStatus, StoreStatus, TokenPair } from '@storefront/domain';
+import type {
+  CustomerProfile,
+  DeliveryAddress,
+  DeliveryZone,
+  Fulfilment,
+  OptionGroup,
+  Order,
+  OrderLineOption,
+  Page,
+  Product,
+  RateLimitStatus,
+  SlotList,
+  StoreStatus,
+  TokenPair,
+} from '@storefront/domain';
 
 export function productJson(p: Product) {
   return {
@@ -29,11 +43,37 @@ function lineOptionJson(o: OrderLineOption) {
   return { option_id: o.optionId, name: o.name, price_delta: o.priceDelta };
 }
 
+function addressJson(a: DeliveryAddress) {
+  return {
+    line1: a.line1,
+    ...(a.line2 === undefined ? {} : { line2: a.line2 }),
+    city: a.city,
+    postal_code: a.postalCode,
+    lat: a.lat,
+    lng: a.lng,
+    ...(a.instructions === undefined ? {} : { instructions: a.instructions }),
+  };
+}
+
+function fulfilmentJson(f: Fulfilment) {
+  return {
+    type: f.type,
+    time: f.time,
+    promised_at: f.promisedAt.toISOString(),
+    ...(f.address === undefined ? {} : { address: addressJson(f.address) }),
+    ...(f.zone === undefined ? {} : { zone: f.zone }),
+  };
+}
+
 export function orderJson(o: Order) {
   return {
     order_id: o.orderId,
+    subtotal: o.subtotal,
+    delivery_fee: o.deliveryFee,
+    tip: o.tip,
     amount: o.amount,
     currency: o.currency,
+    fulfilment: fulfilmentJson(o.fulfilment),
     items: o.items.map((line) => ({
       product_id: line.productId,
       name: line.name,
@@ -83,4 +123,17 @@ export function storeStatusJson(s: StoreStatus) {
     opening_hours: s.openingHours,
     next_change_at: s.nextChangeAt === null ? null : s.nextChangeAt.toISOString(),
   };
+}
+
+export function slotListJson(list: SlotList) {
+  return {
+    date: list.date,
+    time_zone: list.timeZone,
+    slot_minutes: list.slotMinutes,
+    slots: list.slots.map((slot) => ({ start: slot.start.toISOString(), end: slot.end.toISOString(), remaining: slot.remaining })),
+  };
+}
+
+export function deliveryQuoteJson(zone: DeliveryZone) {
+  return { zone: zone.name, fee: zone.fee, minimum_order: zone.minimumOrder };
 }

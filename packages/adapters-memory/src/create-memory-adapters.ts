@@ -12,6 +12,7 @@ import type {
   PasswordResetTokenStore,
   RateLimiter,
   SessionStore,
+  SlotPlaces,
   StoreStateRepository,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
@@ -21,6 +22,7 @@ import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
+import { InMemorySlotPlaces } from './in-memory-slot-places.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 
 export interface MemoryAdapterOptions {
@@ -40,6 +42,8 @@ export interface MemoryAdapters {
   readonly storeState: StoreStateRepository;
   /** The order events the live streams read: in memory, delivered within this process. */
   readonly events: OrderEventLog;
+  /** Places taken per slot, when slots have a capacity. */
+  readonly slotPlaces: SlotPlaces;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -57,6 +61,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     limiter: new InMemoryRateLimiter({ clock }),
     storeState: new InMemoryStoreStateRepository(),
     events: new InMemoryOrderEventLog({ clock }),
+    slotPlaces: new InMemorySlotPlaces(),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

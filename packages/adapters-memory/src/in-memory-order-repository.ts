@@ -27,7 +27,7 @@ import { CustomerOrderLog } from './customer-order-log.js';
 import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';
 import { OrderOutbox } from './order-outbox.js';
-import { movedRow, toOrder, toRow, versionOf, type OrderRow } from './order-row.js';
+import { movedRow, toOrder, toRow, versionOf, withoutAddress, type OrderRow } from './order-row.js';
 import { StatusQueues } from './status-queues.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
@@ -132,6 +132,18 @@ export class InMemoryOrderRepository implements OrderRepository {
     this.outbox.changed(after.orderId, move.fromVersion);
     if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
     return toOrder(after);
+  }
+
+  async eraseDeliveryAddresses(customerId: string): Promise<void> {
+    const log = this.logs.get(customerId);
+    if (log === undefined) return;
+    for (const before of log.slice(0, log.size)) {
+      const after = withoutAddress(before);
+      if (after === before) continue;
+      log.replace(after);
+      this.queues.move(before, after);
+      if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
+    }
   }
 
   async listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {

@@ -6,8 +6,20 @@
  * numbers (see `lifecycle`) instead of an object per history entry: a million completed orders
  * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
  */
-import type { Order, OrderStatus, StatusChange } from '@storefront/domain';
+import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderStatus, StatusChange } from '@storefront/domain';
 import { ORDER_STATUSES } from '@storefront/domain';
+
+/** An order's fulfilment and charges as a row keeps them; rows of pickup as soon as possible without a tip share one. */
+export interface RowFulfilment {
+  readonly type: FulfilmentType;
+  readonly time: string;
+  readonly address?: DeliveryAddress;
+  readonly zone?: string;
+  readonly deliveryFee: number;
+  readonly tip: number;
+}
+
+const PLAIN_PICKUP: RowFulfilment = Object.freeze({ type: 'pickup', time: 'asap', deliveryFee: 0, tip: 0 });
 import type { OrderLinePool } from './order-line-pool.js';
 
 export interface OrderRow {
@@ -27,14 +39,24 @@ export interface OrderRow {
    */
   readonly lifecycle?: readonly number[];
   readonly reason?: string;
+  /** When the order is promised; absent for an order stored before fulfilment existed (then: createdAtMs). */
+  readonly promisedAtMs?: number;
+  /** Absent as `promisedAtMs` is: pickup, no fee, no tip. */
+  readonly fulfilment?: RowFulfilment;
 }
 
 /** The sort key of every list of the store: created_at, then order_id. */
-export type RowKey = Pick<OrderRow, 'orderId' | 'createdAtMs'>;
+export type RowKey = Pick<OrderRow, 'orderId' | 'createdAtMs' | 'promisedAtMs'>;
 
 export function compareRows(a: RowKey, b: RowKey): number {
   if (a.createdAtMs !== b.createdAtMs) return a.createdAtMs - b.createdAtMs;
   return a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0;
+}
+
+/** The kitchen's order: promised_at, then placement. */
+export function compareKitchenRows(a: RowKey, b: RowKey): number {
+  const dp = (a.promisedAtMs ?? a.createdAtMs) - (b.promisedAtMs ?? b.createdAtMs);
+  return dp !== 0 ? dp : compareRows(a, b);
 }
 
 export function statusOf(row: OrderRow): OrderStatus {
@@ -59,6 +81,8 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
     items: pool.items(order.items),
     amount: order.amount,
     currency: order.currency,
+    promisedAtMs: order.fulfilment.promisedAt.getTime(),
+    fulfilment: rowFulfilment(order),
   };
   if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
   const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
@@ -79,10 +103,14 @@ export function toOrder(row: OrderRow): Order {
   const statusHistory: StatusChange[] = [];
   if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: new Date(row.createdAtMs) });
   else for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
+  const { deliveryFee, tip } = row.fulfilment ?? PLAIN_PICKUP;
   const order: Order = {
     orderId: row.orderId,
     customerId: row.customerId,
     items: row.items,
+    subtotal: row.amount - deliveryFee - tip,
+    deliveryFee,
+    tip,
     amount: row.amount,
     currency: row.currency,
     createdAt,
@@ -90,6 +118,7 @@ export function toOrder(row: OrderRow): Order {
     version: versionOf(row),
     updatedAt: new Date(lifecycle === undefined ? row.createdAtMs : lifecycle[0]!),
     statusHistory,
+    fulfilment: fulfilmentOf(row),
   };
   return row.reason === undefined ? order : { ...order, reason: row.reason };
 }
@@ -105,8 +134,46 @@ function withLifecycle(row: OrderRow, status: OrderStatus, version: number, life
     status,
     version,
     lifecycle,
+    ...promise(row),
   };
   return Object.freeze(reason === undefined ? moved : { ...moved, reason });
+}
+
+/** The row without the delivery address (erasure); the same row when it has none. */
+export function withoutAddress(row: OrderRow): OrderRow {
+  if (row.fulfilment?.address === undefined) return row;
+  const { address: _address, ...fulfilment } = row.fulfilment;
+  return Object.freeze({ ...row, fulfilment: Object.freeze(fulfilment) });
+}
+
+/** The row's promise fields, for a copy of it. */
+function promise(row: OrderRow): Pick<OrderRow, 'promisedAtMs' | 'fulfilment'> {
+  return row.promisedAtMs === undefined ? {} : { promisedAtMs: row.promisedAtMs, fulfilment: row.fulfilment! };
+}
+
+/** When the kitchen is to hand the order over: its promise, or its placement for an order stored before promises. */
+export function promisedAtMsOf(row: OrderRow): number {
+  return row.promisedAtMs ?? row.createdAtMs;
+}
+
+function rowFulfilment(order: Order): RowFulfilment {
+  const { fulfilment: f, deliveryFee, tip } = order;
+  if (f.type === 'pickup' && f.time === 'asap' && deliveryFee === 0 && tip === 0) return PLAIN_PICKUP;
+  return Object.freeze({
+    type: f.type,
+    time: f.time,
+    ...(f.address === undefined ? {} : { address: Object.freeze({ ...f.address }) }),
+    ...(f.zone === undefined ? {} : { zone: f.zone }),
+    deliveryFee,
+    tip,
+  });
+}
+
+function fulfilmentOf(row: OrderRow): Fulfilment {
+  const f = row.fulfilment ?? PLAIN_PICKUP;
+  const fulfilment: Fulfilment = { type: f.type, time: f.time, promisedAt: new Date(promisedAtMsOf(row)) };
+  if (f.address === undefined && f.zone === undefined) return fulfilment;
+  return { ...fulfilment, ...(f.address === undefined ? {} : { address: f.address }), ...(f.zone === undefined ? {} : { zone: f.zone }) };
 }
 
 function pack(status: OrderStatus, atMs: number): number {

@@ -1,5 +1,5 @@
 /**
- * Order rows sorted oldest first (created_at, then order_id), for a list that changes in the middle:
+ * Order rows sorted oldest first (created_at, then order_id; or by another order given), for a list that changes in the middle:
  * the kitchen takes orders off the front of a status's list and adds them to another. One flat
  * array would move every pointer after the change (about a millisecond at a million rows); here the
  * rows sit in chunks of at most CHUNK_MAX, so an insert or removal moves at most a chunk, and a
@@ -19,6 +19,9 @@ export interface RowCursor {
 }
 
 export class SortedRows {
+  /** `compare` orders the rows: placement (the default), or the kitchen's promise order. */
+  constructor(private readonly compare: (a: RowKey, b: RowKey) => number = compareRows) {}
+
   private readonly chunks: OrderRow[][] = [];
   /** Rows before each chunk. */
   private readonly starts: number[] = [];
@@ -121,7 +124,7 @@ export class SortedRows {
       const mid = (lo + hi) >> 1;
       const chunk = this.chunks[mid]!;
       this.reads += 1;
-      if (compareRows(chunk[chunk.length - 1]!, key) < 0) lo = mid + 1;
+      if (this.compare(chunk[chunk.length - 1]!, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return hi;
@@ -145,7 +148,7 @@ export class SortedRows {
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       this.reads += 1;
-      if (compareRows(chunk[mid]!, key) < 0) lo = mid + 1;
+      if (this.compare(chunk[mid]!, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

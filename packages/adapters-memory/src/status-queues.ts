@@ -1,20 +1,23 @@
 /**
- * Every order, in one sorted list per status: the kitchen's queue, and the way to an order by its
- * id (an id carries its creation time, so an order is found by key in at most seven lists, without
- * an index of a million ids). A page over several statuses is found without walking the rows before
+ * Every order, in two sorted lists per status: by promise (promised_at, then placement: the
+ * kitchen's queue) and by placement (the way to an order by its id: an id carries its creation time,
+ * so an order is found by key in at most seven lists, without an index of a million ids). A page over several statuses is found without walking the rows before
  * it: for each list, a binary search for how many of its rows come before the page (a row's rank
  * in the union is its rank in its own list plus its rank in each other list), then a merge of
  * `limit` rows from there. O(statuses² · log² n + limit · statuses), whatever the page.
  */
 import type { OrderStatus } from '@storefront/domain';
 import { ORDER_STATUSES } from '@storefront/domain';
-import { compareRows, statusOf, type OrderRow, type RowKey } from './order-row.js';
+import { compareKitchenRows, statusOf, type OrderRow, type RowKey } from './order-row.js';
 import { SortedRows, type RowCursor } from './sorted-rows.js';
 
 export class StatusQueues {
-  private readonly lists = new Map<OrderStatus, SortedRows>(ORDER_STATUSES.map((status) => [status, new SortedRows()]));
+  /** By placement: the way to a row by the time its id carries. */
+  private readonly byPlacement = new Map<OrderStatus, SortedRows>(ORDER_STATUSES.map((status) => [status, new SortedRows()]));
+  /** By promise (promised_at, then placement): the kitchen's pages. */
+  private readonly lists = new Map<OrderStatus, SortedRows>(ORDER_STATUSES.map((status) => [status, new SortedRows(compareKitchenRows)]));
 
-  /** Rows compared or read by the lists so far (see SortedRows.reads). */
+  /** Rows compared or read by the kitchen's lists so far (see SortedRows.reads). */
   get reads(): number {
     let reads = 0;
     for (const list of this.lists.values()) reads += list.reads;
@@ -22,25 +25,28 @@ export class StatusQueues {
   }
 
   add(row: OrderRow): void {
+    this.byPlacement.get(statusOf(row))!.insert(row);
     this.list(statusOf(row)).insert(row);
   }
 
-  /** Takes `before` out of its status's list and puts `after` in its own. */
+  /** Takes `before` out of its status's lists and puts `after` in its own. */
   move(before: OrderRow, after: OrderRow): void {
+    this.byPlacement.get(statusOf(before))!.remove(before);
     this.list(statusOf(before)).remove(before);
+    this.byPlacement.get(statusOf(after))!.insert(after);
     this.list(statusOf(after)).insert(after);
   }
 
   /** The row with this key, whatever its status. */
   find(key: RowKey): OrderRow | undefined {
-    for (const list of this.lists.values()) {
+    for (const list of this.byPlacement.values()) {
       const row = list.find(key);
       if (row !== undefined) return row;
     }
     return undefined;
   }
 
-  /** Rows `offset` to `offset + limit` of the statuses' lists merged oldest first, and their total. */
+  /** Rows `offset` to `offset + limit` of the statuses' lists merged in the kitchen's order, and their total. */
   page(statuses: readonly OrderStatus[], offset: number, limit: number): { rows: OrderRow[]; total: number } {
     const lists = [...new Set(statuses)].map((status) => this.list(status));
     const total = lists.reduce((sum, list) => sum + list.size, 0);
@@ -83,7 +89,7 @@ function oldestHead(cursors: readonly RowCursor[]): { row: OrderRow; cursor: Row
   let best: { row: OrderRow; cursor: RowCursor } | undefined;
   for (const cursor of cursors) {
     const row = cursor.peek();
-    if (row !== undefined && (best === undefined || compareRows(row, best.row) < 0)) best = { row, cursor };
+    if (row !== undefined && (best === undefined || compareKitchenRows(row, best.row) < 0)) best = { row, cursor };
   }
   return best;
 }

@@ -10,6 +10,7 @@ import {
   describePasswordResetTokenStoreContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
+  describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
   FakeClock,
 } from '@storefront/testing';
@@ -21,6 +22,7 @@ import {
   InMemoryPasswordResetTokenStore,
   InMemoryRateLimiter,
   InMemorySessionStore,
+  InMemorySlotPlaces,
   InMemoryStoreStateRepository,
 } from '../src/index.js';
 
@@ -31,6 +33,11 @@ describeOrderOutboxContract('InMemoryOrderRepository', async () => new InMemoryO
 describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
   orders: new InMemoryOrderRepository(),
   menu: new InMemoryMenuRepository(),
+}));
+describeSlotCapacityContract('InMemorySlotPlaces', async () => ({
+  orders: new InMemoryOrderRepository(),
+  menu: new InMemoryMenuRepository(),
+  places: new InMemorySlotPlaces(),
 }));
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());

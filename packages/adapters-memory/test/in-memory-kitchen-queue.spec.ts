@@ -6,7 +6,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine, OrderStatus } from '@storefront/domain';
-import { compareOrders, newId, OPEN_STATUSES, ORDER_STATUSES, OrderStamper, placedState, planMove } from '@storefront/domain';
+import { compareOrders, legacyFulfilment, newId, OPEN_STATUSES, ORDER_STATUSES, OrderStamper, placedState, planMove } from '@storefront/domain';
 import { anOrder, anOrderLine, seededRandom } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 
@@ -79,7 +79,7 @@ describe('InMemoryOrderRepository: the kitchen queue', () => {
     let accepted = 0;
     for (let i = 0; i < count; i++) {
       const { orderId, createdAt } = stamper.next(new Date(start + i));
-      const order: Order = { orderId, customerId: customers[i % 1000]!, items: [line], amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt) };
+      const order: Order = { orderId, customerId: customers[i % 1000]!, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
       await orders.insert(order);
       // Every tenth order is accepted: two lists that interleave all the way through.
       if (i % 10 === 1 && (await orders.applyMove({ orderId, fromVersion: 1, status: 'accepted', at: new Date(start + count + i) })) !== null) accepted++;

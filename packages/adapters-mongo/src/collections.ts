@@ -13,6 +13,7 @@ export const COLLECTIONS = {
   customers: 'customers',
   sessions: 'sessions',
   passwordResetTokens: 'password_reset_tokens',
+  slotPlaces: 'slot_places',
 } as const;
 
 export const INDEXES = {
@@ -24,10 +25,12 @@ export const INDEXES = {
   ordersByCustomer: 'orders_by_customer',
   /**
    * listByStatus (the kitchen's queue): a few equalities on the status (`$in`), each already in
-   * (createdAt, _id) order, which the server merges (SORT_MERGE) instead of sorting; and the queue
-   * never reads the completed orders, which pile up in the other statuses.
+   * (promisedAt, createdAt, _id) order, which the server merges (SORT_MERGE) instead of sorting;
+   * and the queue never reads the completed orders, which pile up in the other statuses. (It
+   * replaces `orders_by_status`, keyed without promisedAt, which a database upgraded from before
+   * keeps until dropped by hand: nothing reads it.)
    */
-  ordersByStatus: 'orders_by_status',
+  ordersByStatus: 'orders_kitchen_queue',
   /**
    * listUnpublished (the outbox): only the orders with an unpublished change (partial on
    * `eventsPending: true`, which the last mark removes), least recently changed first; its size is
@@ -57,7 +60,7 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
   [COLLECTIONS.orders]: [
     { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
-    { name: INDEXES.ordersByStatus, key: { status: 1, createdAt: 1, _id: 1 } },
+    { name: INDEXES.ordersByStatus, key: { status: 1, promisedAt: 1, createdAt: 1, _id: 1 } },
     { name: INDEXES.ordersOutbox, key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } },
   ],
   [COLLECTIONS.idempotencyKeys]: [
@@ -105,5 +108,7 @@ export async function upgradeOrders(db: Db): Promise<number> {
       },
     },
   ]);
-  return result.modifiedCount;
+  // Orders placed before fulfilment are promised when they were placed: the queue's index needs it written.
+  const promised = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }]);
+  return result.modifiedCount + promised.modifiedCount;
 }

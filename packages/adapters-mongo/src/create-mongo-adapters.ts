@@ -11,6 +11,7 @@ import type {
   OrderRepository,
   PasswordResetTokenStore,
   SessionStore,
+  SlotPlaces,
   StoreStateRepository,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
@@ -24,6 +25,7 @@ import { MongoMenuRepository } from './mongo-menu-repository.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
+import { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
 import type { OrderDocument } from './order-mapper.js';
 import type { PasswordResetTokenDocument } from './password-reset-token-mapper.js';
@@ -44,6 +46,8 @@ export interface MongoAdapters {
   /** Hashes of single-use password reset tokens; expired ones are removed by a TTL index. */
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
+  /** Places taken per slot, shared by every instance on this database. */
+  readonly slotPlaces: SlotPlaces;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -70,6 +74,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
+    slotPlaces: new MongoSlotPlaces(db.collection<SlotPlacesDocument>(COLLECTIONS.slotPlaces)),
     probes: [probe],
   };
 }

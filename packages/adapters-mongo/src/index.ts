@@ -11,6 +11,7 @@ export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-sessio
 export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 export { MongoStoreStateRepository } from './mongo-store-state-repository.js';
 export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
+export { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 export { MenuRevision } from './menu-revision.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, upgradeOrders } from './collections.js';
 export { isStoreUnavailable, storeOperation, toDomainError } from './store-errors.js';

@@ -120,6 +120,12 @@ export class MongoOrderRepository implements OrderRepository {
     });
   }
 
+  eraseDeliveryAddresses(customerId: string): Promise<void> {
+    return storeOperation(async () => {
+      await this.orders.updateMany({ customerId, 'fulfilment.address': { $exists: true } }, { $unset: { 'fulfilment.address': '' } });
+    });
+  }
+
   listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
     return storeOperation(async () => {
       const [documents, total] = await Promise.all([

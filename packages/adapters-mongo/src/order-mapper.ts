@@ -14,8 +14,17 @@
  * A line's chosen options are written only when there are some: a line without options is stored
  * as before options existed, and such a line (old or new) is read with none.
  */
-import type { Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
+import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
 import { placedState } from '@storefront/domain';
+
+/** How and when, as stored; `promisedAt` sits at the top of the document, where the kitchen's index reads it. */
+export interface FulfilmentDocument {
+  type: FulfilmentType;
+  time: string;
+  /** Removed when the customer's account is erased. */
+  address?: DeliveryAddress;
+  zone?: string;
+}
 
 export interface OrderLineOptionDocument {
   optionId: string;
@@ -54,6 +63,15 @@ export interface OrderDocument {
   statusHistory?: StatusChangeDocument[];
   reason?: string;
   /**
+   * Absent on orders stored before fulfilment: they read as pickup, subtotal = amount, promised at
+   * createdAt (`upgradeOrders` writes `promisedAt` into them for the kitchen's index).
+   */
+  subtotal?: number;
+  deliveryFee?: number;
+  tip?: number;
+  promisedAt?: Date;
+  fulfilment?: FulfilmentDocument;
+  /**
    * The outbox: the newest version whose event is published, and `true` while a newer version is
    * not (the partial index orders_outbox holds exactly these orders). Both absent on orders stored
    * before events: their changes predate the events and are never published.
@@ -74,6 +92,11 @@ export function toOrderDocument(order: Order): OrderDocument {
     version: order.version,
     updatedAt: copyDate(order.updatedAt),
     statusHistory: order.statusHistory.map(toStatusChange),
+    subtotal: order.subtotal,
+    deliveryFee: order.deliveryFee,
+    tip: order.tip,
+    promisedAt: copyDate(order.fulfilment.promisedAt),
+    fulfilment: toFulfilmentDocument(order.fulfilment),
   };
   if (order.reason !== undefined) document.reason = order.reason;
   return document;
@@ -97,6 +120,10 @@ export function toOrder(document: OrderDocument): Order {
     version: document.version ?? placed.version,
     updatedAt: document.updatedAt ?? placed.updatedAt,
     statusHistory: (document.statusHistory ?? placed.statusHistory).map(toStatusChange),
+    subtotal: document.subtotal ?? document.amount,
+    deliveryFee: document.deliveryFee ?? 0,
+    tip: document.tip ?? 0,
+    fulfilment: fromFulfilmentDocument(document),
   };
   return document.reason === undefined ? order : { ...order, reason: document.reason };
 }
@@ -104,6 +131,36 @@ export function toOrder(document: OrderDocument): Order {
 /** The history entry a move appends (also what `$push` writes). */
 export function toStatusChange(change: StatusChange): StatusChangeDocument {
   return { status: change.status, at: copyDate(change.at) };
+}
+
+function toFulfilmentDocument(fulfilment: Fulfilment): FulfilmentDocument {
+  const document: FulfilmentDocument = { type: fulfilment.type, time: fulfilment.time };
+  if (fulfilment.address !== undefined) document.address = copyAddress(fulfilment.address);
+  if (fulfilment.zone !== undefined) document.zone = fulfilment.zone;
+  return document;
+}
+
+function fromFulfilmentDocument(document: OrderDocument): Fulfilment {
+  const stored = document.fulfilment ?? { type: 'pickup', time: 'asap' };
+  const fulfilment: Fulfilment = { type: stored.type, time: stored.time, promisedAt: document.promisedAt ?? document.createdAt };
+  return {
+    ...fulfilment,
+    ...(stored.address === undefined ? {} : { address: copyAddress(stored.address) }),
+    ...(stored.zone === undefined ? {} : { zone: stored.zone }),
+  };
+}
+
+/** Field by field: nothing but the address's own fields reaches the store. */
+function copyAddress(a: DeliveryAddress): DeliveryAddress {
+  return {
+    line1: a.line1,
+    ...(a.line2 === undefined ? {} : { line2: a.line2 }),
+    city: a.city,
+    postalCode: a.postalCode,
+    lat: a.lat,
+    lng: a.lng,
+    ...(a.instructions === undefined ? {} : { instructions: a.instructions }),
+  };
 }
 
 function toLine(line: OrderLine): OrderLineDocument {

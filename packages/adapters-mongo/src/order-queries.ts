@@ -3,7 +3,7 @@
  * repository runs. A customer's list: equality on the customer and a sort on (createdAt, _id) that
  * the orders_by_customer index already holds in order, so the server walks the index and never
  * sorts in memory. The kitchen's queue: `$in` on a few statuses, where each status's run of
- * orders_by_status is in (createdAt, _id) order and the server merges the runs (SORT_MERGE) rather
+ * orders_kitchen_queue is in (promisedAt, createdAt, _id) order and the server merges the runs (SORT_MERGE) rather
  * than sorting. Page N still skips N-1 pages of index keys, which is cheap next to fetching their
  * documents. The outbox: the orders_outbox index holds only the pending orders, in (updatedAt, _id)
  * order, so the oldest due are read first whatever the number of published orders.
@@ -36,7 +36,7 @@ export function findOrdersByStatus(
 ): FindCursor<WithId<OrderDocument>> {
   return orders
     .find(statusFilter(statuses))
-    .sort({ createdAt: 1, _id: 1 })
+    .sort({ promisedAt: 1, createdAt: 1, _id: 1 })
     .skip(pageOffset(page))
     .limit(page.limit);
 }

@@ -5,13 +5,19 @@
  * some were written by the version before this one: an order line written before options existed
  * is read with none.
  */
-import type { Order, OrderEvent, OrderEventData, OrderEventType, OrderLine, OrderStatus } from '@storefront/domain';
+import type { Fulfilment, Order, OrderEvent, OrderEventData, OrderEventType, OrderLine, OrderStatus } from '@storefront/domain';
+import { legacyFulfilment } from '@storefront/domain';
 
 type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
-interface StoredOrder extends Omit<Stored<Order>, 'statusHistory' | 'items'> {
+/** Entries written before fulfilment have no money breakdown and no fulfilment. */
+interface StoredOrder extends Omit<Stored<Order>, 'statusHistory' | 'items' | 'fulfilment' | 'subtotal' | 'deliveryFee' | 'tip'> {
   readonly statusHistory: readonly { readonly status: OrderStatus; readonly at: string }[];
   readonly items: readonly (Omit<OrderLine, 'options'> & { readonly options?: OrderLine['options'] })[];
+  readonly subtotal?: number;
+  readonly deliveryFee?: number;
+  readonly tip?: number;
+  readonly fulfilment?: Stored<Fulfilment>;
 }
 
 interface StoredEvent {
@@ -43,10 +49,16 @@ export function decodeEvent(id: string, json: string): OrderEvent {
 }
 
 function decodeOrder(order: StoredOrder): Order {
+  const createdAt = new Date(order.createdAt);
+  const fulfilment = order.fulfilment;
   return {
     ...order,
     items: order.items.map((line) => ({ ...line, options: line.options ?? [] })),
-    createdAt: new Date(order.createdAt),
+    subtotal: order.subtotal ?? order.amount,
+    deliveryFee: order.deliveryFee ?? 0,
+    tip: order.tip ?? 0,
+    fulfilment: fulfilment === undefined ? legacyFulfilment(createdAt) : { ...fulfilment, promisedAt: new Date(fulfilment.promisedAt) },
+    createdAt,
     updatedAt: new Date(order.updatedAt),
     statusHistory: order.statusHistory.map((change) => ({ status: change.status, at: new Date(change.at) })),
   };

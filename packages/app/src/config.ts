@@ -6,7 +6,9 @@ import { isPublicPaserk, isSecretPaserk } from '@storefront/adapters-crypto';
 import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
 import { STREAM_LIMITS } from '@storefront/adapters-http';
-import type { OpeningHours } from '@storefront/domain';
+import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/adapters-zones';
+import type { DeliveryZones, OpeningHours, SlotRules } from '@storefront/domain';
+import { DEFAULT_SLOT_RULES } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -91,6 +93,10 @@ export interface StorefrontConfig {
   readonly currency: string;
   /** STOREFRONT_OPENING_HOURS read in STOREFRONT_TIME_ZONE; always open when unset. */
   readonly openingHours: OpeningHours;
+  /** STOREFRONT_SLOT_MINUTES, STOREFRONT_PICKUP_LEAD_MINUTES, STOREFRONT_DELIVERY_LEAD_MINUTES, STOREFRONT_SCHEDULE_DAYS, STOREFRONT_SLOT_CAPACITY. */
+  readonly slots: SlotRules;
+  /** STOREFRONT_DELIVERY_ZONES_FILE (the demo's zones with demo data); null: no delivery. */
+  readonly deliveryZones: DeliveryZones | null;
   /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default STREAM_LIMITS.perCaller: 5). */
   readonly streamsPerCaller: number;
   /** Prometheus metrics on a port of their own; undefined (METRICS_PORT unset) → off. */
@@ -157,12 +163,13 @@ export function loadConfig(env: Env): StorefrontConfig {
   const port = read.integer('PORT', 3000, 0, 65_535);
   const storeName = read.text('STOREFRONT_NAME', 'Storefront', 100);
   const metrics = read.metrics('METRICS_PORT', 'METRICS_HOST', port);
+  const demoData = read.boolean('STOREFRONT_DEMO_DATA', memory);
   const config: StorefrontConfig = {
     port,
     host: read.string('HOST', '0.0.0.0'),
     store,
     menuFile: read.optionalString('STOREFRONT_MENU_FILE'),
-    demoData: read.boolean('STOREFRONT_DEMO_DATA', memory),
+    demoData,
     rateLimit: {
       max: read.integer('RATE_LIMIT_MAX', 120, 1, MAX_LIMIT),
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
@@ -198,6 +205,8 @@ export function loadConfig(env: Env): StorefrontConfig {
     storeName,
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),
+    slots: read.slots(),
+    deliveryZones: read.deliveryZones('STOREFRONT_DELIVERY_ZONES_FILE', demoData),
     metrics,
     mail: read.mail(storeName, memory),
     docs: read.boolean('STOREFRONT_DOCS', true),
@@ -270,6 +279,33 @@ class Reader {
       if (!(error instanceof OpeningHoursError)) throw error;
       this.fail(scheduleName, `${scheduleName} is not OpenStreetMap opening_hours syntax (e.g. "Mo-Fr 11:00-22:00; Sa,Su 12:00-23:00"): ${error.message}`);
       return createOpeningHours(undefined, zone);
+    }
+  }
+
+  /** Slot length (a divisor of a day, 5 to 240 minutes), lead times, horizon and capacity (unset: no limit). */
+  slots(): SlotRules {
+    const d = DEFAULT_SLOT_RULES;
+    const slotMinutes = this.integer('STOREFRONT_SLOT_MINUTES', d.slotMinutes, 5, 240);
+    if (1440 % slotMinutes !== 0) this.fail('STOREFRONT_SLOT_MINUTES', `STOREFRONT_SLOT_MINUTES must divide a day (1440 minutes), e.g. 10, 15, 20, 30 or 60, got ${slotMinutes}`);
+    return {
+      slotMinutes,
+      pickupLeadMinutes: this.integer('STOREFRONT_PICKUP_LEAD_MINUTES', d.pickupLeadMinutes, 0, 10_080),
+      deliveryLeadMinutes: this.integer('STOREFRONT_DELIVERY_LEAD_MINUTES', d.deliveryLeadMinutes, 0, 10_080),
+      scheduleDays: this.integer('STOREFRONT_SCHEDULE_DAYS', d.scheduleDays, 1, 90),
+      capacity: this.isSet('STOREFRONT_SLOT_CAPACITY') ? this.integer('STOREFRONT_SLOT_CAPACITY', 1, 1, 100_000) : d.capacity,
+    };
+  }
+
+  /** The zones file read and checked now, so that a bad one stops the start naming the variable. */
+  deliveryZones(name: string, demoData: boolean): DeliveryZones | null {
+    const path = this.raw(name) ?? (demoData ? DEMO_ZONES_FILE : undefined);
+    if (path === undefined) return null;
+    try {
+      return loadZonesFile(path);
+    } catch (error) {
+      if (!(error instanceof DeliveryZonesError)) throw error;
+      this.fail(name, `${name} is not a usable GeoJSON FeatureCollection of delivery zones: ${error.message}`);
+      return null;
     }
   }
 

@@ -16,6 +16,7 @@ import type {
   PasswordResetTokenStore,
   RateLimiter,
   SessionStore,
+  SlotPlaces,
   Storefront,
   StoreStateRepository,
   TokenService,
@@ -38,6 +39,7 @@ const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
 const MailersId: unique symbol = Symbol.for('storefront.Mailers');
 const StoreStateRepositoryId: unique symbol = Symbol.for('storefront.StoreStateRepository');
+const SlotPlacesId: unique symbol = Symbol.for('storefront.SlotPlaces');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const OrderEventLogId: unique symbol = Symbol.for('storefront.OrderEventLog');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
@@ -72,6 +74,8 @@ export const TYPES = {
   Mailers: MailersId,
   /** Whether the kitchen has paused ordering, shared by every instance. */
   StoreStateRepository: StoreStateRepositoryId,
+  /** Places taken per slot (STOREFRONT_SLOT_CAPACITY), shared by every instance on the store. */
+  SlotPlaces: SlotPlacesId,
   RateLimiter: RateLimiterId,
   /** The log of order events the live streams read: Redis with REDIS_URL, else in-process. */
   OrderEventLog: OrderEventLogId,
@@ -110,6 +114,7 @@ export interface Services {
   [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;
   [TYPES.Mailers]: Mailers | undefined;
   [TYPES.StoreStateRepository]: StoreStateRepository;
+  [TYPES.SlotPlaces]: SlotPlaces;
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.OrderEventLog]: OrderEventLog;
   [TYPES.HealthProbes]: readonly HealthProbe[];

@@ -1,6 +1,10 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { generateSigningKey, PasetoTokenService } from '@storefront/adapters-crypto';
+import { DEMO_STORE_LOCATION, DEMO_ZONES_FILE } from '@storefront/adapters-zones';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig, type Env } from '../src/config.js';
 
 function configError(env: Env): ConfigError {
@@ -15,7 +19,9 @@ function configError(env: Env): ConfigError {
 
 describe('loadConfig', () => {
   it('defaults to the memory store with demo data on port 3000', () => {
-    const { openingHours, ...config } = loadConfig({});
+    const { openingHours, deliveryZones, ...config } = loadConfig({});
+    // The demo's zones, around the demo store.
+    expect(deliveryZones?.lookup(DEMO_STORE_LOCATION.lat, DEMO_STORE_LOCATION.lng).map((zone) => zone.name).sort()).to.deep.equal(['Centre', 'Outer ring']);
     expect(config).to.deep.equal({
       port: 3000,
       host: '0.0.0.0',
@@ -42,6 +48,7 @@ describe('loadConfig', () => {
       streamsPerCaller: 5,
       storeName: 'Storefront',
       currency: 'USD',
+      slots: { slotMinutes: 15, pickupLeadMinutes: 20, deliveryLeadMinutes: 45, scheduleDays: 7, capacity: null },
       metrics: undefined,
       mail: { smtpUrl: undefined, from: '"Storefront" <no-reply@localhost>', passwordResetUrl: undefined },
       docs: true,
@@ -92,11 +99,19 @@ describe('loadConfig', () => {
       STOREFRONT_STREAMS_PER_CALLER: '20',
       STOREFRONT_OPENING_HOURS: 'Mo-Fr 11:00-22:00',
       STOREFRONT_TIME_ZONE: 'Europe/Berlin',
+      STOREFRONT_SLOT_MINUTES: '30',
+      STOREFRONT_PICKUP_LEAD_MINUTES: '10',
+      STOREFRONT_DELIVERY_LEAD_MINUTES: '60',
+      STOREFRONT_SCHEDULE_DAYS: '14',
+      STOREFRONT_SLOT_CAPACITY: '8',
+      STOREFRONT_DELIVERY_ZONES_FILE: DEMO_ZONES_FILE,
       METRICS_PORT: '9464',
       METRICS_HOST: '0.0.0.0',
       STOREFRONT_DOCS: 'false',
     });
-    const { openingHours, ...config } = loaded;
+    const { openingHours, deliveryZones, ...config } = loaded;
+    expect(deliveryZones?.lookup(0, 0)).to.deep.equal([]);
+    expect(deliveryZones?.lookup(DEMO_STORE_LOCATION.lat, DEMO_STORE_LOCATION.lng)).to.have.length(2);
     expect(openingHours.schedule).to.equal('Mo-Fr 11:00-22:00');
     expect(openingHours.timeZone).to.equal('Europe/Berlin');
     // A Monday noon in Berlin (10:00Z in summer) is open; the Sunday before is not.
@@ -128,6 +143,7 @@ describe('loadConfig', () => {
       streamsPerCaller: 20,
       storeName: 'Chez Ann',
       currency: 'EUR',
+      slots: { slotMinutes: 30, pickupLeadMinutes: 10, deliveryLeadMinutes: 60, scheduleDays: 14, capacity: 8 },
       metrics: { port: 9464, host: '0.0.0.0' },
       mail: { smtpUrl: 'smtp://mailer:s3cret@mail.internal:587', from: 'Chez Ann <hello@chez-ann.example>', passwordResetUrl: 'https://chez-ann.example/reset?token=' },
       docs: false,
@@ -138,6 +154,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STOREFRONT_OPENING_HOURS: 'Mo-Fr 25:00-26:00' })).to.throw(ConfigError, /^STOREFRONT_OPENING_HOURS is not OpenStreetMap opening_hours syntax/);
     expect(() => loadConfig({ STOREFRONT_TIME_ZONE: 'Mars/Olympus' })).to.throw(ConfigError, /^STOREFRONT_TIME_ZONE must be an IANA time zone/);
     expect(() => loadConfig({ STOREFRONT_CURRENCY: 'usd' })).to.throw(ConfigError, /^STOREFRONT_CURRENCY must be an ISO 4217 code/);
+  });
+
+  it('names STOREFRONT_DELIVERY_ZONES_FILE when the file cannot be read or is not zones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zones-'));
+    try {
+      const file = join(dir, 'zones.geojson');
+      writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'A', fee: 1 }, geometry: null }] }));
+      expect(() => loadConfig({ STOREFRONT_DELIVERY_ZONES_FILE: file })).to.throw(ConfigError, /^STOREFRONT_DELIVERY_ZONES_FILE is not a usable GeoJSON FeatureCollection.*features\[0\]\.properties\.minimum_order/);
+      writeFileSync(file, '{ not json');
+      expect(() => loadConfig({ STOREFRONT_DELIVERY_ZONES_FILE: file })).to.throw(ConfigError, /^STOREFRONT_DELIVERY_ZONES_FILE .*is not JSON/);
+      expect(() => loadConfig({ STOREFRONT_DELIVERY_ZONES_FILE: join(dir, 'missing.geojson') })).to.throw(ConfigError, /^STOREFRONT_DELIVERY_ZONES_FILE .*cannot be read/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('offers no delivery without a zones file or demo data', () => {
+    expect(loadConfig({ STOREFRONT_DEMO_DATA: 'false' }).deliveryZones).to.equal(null);
+  });
+
+  it('names the slot variables when they cannot be used', () => {
+    expect(() => loadConfig({ STOREFRONT_SLOT_MINUTES: '7' })).to.throw(ConfigError, /^STOREFRONT_SLOT_MINUTES must divide a day/);
+    expect(() => loadConfig({ STOREFRONT_SLOT_MINUTES: '1' })).to.throw(ConfigError, /^STOREFRONT_SLOT_MINUTES must be an integer from 5 to 240/);
+    expect(() => loadConfig({ STOREFRONT_SLOT_CAPACITY: '0' })).to.throw(ConfigError, /^STOREFRONT_SLOT_CAPACITY must be/);
+    expect(() => loadConfig({ STOREFRONT_SCHEDULE_DAYS: 'a week' })).to.throw(ConfigError, /^STOREFRONT_SCHEDULE_DAYS must be/);
+    expect(() => loadConfig({ STOREFRONT_PICKUP_LEAD_MINUTES: '-5' })).to.throw(ConfigError, /^STOREFRONT_PICKUP_LEAD_MINUTES must be/);
   });
 
   it('names REDIS_URL when it is not a redis:// or rediss:// URL, without echoing it', () => {

@@ -84,6 +84,16 @@ const RUNTIME_EXPORTS = [
   'assignOptionIds',
   'menuDocumentOf',
   'optionNameKey',
+  // Fulfilment: pickup or delivery, now or later.
+  'DEFAULT_SLOT_RULES',
+  'FULFILMENT_LIMITS',
+  'FULFILMENT_TYPES',
+  'PICKUP_ASAP',
+  'SlotGrid',
+  'cheapestZone',
+  'compareKitchenOrders',
+  'isCalendarDate',
+  'legacyFulfilment',
 ];
 
 function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {
@@ -244,6 +254,7 @@ const orderRepository: OrderRepository = {
   // The outbox of live order events: nothing is ever due here (no log is read).
   listUnpublished: async () => [],
   markPublished: async () => undefined,
+  eraseDeliveryAddresses: async () => undefined,
 };
 const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused, revokeAllOf: unused };

@@ -30,6 +30,14 @@ export type DomainErrorCode =
   | 'store_closed'
   /** An order line's options do not fit its product's option groups (`details` names each group at fault). */
   | 'invalid_options'
+  /** The chosen time (or, for `asap`, every slot before closing) is not offered: closed, too soon, too far or full. */
+  | 'slot_unavailable'
+  /** Delivery was asked for and the store has no delivery zones. */
+  | 'delivery_unavailable'
+  /** The delivery address is in none of the store's zones. */
+  | 'outside_delivery_area'
+  /** The items come to less than the delivery zone's minimum (`details[].minimumOrder`). */
+  | 'below_minimum_order'
   /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
   | 'service_unavailable';
 
@@ -37,6 +45,8 @@ export type DomainErrorCode =
 export interface FieldIssue {
   readonly path: string;
   readonly message: string;
+  /** `below_minimum_order` only: the zone's minimum, in minor units. */
+  readonly minimumOrder?: number;
 }
 
 /** What a DomainError may carry besides its code and message. */

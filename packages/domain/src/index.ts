@@ -71,7 +71,18 @@ export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model/option-group.js';
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
 export { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH, ROLES } from './model/customer.js';
-export { compareOrders, ORDER_LIMITS } from './model/order.js';
+export { compareKitchenOrders, compareOrders, ORDER_LIMITS } from './model/order.js';
+export { FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
+export type { DeliveryAddress, Fulfilment, FulfilmentRequest, FulfilmentType } from './model/fulfilment.js';
+export { SlotGrid, isCalendarDate } from './fulfilment/slot-grid.js';
+export type { Slot } from './fulfilment/slot-grid.js';
+export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
+export type { SlotRefusal, SlotRules } from './fulfilment/slot-rules.js';
+export type { AddressInput, FulfilmentInput } from './fulfilment/fulfilment-request.js';
+export type { ListSlots, ListSlotsInput, OfferedSlot, QuoteDelivery, SlotList } from './use-cases/fulfilment-queries.js';
+export type { SlotPlaces } from './ports/slot-places.js';
+export { cheapestZone } from './ports/delivery-zones.js';
+export type { DeliveryZone, DeliveryZones } from './ports/delivery-zones.js';
 export type { Order, OrderLine, OrderLineOption, OrderRequestLine, OrderStatus, StatusChange } from './model/order.js';
 export {
   applyOrderMove,

@@ -15,6 +15,11 @@ import type { OpeningHours } from './ports/opening-hours.js';
 import { alwaysOpen } from './ports/opening-hours.js';
 import type { StoreStateRepository } from './ports/store-state-repository.js';
 import type { OrderEventLog } from './ports/order-event-log.js';
+import type { DeliveryZones } from './ports/delivery-zones.js';
+import type { SlotPlaces } from './ports/slot-places.js';
+import { FulfilmentPlanner } from './fulfilment/fulfilment-planner.js';
+import { DEFAULT_SLOT_RULES, type SlotRules } from './fulfilment/slot-rules.js';
+import { ListSlots, QuoteDelivery } from './use-cases/fulfilment-queries.js';
 import { OrderEventRelay, type OrderEventRelayOptions } from './use-cases/order-event-relay.js';
 import { OrderFeeds } from './use-cases/order-feeds.js';
 import type { StoreSettings } from './model/store.js';
@@ -68,6 +73,10 @@ export interface StorefrontPorts {
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
   readonly clock?: Clock;
+  /** The areas the store delivers to; absent: no delivery (`delivery_unavailable`). */
+  readonly deliveryZones?: DeliveryZones;
+  /** Places taken per slot, shared by every instance; required when `fulfilment.capacity` is set. */
+  readonly slotPlaces?: SlotPlaces;
   /** Dependencies reported by the status check, e.g. `store` and `rate_limiter`. */
   readonly probes?: readonly HealthProbe[];
 }
@@ -88,6 +97,8 @@ export interface StorefrontOptions {
   readonly store?: Partial<StoreSettings>;
   /** When the store takes orders by the clock. Default: always open, in UTC. */
   readonly openingHours?: OpeningHours;
+  /** Slot length, lead times, horizon and capacity (DEFAULT_SLOT_RULES for what is not given). */
+  readonly fulfilment?: Partial<SlotRules>;
   /**
    * Verified access tokens remembered until their expiry, so that a signature is checked once per
    * token rather than once per request (sessions and accounts are still looked up every time; see
@@ -151,6 +162,10 @@ export interface Storefront {
   readonly setProductAvailability: SetProductAvailability;
   readonly setAcceptingOrders: SetAcceptingOrders;
   readonly getStoreStatus: GetStoreStatus;
+  /** The offered slots of a day. */
+  readonly listSlots: ListSlots;
+  /** The delivery zone, fee and minimum order of a point. */
+  readonly quoteDelivery: QuoteDelivery;
   /**
    * Publishes stored order changes to the event log. Changes made through this storefront are
    * published at once; `start()` adds the sweep that retries what could not be (call `stop()`
@@ -197,6 +212,13 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     clock,
   );
   const { customers, sessions, hasher, limiter } = ports;
+  const planner = new FulfilmentPlanner({
+    hours: gate.hours,
+    rules: { ...DEFAULT_SLOT_RULES, ...options.fulfilment },
+    clock,
+    zones: ports.deliveryZones ?? null,
+    places: ports.slotPlaces ?? null,
+  });
   const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events);
   const stored = (): void => orderEvents.notify();
   const tokens =
@@ -219,7 +241,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, options.orders, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -235,18 +257,20 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     importMenu: new ImportMenu(ports.menu, catalog),
     setCustomerRole: new SetCustomerRole(customers),
     getOrder: new GetOrder(ports.orders),
-    cancelOrder: new CancelOrder(ports.orders, clock, stored),
-    moveOrder: new MoveOrder(ports.orders, clock, stored),
+    cancelOrder: new CancelOrder(ports.orders, clock, stored, planner),
+    moveOrder: new MoveOrder(ports.orders, clock, stored, planner),
     listKitchenOrders: new ListKitchenOrders(ports.orders),
     setProductAvailability: new SetProductAvailability(ports.menu),
     setAcceptingOrders: new SetAcceptingOrders(gate),
     getStoreStatus: new GetStoreStatus(gate),
+    listSlots: new ListSlots(planner, gate.hours.timeZone, clock),
+    quoteDelivery: new QuoteDelivery(planner),
     orderEvents,
     orderFeeds: new OrderFeeds(ports.events, ports.orders),
     signUp: new SignUp({ customers, sessions, hasher, tokens, limiter, clock, registerPolicy: options.registerPolicy ?? DEFAULT_REGISTER_POLICY }),
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
-    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, resetTokens: ports.resetTokens }),
+    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
     labelCustomers: new LabelCustomers(customers),
     background,
   };

@@ -6,6 +6,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { DomainError, isDomainError } from '../src/errors.js';
 import type { Order, OrderStatus } from '../src/model/order.js';
+import { legacyFulfilment } from '../src/model/fulfilment.js';
 import type { Mover } from '../src/model/order-lifecycle.js';
 import { applyOrderMove, ORDER_STATUSES, parseReason, pathFromPlaced, placedState, planMove } from '../src/model/order-lifecycle.js';
 import { Issues } from '../src/model/validation.js';
@@ -32,9 +33,13 @@ function orderIn(status: OrderStatus, version = 3): Order {
     orderId: 'ord_test',
     customerId: 'cus_test',
     items: [{ productId: 'prd_soup', name: 'Soup', quantity: 1, unitPrice: 450, lineTotal: 450, options: [] }],
+    subtotal: 450,
+    deliveryFee: 0,
+    tip: 0,
     amount: 450,
     currency: 'USD',
     createdAt: CREATED,
+    fulfilment: legacyFulfilment(CREATED),
     ...placedState(CREATED),
     status,
     version,

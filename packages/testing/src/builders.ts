@@ -74,13 +74,18 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
   const items = overrides.items ?? [anOrderLine()];
   // A fresh stamper keeps `createdAt` exactly as given (one stamper never goes back in time).
   const { orderId, createdAt } = new OrderStamper().next(overrides.createdAt ?? new Date());
+  const subtotal = overrides.subtotal ?? overrides.amount ?? items.reduce((sum, line) => sum + line.lineTotal, 0);
   return {
     orderId,
     customerId: newId('cus'),
     items,
-    amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
+    subtotal,
+    deliveryFee: 0,
+    tip: 0,
+    amount: subtotal,
     currency: 'USD',
     ...placedState(createdAt),
+    fulfilment: { type: 'pickup', time: 'asap', promisedAt: createdAt },
     ...overrides,
     createdAt,
   } as Order;
@@ -91,7 +96,7 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
  * its version and history are what a store would hold. A rejection, and a cancellation given
  * `reason`, are the kitchen's (with that reason, or a default); a cancellation without one is the owner's.
  */
-export function anOrderAt(status: OrderStatus, overrides: Partial<Pick<Order, 'orderId' | 'customerId' | 'items' | 'createdAt' | 'reason'>> = {}): Order {
+export function anOrderAt(status: OrderStatus, overrides: Partial<Pick<Order, 'orderId' | 'customerId' | 'items' | 'createdAt' | 'reason' | 'fulfilment'>> = {}): Order {
   const { reason, ...rest } = overrides;
   let order = anOrder(rest);
   for (const [i, to] of pathFromPlaced(status).entries()) {

@@ -17,6 +17,7 @@ export { describeCustomerRepositoryContract } from './contracts/customer-reposit
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
 export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
+export { describeSlotCapacityContract, type CapacityStores } from './contracts/slot-capacity.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeMailerContract, type MailerUnderTest } from './contracts/mailer.contract.js';
 export { describePasswordResetTokenStoreContract } from './contracts/password-reset-token-store.contract.js';

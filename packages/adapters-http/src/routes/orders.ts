@@ -3,7 +3,7 @@
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
  * Every order is written from its cached text (order-texts.ts).
  */
-import type { Caller, FieldIssue, OrderRequestLine, Storefront, Viewer } from '@storefront/domain';
+import type { Caller, FieldIssue, FulfilmentInput, OrderRequestLine, Storefront, Viewer } from '@storefront/domain';
 import { isRecord, ORDER_LIMITS } from '@storefront/domain';
 import { knownFields } from '../body-fields.js';
 import { ifNoneMatch, versionTag } from '../conditional.js';
@@ -42,9 +42,12 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
   return [
     post('/api/orders', { retry: orderRetryAdvice }, async (exchange) => {
       const caller = requireCaller(exchange);
+      const { items, fulfilment, tip } = readOrderBody(exchange.body);
       const result = await storefront.placeOrder.execute({
         customerId: caller.customer.customerId,
-        items: readOrderBody(exchange.body),
+        items,
+        fulfilment,
+        tip,
         idempotencyKey: exchange.header('idempotency-key'),
       });
       return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
@@ -80,15 +83,26 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
   ];
 }
 
+interface OrderBody {
+  readonly items: OrderRequestLine[];
+  readonly fulfilment: FulfilmentInput | undefined;
+  readonly tip: unknown;
+}
+
+const BODY_FIELDS = new Set(['items', 'fulfilment', 'tip']);
+const FULFILMENT_FIELDS = new Set(['type', 'time', 'address']);
+const ADDRESS_FIELDS = new Set(['line1', 'line2', 'city', 'postal_code', 'lat', 'lng', 'instructions']);
+
 /**
- * The shape and types of `{"items": [{"product_id": "...", "quantity": 2, "options": ["opt_…"]}]}`:
- * unknown fields are refused here; the ranges (ORDER_LIMITS) and the options' fit are the domain's
- * to check.
+ * The shape and types of `{"items": [{"product_id": "...", "quantity": 2, "options": ["opt_…"]}],
+ * "fulfilment": {...}, "tip": 200}`: unknown fields are refused here; the ranges (ORDER_LIMITS,
+ * FULFILMENT_LIMITS) and the options' fit are the domain's to check.
  */
-function readOrderBody(body: unknown): OrderRequestLine[] {
+function readOrderBody(body: unknown): OrderBody {
   const issues: FieldIssue[] = [];
   if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object with "items"' }]);
-  for (const key of Object.keys(body)) if (key !== 'items') issues.push({ path: key, message: 'is not a known field' });
+  for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) issues.push({ path: key, message: 'is not a known field' });
+  const fulfilment = readFulfilment(body['fulfilment'], issues);
   const items = body['items'];
   if (!Array.isArray(items)) {
     issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity, options?}' });
@@ -116,7 +130,22 @@ function readOrderBody(body: unknown): OrderRequestLine[] {
     return { productId: productId as string, quantity: quantity as number, options: options as string[] };
   });
   if (issues.length > 0) throw validationProblem(issues);
-  return lines;
+  return { items: lines, fulfilment, tip: body['tip'] };
+}
+
+/** `fulfilment` with its field names mapped to the domain's (postal_code → postalCode); values are the domain's to check. */
+function readFulfilment(value: unknown, issues: FieldIssue[]): FulfilmentInput | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) {
+    issues.push({ path: 'fulfilment', message: 'must be an object {type, time?, address?}' });
+    return undefined;
+  }
+  for (const key of Object.keys(value)) if (!FULFILMENT_FIELDS.has(key)) issues.push({ path: `fulfilment.${key}`, message: 'is not a known field' });
+  const address = value['address'];
+  if (!isRecord(address)) return { type: value['type'], time: value['time'], address };
+  for (const key of Object.keys(address)) if (!ADDRESS_FIELDS.has(key)) issues.push({ path: `fulfilment.address.${key}`, message: 'is not a known field' });
+  const { postal_code: postalCode, ...rest } = address;
+  return { type: value['type'], time: value['time'], address: { ...rest, postalCode } };
 }
 
 const LINE_FIELDS = new Set(['product_id', 'quantity', 'options']);

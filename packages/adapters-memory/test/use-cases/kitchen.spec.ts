@@ -37,7 +37,7 @@ async function aKitchen(world: World = aWorld()) {
 
 /** A schedule that is always closed, opening at a fixed instant: a pure port, no parser needed. */
 function closedUntil(opens: Date): OpeningHours {
-  return { schedule: 'Mo-Su 11:00-22:00', timeZone: 'Europe/Berlin', isOpen: () => false, nextChange: () => opens };
+  return { schedule: 'Mo-Su 11:00-22:00', timeZone: 'Europe/Berlin', isOpen: () => false, nextChange: () => opens, offsetAt: () => 3_600_000 };
 }
 
 describe('Kitchen', () => {

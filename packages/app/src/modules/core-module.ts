@@ -29,10 +29,15 @@ export function coreModule(): ContainerModule {
         TYPES.Logger,
         TYPES.PasswordResetTokenStore,
         TYPES.Mailers,
+        TYPES.SlotPlaces,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces) =>
         createStorefront(
-          { menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
+          {
+            ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
+            slotPlaces,
+            ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
+          },
           {
             events: {
               onFailure: (error) => logger.warn({ err: error }, 'order events: publishing failed; stored changes are published once it works again'),
@@ -40,6 +45,7 @@ export function coreModule(): ContainerModule {
             },
             store: { name: config.storeName, currency: config.currency },
             openingHours: config.openingHours,
+            fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
             loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
             pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },

@@ -17,6 +17,7 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.SessionStore, [TYPES.MemoryAdapters], (memory) => memory.sessions);
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
+    bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
     bindFactory(bind, TYPES.StoreReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });

@@ -37,6 +37,7 @@ export function mongoModule(uri: string): ContainerModule {
         listByCustomer: true,
         findById: true,
         applyMove: true,
+        eraseDeliveryAddresses: true,
         listByStatus: true,
         listUnpublished: true,
         markPublished: true,
@@ -62,6 +63,7 @@ export function mongoModule(uri: string): ContainerModule {
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MongoConnection], (c) =>
       deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }),
     );
+    bindFactory(bind, TYPES.SlotPlaces, [TYPES.MongoConnection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, release: true, taken: true }));
     bindFactory(bind, TYPES.StoreProbe, [TYPES.MongoConnection], (connection): HealthProbe => ({
       name: 'store',
       check: async () => connection.require().probes[0]!.check(),

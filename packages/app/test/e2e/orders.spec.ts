@@ -19,7 +19,7 @@ import {
   useServer,
 } from './support.js';
 
-const ORDER_KEYS = ['amount', 'created_at', 'currency', 'items', 'order_id', 'status', 'status_history', 'updated_at', 'version'];
+const ORDER_KEYS = ['amount', 'created_at', 'currency', 'delivery_fee', 'fulfilment', 'items', 'order_id', 'status', 'status_history', 'subtotal', 'tip', 'updated_at', 'version'];
 const LINE_KEYS = ['line_total', 'name', 'options', 'product_id', 'quantity', 'unit_price'];
 
 interface LineJson {

@@ -19,6 +19,8 @@ export interface OrderLine {
   readonly options: readonly OrderLineOption[];
 }
 
+import type { Fulfilment } from './fulfilment.js';
+
 /** Where an order is in the kitchen (see order-lifecycle.ts for the moves between them). */
 export type OrderStatus = 'placed' | 'accepted' | 'preparing' | 'ready' | 'completed' | 'rejected' | 'cancelled';
 
@@ -36,6 +38,13 @@ export interface Order {
   readonly orderId: string;
   readonly customerId: string;
   readonly items: readonly OrderLine[];
+  /** The sum of the lines' totals. */
+  readonly subtotal: number;
+  /** 0 for pickup. */
+  readonly deliveryFee: number;
+  /** 0 when none was given. */
+  readonly tip: number;
+  /** subtotal + deliveryFee + tip: what the customer pays. */
   readonly amount: number;
   readonly currency: string;
   readonly createdAt: Date;
@@ -46,6 +55,8 @@ export interface Order {
   readonly statusHistory: readonly StatusChange[];
   /** Why it was rejected or cancelled, when a reason was given. */
   readonly reason?: string;
+  /** Pickup or delivery, and the slot it is promised for (orders stored before read as pickup at `createdAt`). */
+  readonly fulfilment: Fulfilment;
 }
 
 /** What the client asks for: product ids, quantities and option ids (a set), never prices. */
@@ -68,6 +79,12 @@ export const ORDER_LIMITS = {
   maxQuantity: 99,
   maxOptionsPerLine: 1000,
 } as const;
+
+/** The kitchen's queue order: promised_at, then placement (created_at, order_id). */
+export function compareKitchenOrders(a: Order, b: Order): number {
+  const dp = a.fulfilment.promisedAt.getTime() - b.fulfilment.promisedAt.getTime();
+  return dp !== 0 ? dp : compareOrders(a, b);
+}
 
 /** Orders are listed oldest first: created_at, then order_id. */
 export function compareOrders(a: Order, b: Order): number {

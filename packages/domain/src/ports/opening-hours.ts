@@ -12,9 +12,18 @@ export interface OpeningHours {
   isOpen(at: Date): boolean;
   /** The first instant after `at` at which `isOpen` changes, or null when it never does. */
   nextChange(at: Date): Date | null;
+  /**
+   * The zone's offset from UTC at `at`, in milliseconds (wall clock = instant + offset): what the
+   * slot grid needs to find the store's days (slot-grid.ts).
+   */
+  offsetAt(at: Date): number;
 }
 
-/** A store without opening hours: always open, in `timeZone` (default UTC). */
-export function alwaysOpen(timeZone = 'UTC'): OpeningHours {
-  return { schedule: null, timeZone, isOpen: () => true, nextChange: () => null };
+/**
+ * A store without opening hours: always open, in `timeZone` (default UTC). `offsetAt` is the
+ * zone's offset: the domain has no time zone data, so a zone other than UTC needs it from an
+ * adapter (`createOpeningHours` of @storefront/adapters-hours passes its own).
+ */
+export function alwaysOpen(timeZone = 'UTC', offsetAt: (at: Date) => number = () => 0): OpeningHours {
+  return { schedule: null, timeZone, isOpen: () => true, nextChange: () => null, offsetAt };
 }

@@ -110,8 +110,13 @@ export interface OrderRepository {
    */
   applyMove(move: OrderMove): Promise<Order | null>;
   /**
-   * Every customer's orders whose status is one of `statuses`, oldest first (created_at, then
-   * order_id), one page: the kitchen's queue. Its cost must not grow with the orders in other
+   * Removes the delivery address from every order of the customer (erasure of the account); the
+   * zone, fee and everything else stay. Orders of other customers are untouched.
+   */
+  eraseDeliveryAddresses(customerId: string): Promise<void>;
+  /**
+   * Every customer's orders whose status is one of `statuses`, soonest promised first
+   * (fulfilment.promisedAt, then created_at, then order_id: compareKitchenOrders), one page: the kitchen's queue. Its cost must not grow with the orders in other
    * statuses (an index in a database; per-status lists in memory).
    */
   listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>>;

@@ -2,6 +2,7 @@ import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
+import type { OrderRepository } from '../ports/order-repository.js';
 import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
 import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike } from '../ports/security.js';
@@ -17,6 +18,8 @@ export interface EraseAccountInput {
 
 export interface EraseAccountDependencies extends AccountPorts {
   readonly resetTokens: PasswordResetTokenStore;
+  /** The account's orders stay, without their delivery addresses. */
+  readonly orders: OrderRepository;
   /** The login limit per email: a stolen access token cannot guess the password faster here. */
   readonly loginPolicy: RateLimitPolicy;
 }
@@ -24,8 +27,8 @@ export interface EraseAccountDependencies extends AccountPorts {
 /**
  * The caller erases their own account: its personal data (email, name, password hash) goes with
  * the account record, every session is revoked and every reset token dropped. Its orders stay for
- * the kitchen's books; their customer id then resolves to no account (shown as `deleted`), and the
- * email may sign up again as a new customer. A wrong password is `invalid_credentials`.
+ * the kitchen's books, without their delivery addresses (zone and fee stay); their customer id then
+ * resolves to no account (shown as `deleted`), and the email may sign up again as a new customer. A wrong password is `invalid_credentials`.
  */
 export class EraseAccount {
   constructor(private readonly deps: EraseAccountDependencies) {}
@@ -48,6 +51,7 @@ export class EraseAccount {
     await customers.delete(customer.customerId);
     await sessions.revokeAllOf(customer.customerId, clock.now());
     await resetTokens.deleteAllOf(customer.customerId);
+    await this.deps.orders.eraseDeliveryAddresses(customer.customerId);
   }
 }
 

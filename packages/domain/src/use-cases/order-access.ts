@@ -3,6 +3,7 @@
  * exist (`not_found`, never `forbidden`): an order id must not reveal that an order exists.
  */
 import { DomainError } from '../errors.js';
+import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
 import type { Role } from '../model/customer.js';
 import type { Order } from '../model/order.js';
 import { invalidTransition, isOrderStatus, parseReason, planMove } from '../model/order-lifecycle.js';
@@ -17,6 +18,15 @@ export interface Viewer {
 }
 
 const noop = (): void => undefined;
+
+/**
+ * A cancelled or rejected order gives its slot's place back. Should that fail, the move stands and
+ * the place stays taken: a slot short of one place, never one over-booked (a repeated cancel frees it).
+ */
+async function freePlace(planner: FulfilmentPlanner | null, order: Order): Promise<void> {
+  if (planner === null || (order.status !== 'cancelled' && order.status !== 'rejected')) return;
+  await planner.release(order.fulfilment.promisedAt, order.orderId).catch(noop);
+}
 
 const notFound = (): DomainError => new DomainError('not_found', 'No such order.');
 
@@ -47,15 +57,21 @@ export class CancelOrder {
     private readonly clock: Clock,
     /** Told after a change is stored (the event relay publishes it). */
     private readonly stored: () => void = noop,
+    /** Gives slot places back. */
+    private readonly planner: FulfilmentPlanner | null = null,
   ) {}
 
   async execute(input: { readonly customerId: string; readonly orderId: string }): Promise<Order> {
     const order = await this.orders.findOrder(input.customerId, input.orderId);
     if (order === null) throw notFound();
-    if (order.status === 'cancelled') return order;
+    if (order.status === 'cancelled') {
+      await freePlace(this.planner, order);
+      return order;
+    }
     const moved = await this.orders.applyMove(planMove(order, { to: 'cancelled', by: 'owner' }, this.clock.now()));
     if (moved !== null) {
       this.stored();
+      await freePlace(this.planner, moved);
       return moved;
     }
     // The kitchen moved it meanwhile: a cancel that lost to another cancel is still a cancel.
@@ -85,6 +101,8 @@ export class MoveOrder {
     private readonly clock: Clock,
     /** Told after a change is stored (the event relay publishes it). */
     private readonly stored: () => void = noop,
+    /** Gives slot places back. */
+    private readonly planner: FulfilmentPlanner | null = null,
   ) {}
 
   async execute(input: MoveOrderInput): Promise<Order> {
@@ -100,6 +118,7 @@ export class MoveOrder {
     const moved = await this.orders.applyMove(move);
     if (moved !== null) {
       this.stored();
+      await freePlace(this.planner, moved);
       return moved;
     }
     const now = (await this.orders.findById(input.orderId)) ?? order;

@@ -11,8 +11,12 @@
  *   takes the claim over, finds the order if it was stored (a replay), or places it.
  */
 import { DomainError, validationFailed } from '../errors.js';
+import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
+import { fulfilmentFingerprint, parseFulfilment, parseTip, type FulfilmentInput } from '../fulfilment/fulfilment-request.js';
 import { OrderStamper, randomToken, sha256Hex } from '../ids.js';
+import type { Fulfilment, FulfilmentRequest } from '../model/fulfilment.js';
 import type { Order, OrderRequestLine } from '../model/order.js';
+import { Issues } from '../model/validation.js';
 import { placedState } from '../model/order-lifecycle.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from '../ports/order-repository.js';
@@ -28,6 +32,10 @@ export interface PlaceOrderInput {
    * ids each at most once; then against the menu (products, then each line's options).
    */
   readonly items: readonly OrderRequestLine[];
+  /** Pickup or delivery, now or at a chosen time; absent: pickup, as soon as possible. */
+  readonly fulfilment?: FulfilmentInput | undefined;
+  /** Minor units, 0 to 100,000; absent: 0. */
+  readonly tip?: unknown;
   readonly idempotencyKey?: string | undefined;
 }
 
@@ -44,6 +52,13 @@ export interface PlaceOrderOptions {
   readonly idempotencyTtlSeconds?: number;
   /** After this, a claim left by a crashed request may be taken over. Default 60 s. */
   readonly idempotencyLockSeconds?: number;
+}
+
+/** The request as checked: lines, fulfilment and tip. */
+interface OrderRequest {
+  readonly lines: readonly ParsedLine[];
+  readonly fulfilment: FulfilmentRequest;
+  readonly tip: number;
 }
 
 /** The order a claim will place: reserved with the key's first claim. */
@@ -69,8 +84,10 @@ export class PlaceOrder {
     private readonly menu: MenuRepository,
     private readonly orders: OrderRepository,
     private readonly clock: Clock,
-    /** Refuses new orders while the store is closed or paused; a replay of a placed order still replays. */
+    /** Refuses orders for now while the store is closed or paused; a replay of a placed order still replays. */
     private readonly gate: StoreGate | null,
+    /** Zones, fees and slots: where and when an order is handed over. */
+    private readonly planner: FulfilmentPlanner,
     options: PlaceOrderOptions = {},
     /** Told after an order is stored (the event relay publishes it). */
     private readonly stored: () => void = () => undefined,
@@ -84,15 +101,15 @@ export class PlaceOrder {
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       throw validationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
-    const lines = parseLines(input.items);
+    const request = parseRequest(input);
     const reservation = this.stamper.next(this.clock.now());
     if (key === undefined) {
-      const { order } = await this.orders.insert(await this.price(input.customerId, lines, reservation));
+      const { order } = await this.orders.insert(await this.price(input.customerId, request, reservation));
       this.stored();
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    const fingerprint = await sha256Hex(JSON.stringify(lines.map(fingerprintOf)));
+    const fingerprint = await sha256Hex(JSON.stringify(fingerprintOfRequest(request)));
     const owner = randomToken(20);
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
@@ -109,7 +126,7 @@ export class PlaceOrder {
         },
         now,
       );
-      if (claim.kind === 'claimed') return this.placeHolding(ref, owner, reservation, lines);
+      if (claim.kind === 'claimed') return this.placeHolding(ref, owner, reservation, request);
 
       const { record } = claim;
       if (record.fingerprint !== fingerprint) {
@@ -130,7 +147,7 @@ export class PlaceOrder {
         return { order: stored, replayed: true };
       }
       if (await this.orders.takeOverIdempotencyKey(ref, record.owner, owner, this.lockFrom(this.clock.now()))) {
-        return this.placeHolding(ref, owner, reservationOf(record), lines);
+        return this.placeHolding(ref, owner, reservationOf(record), request);
       }
       // Another request changed the record since it was read: look again.
     }
@@ -142,11 +159,11 @@ export class PlaceOrder {
     ref: IdempotencyKeyRef,
     owner: string,
     reservation: Reservation,
-    lines: readonly ParsedLine[],
+    request: OrderRequest,
   ): Promise<PlaceOrderResult> {
     let order: Order;
     try {
-      order = await this.price(ref.customerId, lines, reservation);
+      order = await this.price(ref.customerId, request, reservation);
     } catch (error) {
       // Nothing was written under this claim: free the key (for a corrected body, say).
       await this.orders.releaseIdempotencyKey(ref, owner).catch(() => undefined);
@@ -170,19 +187,38 @@ export class PlaceOrder {
     return { order: stored, replayed: !inserted };
   }
 
-  private async price(customerId: string, lines: readonly ParsedLine[], reservation: Reservation): Promise<Order> {
-    // Checked before anything is written: a refused order under a key releases its claim.
-    if (this.gate !== null) await this.gate.assertTakingOrders();
+  /**
+   * The order as it will be stored. Every refusal comes before the slot's place is taken (the last
+   * step), so a refused order holds none; a place taken for an order that is then not stored (a
+   * failed write) stays taken: see docs/decisions.md, "Slot capacity".
+   */
+  private async price(customerId: string, request: OrderRequest, reservation: Reservation): Promise<Order> {
+    // An order for now is refused while the store is closed or paused; one for later is not.
+    if (request.fulfilment.time === 'asap' && this.gate !== null) await this.gate.assertTakingOrders();
+    const { lines, fulfilment, tip } = request;
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
-    const { items, amount, currency } = priceOrder(lines, new Map(products.map((p) => [p.productId, p])));
+    const { items, amount: subtotal, currency } = priceOrder(lines, new Map(products.map((p) => [p.productId, p])));
+    const charges = this.planner.charges(fulfilment, subtotal);
+    const promisedAt = await this.planner.promise(fulfilment, reservation.orderId);
+    const placed: Fulfilment = {
+      type: fulfilment.type,
+      time: fulfilment.time === 'asap' ? 'asap' : fulfilment.time.toISOString(),
+      promisedAt,
+      ...(fulfilment.address === undefined ? {} : { address: fulfilment.address }),
+      ...(charges.zone === undefined ? {} : { zone: charges.zone }),
+    };
     return {
       orderId: reservation.orderId,
       customerId,
       items,
-      amount,
+      subtotal,
+      deliveryFee: charges.deliveryFee,
+      tip,
+      amount: subtotal + charges.deliveryFee + tip,
       currency,
       createdAt: reservation.createdAt,
       ...placedState(reservation.createdAt),
+      fulfilment: placed,
     };
   }
 
@@ -193,4 +229,21 @@ export class PlaceOrder {
 
 function reservationOf(record: IdempotencyRecord): Reservation {
   return { orderId: record.orderId, createdAt: record.orderCreatedAt };
+}
+
+/** The lines (checked first, as before), then fulfilment and tip, named together in one answer. */
+function parseRequest(input: PlaceOrderInput): OrderRequest {
+  const lines = parseLines(input.items);
+  const issues = new Issues();
+  const fulfilment = parseFulfilment(input.fulfilment, issues);
+  const tip = parseTip(input.tip, issues);
+  issues.throwIfAny();
+  return { lines, fulfilment, tip };
+}
+
+/** The lines as before fulfilment existed, with fulfilment and tip added only when they differ from pickup as soon as possible without a tip. */
+function fingerprintOfRequest(request: OrderRequest): unknown {
+  const lines = request.lines.map(fingerprintOf);
+  const extra = fulfilmentFingerprint(request.fulfilment, request.tip);
+  return extra === null ? lines : { lines, fulfilment: extra };
 }

@@ -1,0 +1,90 @@
+/**
+ * The store's days cut into slots, in its time zone. A day runs from the first instant of its date
+ * on the store's wall clock to the first instant of the next date; its slots are `slotMinutes` of
+ * real time each, counted from the day's start (the last one ends with the day). On a day the
+ * clocks change the day is shorter or longer and so are its slots' number: in Europe/Berlin a
+ * 15-minute grid has 92 slots on the spring-forward day (no 02:00–02:45) and 100 on the fall-back
+ * day (02:00–02:45 twice, once per offset). Slots stay on the wall clock's quarter hours because the
+ * zone's offset changes by whole quarter hours; a slot length must divide a day (config checks it).
+ */
+import type { OpeningHours } from '../ports/opening-hours.js';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export interface Slot {
+  readonly start: Date;
+  readonly end: Date;
+}
+
+/** The grid of one store: its zone (through the opening hours) and its slot length. */
+export class SlotGrid {
+  private readonly slotMs: number;
+
+  constructor(
+    private readonly hours: OpeningHours,
+    slotMinutes: number,
+  ) {
+    this.slotMs = slotMinutes * 60_000;
+  }
+
+  /** The store's date at `at`, `YYYY-MM-DD`. */
+  dateAt(at: Date): string {
+    const wall = at.getTime() + this.hours.offsetAt(at);
+    return new Date(wall).toISOString().slice(0, 10);
+  }
+
+  /** The first instant of `date` in the store's zone (after the gap, when its midnight is skipped). */
+  dayStart(date: string): Date {
+    const wall = wallMidnight(date);
+    // The offset at midnight is one of the offsets in force around it (the zone moves by hours at most 26 apart).
+    const candidates = [wall - 14 * HOUR_MS, wall, wall + 14 * HOUR_MS].map((near) => wall - this.hours.offsetAt(new Date(near)));
+    let best = Number.POSITIVE_INFINITY;
+    for (const t of candidates) {
+      if (t + this.hours.offsetAt(new Date(t)) >= wall && t < best) best = t;
+    }
+    return new Date(best);
+  }
+
+  /** The slots of `date`, in order. */
+  slotsOf(date: string): Slot[] {
+    const start = this.dayStart(date).getTime();
+    const end = this.dayStart(nextDate(date)).getTime();
+    const slots: Slot[] = [];
+    for (let t = start; t < end; t += this.slotMs) slots.push({ start: new Date(t), end: new Date(Math.min(t + this.slotMs, end)) });
+    return slots;
+  }
+
+  /** The slot that contains `at`. */
+  slotAt(at: Date): Slot {
+    const date = this.dateAt(at);
+    const dayStart = this.dayStart(date).getTime();
+    const dayEnd = this.dayStart(nextDate(date)).getTime();
+    const start = dayStart + Math.floor((at.getTime() - dayStart) / this.slotMs) * this.slotMs;
+    return { start: new Date(start), end: new Date(Math.min(start + this.slotMs, dayEnd)) };
+  }
+
+  /** The slot right after `slot` (on the next day after a day's last). */
+  next(slot: Slot): Slot {
+    return this.slotAt(slot.end);
+  }
+}
+
+/** Whether `text` is a calendar date `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (match === null) return false;
+  const [, y, m, d] = match.map(Number) as [number, number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+function wallMidnight(date: string): number {
+  if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+function nextDate(date: string): string {
+  return new Date(wallMidnight(date) + DAY_MS).toISOString().slice(0, 10);
+}

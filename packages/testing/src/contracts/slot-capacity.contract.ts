@@ -1,0 +1,149 @@
+/**
+ * Slot capacity that holds, for every store that can hold places (SlotPlaces) and orders: the
+ * domain's PlaceOrder, CancelOrder and MoveOrder on top of a real adapter. Two storefronts share
+ * the stores, as two instances of the service share a database. Each test starts at its own random
+ * day in the future, so tests against a shared database never count each other's places.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { DomainError, MenuRepository, OrderRepository, SlotPlaces, StoreStateRepository } from '@storefront/domain';
+import { createStorefront, DEFAULT_STORE_STATE, isDomainError } from '@storefront/domain';
+import { expectDomainError } from '../assertions.js';
+import { aProductDraft, uniqueSuffix } from '../builders.js';
+import { FakeClock } from '../fake-clock.js';
+
+/** The stores a placement with capacity needs. `second`, when given, is the same database through another connection. */
+export interface CapacityStores {
+  readonly orders: OrderRepository;
+  readonly menu: MenuRepository;
+  readonly places: SlotPlaces;
+  readonly second?: { readonly orders: OrderRepository; readonly places: SlotPlaces };
+}
+
+const DAY_MS = 86_400_000;
+const notUsed = new Proxy({}, { get: () => () => Promise.reject(new Error('not used by these tests')) }) as never;
+const openStore: StoreStateRepository = {
+  get: () => Promise.resolve(DEFAULT_STORE_STATE),
+  setAcceptingOrders: () => Promise.reject(new Error('not used')),
+};
+
+export function describeSlotCapacityContract(name: string, factory: () => Promise<CapacityStores>): void {
+  describe(`${name} (slot capacity contract)`, () => {
+    async function world(capacity: number) {
+      const stores = await factory();
+      // Whole days from 2100 on: far from any other test's slots, and never past for a TTL monitor.
+      const clock = new FakeClock(Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 20_000) * DAY_MS);
+      const storefront = (orders: OrderRepository, places: SlotPlaces) =>
+        createStorefront(
+          { menu: stores.menu, orders, slotPlaces: places, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+          { fulfilment: { capacity } },
+        );
+      const instances = [storefront(stores.orders, stores.places), storefront(stores.second?.orders ?? stores.orders, stores.second?.places ?? stores.places)];
+      const [product] = await stores.menu.upsertByName([aProductDraft()]);
+      const slot = new Date(clock.now().getTime() + DAY_MS + 12 * 3600_000);
+      const time = { type: 'pickup', time: new Date(slot.getTime() + 5 * 60_000).toISOString() };
+      const customerId = `cus_${uniqueSuffix()}`;
+      const place = (i: number, extra: { idempotencyKey?: string; productId?: string } = {}) =>
+        instances[i % 2]!.placeOrder.execute({
+          customerId,
+          items: [{ productId: extra.productId ?? product!.productId, quantity: 1 }],
+          fulfilment: time,
+          idempotencyKey: extra.idempotencyKey,
+        });
+      const taken = async () => (await stores.places.taken(slot, new Date(slot.getTime() + 1))).get(slot.getTime()) ?? 0;
+      const stored = async () => (await stores.orders.listByCustomer(customerId, { page: 1, limit: 100 })).items;
+      return { instances, place, taken, stored, slot, customerId };
+    }
+
+    it('places exactly 10 of 50 simultaneous orders for a slot of 10, the rest refused as full', async function () {
+      this.timeout(30_000);
+      const w = await world(10);
+      const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => w.place(i)));
+      const placed = outcomes.filter((o) => o.status === 'fulfilled');
+      const refused = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as DomainError] : []));
+      expect(placed).to.have.length(10);
+      expect(refused).to.have.length(40);
+      for (const error of refused) {
+        expect(isDomainError(error, 'slot_unavailable')).to.equal(true);
+        expect(error.details?.[0]).to.include({ path: 'fulfilment.time' });
+        expect(error.details?.[0]?.message).to.match(/full/);
+      }
+      const orders = await w.stored();
+      expect(orders).to.have.length(10);
+      for (const order of orders) expect(order.fulfilment.promisedAt.getTime()).to.equal(w.slot.getTime());
+      expect(await w.taken()).to.equal(10);
+    });
+
+    it('fits one more order once one of the slot is cancelled, and only one', async () => {
+      const w = await world(3);
+      const placed = await Promise.all([0, 1, 2].map((i) => w.place(i)));
+      await expectDomainError(w.place(3), 'slot_unavailable');
+      await w.instances[1]!.cancelOrder.execute({ customerId: w.customerId, orderId: placed[0]!.order.orderId });
+      // A repeated cancel frees nothing more.
+      await w.instances[0]!.cancelOrder.execute({ customerId: w.customerId, orderId: placed[0]!.order.orderId });
+      const outcomes = await Promise.allSettled([4, 5, 6].map((i) => w.place(i)));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).to.have.length(1);
+      expect(await w.taken()).to.equal(3);
+    });
+
+    it('frees the place of an order the kitchen rejects', async () => {
+      const w = await world(1);
+      const { order } = await w.place(0);
+      await expectDomainError(w.place(1), 'slot_unavailable');
+      await w.instances[0]!.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'Out of dough' });
+      await w.place(1);
+      expect(await w.taken()).to.equal(1);
+    });
+
+    it('takes no second place for a replayed Idempotency-Key', async () => {
+      const w = await world(2);
+      const first = await w.place(0, { idempotencyKey: 'key-1' });
+      const replay = await w.place(1, { idempotencyKey: 'key-1' });
+      expect(replay.replayed).to.equal(true);
+      expect(replay.order.orderId).to.equal(first.order.orderId);
+      expect(await w.taken()).to.equal(1);
+      await w.place(0, { idempotencyKey: 'key-2' });
+      await expectDomainError(w.place(1, { idempotencyKey: 'key-3' }), 'slot_unavailable');
+    });
+
+    it('takes no place for an order refused for another reason', async () => {
+      const w = await world(1);
+      await expectDomainError(w.place(0, { productId: 'prd_not_on_the_menu' }), 'unknown_product');
+      expect(await w.taken()).to.equal(0);
+      await w.place(1);
+      expect(await w.taken()).to.equal(1);
+    });
+
+    describe('SlotPlaces', () => {
+      it('counts an order once however often it takes, and gives back once however often it releases', async () => {
+        const { places } = await factory();
+        const slot = new Date(Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 20_000) * DAY_MS);
+        expect(await places.take(slot, 'ord_a', 2)).to.equal(true);
+        expect(await places.take(slot, 'ord_a', 2)).to.equal(true);
+        expect(await places.take(slot, 'ord_b', 2)).to.equal(true);
+        // Full, yet a holder asking again is told it holds its place.
+        expect(await places.take(slot, 'ord_c', 2)).to.equal(false);
+        expect(await places.take(slot, 'ord_b', 2)).to.equal(true);
+        await places.release(slot, 'ord_a');
+        await places.release(slot, 'ord_a');
+        await places.release(slot, 'ord_never_held');
+        const counts = await places.taken(slot, new Date(slot.getTime() + 1));
+        expect(counts.get(slot.getTime())).to.equal(1);
+        expect(await places.take(slot, 'ord_c', 2)).to.equal(true);
+        expect(await places.take(slot, 'ord_d', 2)).to.equal(false);
+      });
+
+      it('reports the places of the slots starting in the range asked for, and only those', async () => {
+        const { places } = await factory();
+        const day = Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 20_000) * DAY_MS;
+        const at = (minutes: number) => new Date(day + minutes * 60_000);
+        await places.take(at(0), 'ord_1', 5);
+        await places.take(at(15), 'ord_2', 5);
+        await places.take(at(15), 'ord_3', 5);
+        await places.take(at(30), 'ord_4', 5);
+        const counts = await places.taken(at(15), at(30));
+        expect([...counts.entries()]).to.deep.equal([[at(15).getTime(), 2]]);
+      });
+    });
+  });
+}
