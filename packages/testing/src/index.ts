@@ -34,3 +34,12 @@ export {
   type PrivateRedisOptions,
 } from './private-redis.js';
 export { SseReader, type SseFrame, type SseReaderOptions } from './sse-reader.js';
+export {
+  createTestDatabase,
+  createTestDatabaseOrSkip,
+  DEFAULT_TEST_DATABASE_URL,
+  postgresUnavailableReason,
+  testDatabaseBaseUrl,
+  usePostgresTestDatabase,
+  type TestDatabase,
+} from './postgres-test-database.js';

@@ -1,0 +1,74 @@
+/**
+ * The one factory of this package: every storage port on one PostgreSQL database, typed by the
+ * ports so that the composition root can swap adapter sets without noticing. It assumes the schema
+ * is migrated (`migrate(pool)`, run at start or by `storefront db migrate`) and checks that it is
+ * not newer than this code. It never ends the pool: whoever made the pool owns it.
+ */
+import type {
+  CustomerRepository,
+  HealthProbe,
+  MenuRepository,
+  OrderRepository,
+  PasswordResetTokenStore,
+  SessionStore,
+  SlotPlaces,
+  StoreStateRepository,
+} from '@storefront/domain';
+import type pg from 'pg';
+import { PostgresCustomerRepository } from './postgres-customer-repository.js';
+import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+import { PostgresMenuRepository } from './postgres-menu-repository.js';
+import { PostgresOrderRepository } from './postgres-order-repository.js';
+import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { PostgresSlotPlaces } from './postgres-slot-places.js';
+import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
+import { assertSchemaSupported } from './migrate.js';
+import { storeOperation } from './store-errors.js';
+
+export interface PostgresAdapterOptions {
+  /** The pool to use; it stays the caller's (never ended here). */
+  readonly pool: pg.Pool;
+}
+
+export interface PostgresAdapters {
+  readonly menu: MenuRepository;
+  readonly orders: OrderRepository;
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  /** Hashes of single-use password reset tokens. */
+  readonly resetTokens: PasswordResetTokenStore;
+  readonly storeState: StoreStateRepository;
+  /** Places taken per slot, shared by every instance on this database. */
+  readonly slotPlaces: SlotPlaces;
+  /** `store`: `SELECT 1` on the pool. */
+  readonly probes: readonly HealthProbe[];
+}
+
+/**
+ * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * SchemaTooNewError when its schema is newer than this code (an unmigrated one is refused too).
+ */
+export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): Promise<PostgresAdapters> {
+  await storeOperation(() => assertSchemaSupported(pool));
+  return {
+    menu: new PostgresMenuRepository(pool),
+    orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
+    customers: new PostgresCustomerRepository(pool),
+    sessions: new PostgresSessionStore(pool),
+    resetTokens: new PostgresPasswordResetTokenStore(pool),
+    storeState: new PostgresStoreStateRepository(pool),
+    slotPlaces: new PostgresSlotPlaces(pool),
+    probes: [postgresStoreProbe(pool)],
+  };
+}
+
+/** `store`: one `SELECT 1` through the pool (a connection from it, and the server's answer). */
+export function postgresStoreProbe(pool: pg.Pool): HealthProbe {
+  return {
+    name: 'store',
+    check: async () => {
+      await pool.query('SELECT 1');
+    },
+  };
+}

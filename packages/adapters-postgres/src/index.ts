@@ -1,0 +1,17 @@
+/**
+ * @storefront/adapters-postgres: the storage ports (menu, orders, customers, sessions, reset
+ * tokens, store state) on PostgreSQL with node-postgres (`pg`), atomic through transactions,
+ * conditional updates and row locks, with versioned migrations applied under an advisory lock.
+ * Start from `migrate(pool)` then `createPostgresAdapters({ pool })`.
+ */
+export { createPostgresAdapters, postgresStoreProbe, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
+export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError, type MigrateOptions } from './migrate.js';
+export { isStoreUnavailable, isUniqueViolation, postgresStartError, storeOperation, toDomainError } from './store-errors.js';
+export { PostgresMenuRepository } from './postgres-menu-repository.js';
+export { PostgresOrderRepository } from './postgres-order-repository.js';
+export { PostgresCustomerRepository } from './postgres-customer-repository.js';
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
+export { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
+export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+export { PostgresSlotPlaces } from './postgres-slot-places.js';

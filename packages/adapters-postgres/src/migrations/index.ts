@@ -1,0 +1,15 @@
+/**
+ * Every migration, oldest first: version N is MIGRATIONS[N - 1]. Append only; a released
+ * migration is never edited (a database that applied it would never see the change).
+ */
+import { initialSchema } from './001-initial-schema.js';
+import { fulfilment } from './002-fulfilment.js';
+
+export interface Migration {
+  /** A few words for the log and schema_migrations. */
+  readonly name: string;
+  /** Run inside the migrating transaction; may hold several statements. */
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment];
