@@ -47,6 +47,34 @@ describe('document mappers', () => {
     expect(order).to.not.have.property('reason');
   });
 
+  it('store a delivery order with its charges, address and promise, and give it back exactly', () => {
+    const createdAt = new Date('2030-01-16T12:00:00Z');
+    const order = anOrder({
+      createdAt,
+      subtotal: 2500,
+      deliveryFee: 250,
+      tip: 200,
+      amount: 2950,
+      fulfilment: {
+        type: 'delivery',
+        time: '2030-01-16T13:07:00.000Z',
+        promisedAt: new Date('2030-01-16T13:00:00Z'),
+        address: { line1: 'Karl-Liebknecht-Str. 8', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132, instructions: 'Ring twice' },
+        zone: 'Centre',
+      },
+    });
+    const document = toOrderDocument(order);
+    expect(document).to.deep.include({ promisedAt: new Date('2030-01-16T13:00:00Z'), deliveryFee: 250, tip: 200, subtotal: 2500 });
+    expect(toOrder(document)).to.deep.equal(order);
+  });
+
+  it('read an order stored before fulfilment as pickup as soon as possible, promised when placed, subtotal = amount', () => {
+    const { subtotal: _s, deliveryFee: _d, tip: _t, promisedAt: _p, fulfilment: _f, ...legacy } = toOrderDocument(anOrder({ amount: 1290 }));
+    const order = toOrder(legacy);
+    expect(order).to.deep.include({ subtotal: 1290, deliveryFee: 0, tip: 0, amount: 1290 });
+    expect(order.fulfilment).to.deep.equal({ type: 'pickup', time: 'asap', promisedAt: legacy.createdAt });
+  });
+
   it('store a customer with its role, and read an account stored before roles as a customer', () => {
     const staff = aCustomer({ role: 'staff' });
     expect(toCustomer(toCustomerDocument(staff))).to.deep.equal(staff);

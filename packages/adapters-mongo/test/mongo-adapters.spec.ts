@@ -10,6 +10,7 @@ import {
   describeOrderRepositoryContract,
   describePasswordResetTokenStoreContract,
   describeSessionStoreContract,
+  describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
   expectDomainError,
 } from '@storefront/testing';
@@ -36,6 +37,7 @@ describe('Mongo adapters', function () {
   describeOrderLifecycleContract('MongoOrderRepository', async () => adapters.orders);
   describeOrderOutboxContract('MongoOrderRepository', async () => adapters.orders);
   describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
+  describeSlotCapacityContract('MongoSlotPlaces', async () => ({ orders: adapters.orders, menu: adapters.menu, places: adapters.slotPlaces }));
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
   describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);

@@ -121,6 +121,12 @@ describe('Fulfilment', () => {
       expect(detailOf(await expectDomainError(s.place(s.at('2025-01-22T12:15:00Z')), 'slot_unavailable'))?.message).to.match(/too far/);
     });
 
+    it('is refused as too far or too soon at the ends of the calendar, without failing', async () => {
+      const s = await aStore();
+      expect(detailOf(await expectDomainError(s.place(s.at('9999-12-31T23:00:00-23:59')), 'slot_unavailable'))?.message).to.match(/too far/);
+      expect(detailOf(await expectDomainError(s.place(s.at('0001-01-01T00:00:00+23:59')), 'slot_unavailable'))?.message).to.match(/too soon/);
+    });
+
     it('is refused when not RFC 3339 with an offset', async () => {
       const s = await aStore();
       for (const time of ['2025-01-15 14:00', '2025-01-15T14:00:00', 'tomorrow', 1_736_950_000, '2025-02-30T14:00:00Z', '2025-01-15T24:00:00Z']) {
@@ -265,6 +271,8 @@ describe('Fulfilment', () => {
       const s = await aStore();
       expect((await s.world.storefront.listSlots.execute({ date: '2025-01-23' })).slots).to.deep.equal([]);
       expect((await s.world.storefront.listSlots.execute({ date: '2025-01-14' })).slots).to.deep.equal([]);
+      expect((await s.world.storefront.listSlots.execute({ date: '9999-12-31' })).slots).to.deep.equal([]);
+      expect((await s.world.storefront.listSlots.execute({ date: '0001-01-01' })).slots).to.deep.equal([]);
       await expectDomainError(s.world.storefront.listSlots.execute({ date: '2025-02-30' }), 'validation_failed');
       await expectDomainError(s.world.storefront.listSlots.execute({ type: 'drone' }), 'validation_failed');
     });

@@ -40,6 +40,8 @@ const ENDPOINTS: readonly { path: string; methods: readonly string[]; match?: Re
   { path: '/api/rate-limit', methods: ['GET'] },
   { path: '/api/status', methods: ['GET'] },
   { path: '/api/store', methods: ['GET'] },
+  { path: '/api/store/slots', methods: ['GET'] },
+  { path: '/api/store/delivery-quote', methods: ['GET'] },
   { path: '/api/orders/ord_00000000000000000000', methods: ['GET'], match: /^\/api\/orders\/[^/]+$/ },
   { path: '/api/orders/ord_00000000000000000000/cancel', methods: ['POST'], match: /^\/api\/orders\/[^/]+\/cancel$/ },
   // The fuzzer's customer owns no such order and is not staff: both streams answer it 404 or 403
@@ -98,7 +100,7 @@ const queryValue = fc.oneof(
   // Raw bytes outside ASCII in the request line: refused by Node's parser, not by the app.
   fc.constantFrom('é', 'caf\u00e9', '\u00ff'),
 );
-const queryName = fc.oneof(fc.constantFrom('q', 'page', 'limit', 'q[]', 'page[x]', '__proto__', 'constructor', ''), anyText.map(pct));
+const queryName = fc.oneof(fc.constantFrom('q', 'page', 'limit', 'q[]', 'page[x]', '__proto__', 'constructor', '', 'type', 'date', 'lat', 'lng'), anyText.map(pct));
 const queryString = fc.oneof(
   { weight: 3, arbitrary: fc.constant('') },
   {
@@ -108,6 +110,13 @@ const queryString = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.constantFrom('?', '??', '?&&&', '?=', '?q', '?q=a&q=b', '?page=1&page=2', '?limit=1&limit=1', '?q=%', '?page=%00') },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(
+      fc.tuple(fc.constantFrom('pickup', 'delivery', 'drone', ''), fc.constantFrom('2030-01-16', '2030-02-30', '9999-12-31', '0000-01-01', '2030-1-1', '')).map(([type, date]) => `?type=${type}&date=${date}`),
+      fc.tuple(fc.oneof(fc.double(), fc.constantFrom(52.5219, 90, -90.0001, 1e308)), fc.oneof(fc.double(), fc.constantFrom(13.4132, 180, 181))).map(([lat, lng]) => `?lat=${lat}&lng=${lng}`),
+    ),
+  },
 );
 
 const unknownPath = fc.oneof(
@@ -204,6 +213,35 @@ function shapedBody(world: World): fc.Arbitrary<unknown> {
   const optionId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.optionIds) }, fc.constantFrom('', 'opt_', 'opt_unknown', 'x'.repeat(65)), anyJson);
   // Real option ids (any product's: mostly refused as invalid_options, sometimes a fit), duplicates, junk.
   const options = fc.oneof(fc.array(optionId, { maxLength: 5 }), fc.constantFrom([], [world.optionIds[0]!, world.optionIds[0]!]), anyJson);
+  const address = fc.oneof(
+    fc.record(
+      {
+        line1: fc.oneof(fc.string({ maxLength: 210 }), anyJson),
+        line2: fc.oneof(fc.string({ maxLength: 210 }), anyJson),
+        city: fc.oneof(fc.constantFrom('Berlin', ''), anyJson),
+        postal_code: fc.oneof(fc.constantFrom('10178', 'x'.repeat(21)), anyJson),
+        lat: fc.oneof(fc.constantFrom(52.5219, 52.53, 48.137, 91, -90), fc.double(), anyJson),
+        lng: fc.oneof(fc.constantFrom(13.4132, 13.42, 11.575, 181), fc.double(), anyJson),
+        instructions: fc.oneof(fc.string({ maxLength: 310 }), anyJson),
+        floor: anyJson,
+      },
+      { requiredKeys: [] },
+    ),
+    anyJson,
+  );
+  const fulfilment = fc.oneof(
+    fc.record(
+      {
+        type: fc.oneof(fc.constantFrom('pickup', 'delivery', 'drone', ''), anyJson),
+        time: fc.oneof(fc.constantFrom('asap', 'ASAP', '2030-01-16T12:30:00Z', '2030-02-30T12:00:00Z', '2000-01-01T00:00:00Z', 'tomorrow', ''), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), anyJson),
+        address,
+        when: anyJson,
+      },
+      { requiredKeys: [] },
+    ),
+    anyJson,
+  );
+  const tip = fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.constantFrom(-1, 100_001, 1.5, '200', null), anyJson);
   const line = fc.oneof(
     { weight: 6, arbitrary: fc.record({ product_id: productId, quantity }, { requiredKeys: [] }) },
     { weight: 3, arbitrary: fc.record({ product_id: productId, quantity, options }, { requiredKeys: ['product_id', 'quantity'] }) },
@@ -213,6 +251,7 @@ function shapedBody(world: World): fc.Arbitrary<unknown> {
   return fc.oneof(
     fc.record({ items: fc.oneof({ weight: 5, arbitrary: fc.array(line, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(line, { minLength: 49, maxLength: 53 }) }, { weight: 1, arbitrary: anyJson }) }, { requiredKeys: [] }),
     fc.record({ items: fc.array(line, { maxLength: 3 }), amount: fc.integer(), customer_id: fc.string() }, { requiredKeys: ['items'] }),
+    fc.record({ items: fc.array(line, { minLength: 1, maxLength: 3 }), fulfilment, tip }, { requiredKeys: ['items'] }),
     fc.record({ email: fc.oneof(fc.constantFrom(world.email, world.email.toUpperCase(), ` ${world.email} `, 'nobody@example.com', '', 'a'.repeat(300)), anyJson), password: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', 'x'.repeat(1025)), anyJson) }, { requiredKeys: [] }),
     fc.record({
       refresh_token: fc.oneof(

@@ -74,6 +74,12 @@ export class FulfilmentPlanner {
   async promise(request: FulfilmentRequest, orderId: string): Promise<Date> {
     const window = slotWindow(this.rules, request.type, this.ports.clock.now());
     if (request.time === 'asap') return this.firstOffered(window, orderId);
+    const at = request.time.getTime();
+    // Days away from the window (year 9999, say) are refused without cutting their day into slots.
+    if (at < window.earliest.getTime() - DAY_MS || at > window.latest.getTime() + DAY_MS) {
+      const instant = { start: request.time, end: request.time };
+      throw slotUnavailable(refusalMessage(at < window.earliest.getTime() ? 'too_soon' : 'too_far', instant, window));
+    }
     const slot = this.grid.slotAt(request.time);
     const refusal = refusalOf(slot, window, this.ports.hours);
     if (refusal !== null) throw slotUnavailable(refusalMessage(refusal, slot, window));
@@ -84,6 +90,8 @@ export class FulfilmentPlanner {
   /** The offered slots of `date` (the store's date), with the places left in each (null: no limit). */
   async offered(type: FulfilmentType, date: string): Promise<{ slot: Slot; remaining: number | null }[]> {
     const window = slotWindow(this.rules, type, this.ports.clock.now());
+    // A day before today or past the horizon has no slot to offer: no grid is cut for it.
+    if (date < this.grid.dateAt(this.ports.clock.now()) || date > this.grid.dateAt(window.latest)) return [];
     const slots = this.grid.slotsOf(date).filter((slot) => refusalOf(slot, window, this.ports.hours) === null);
     const { capacity } = this.rules;
     if (capacity === null || slots.length === 0) return slots.map((slot) => ({ slot, remaining: null }));
@@ -126,6 +134,8 @@ export class FulfilmentPlanner {
     return capacity === null || this.ports.places!.take(slot.start, orderId, capacity);
   }
 }
+
+const DAY_MS = 86_400_000;
 
 function slotUnavailable(message: string): DomainError {
   return new DomainError('slot_unavailable', 'The time asked for is not offered.', { details: [{ path: 'fulfilment.time', message }] });

@@ -37,20 +37,14 @@ export class SlotGrid {
 
   /** The first instant of `date` in the store's zone (after the gap, when its midnight is skipped). */
   dayStart(date: string): Date {
-    const wall = wallMidnight(date);
-    // The offset at midnight is one of the offsets in force around it (the zone moves by hours at most 26 apart).
-    const candidates = [wall - 14 * HOUR_MS, wall, wall + 14 * HOUR_MS].map((near) => wall - this.hours.offsetAt(new Date(near)));
-    let best = Number.POSITIVE_INFINITY;
-    for (const t of candidates) {
-      if (t + this.hours.offsetAt(new Date(t)) >= wall && t < best) best = t;
-    }
-    return new Date(best);
+    return new Date(this.startOfWallDay(wallMidnight(date)));
   }
 
   /** The slots of `date`, in order. */
   slotsOf(date: string): Slot[] {
-    const start = this.dayStart(date).getTime();
-    const end = this.dayStart(nextDate(date)).getTime();
+    const wall = wallMidnight(date);
+    const start = this.startOfWallDay(wall);
+    const end = this.startOfWallDay(wall + DAY_MS);
     const slots: Slot[] = [];
     for (let t = start; t < end; t += this.slotMs) slots.push({ start: new Date(t), end: new Date(Math.min(t + this.slotMs, end)) });
     return slots;
@@ -58,9 +52,9 @@ export class SlotGrid {
 
   /** The slot that contains `at`. */
   slotAt(at: Date): Slot {
-    const date = this.dateAt(at);
-    const dayStart = this.dayStart(date).getTime();
-    const dayEnd = this.dayStart(nextDate(date)).getTime();
+    const wall = wallMidnight(this.dateAt(at));
+    const dayStart = this.startOfWallDay(wall);
+    const dayEnd = this.startOfWallDay(wall + DAY_MS);
     const start = dayStart + Math.floor((at.getTime() - dayStart) / this.slotMs) * this.slotMs;
     return { start: new Date(start), end: new Date(Math.min(start + this.slotMs, dayEnd)) };
   }
@@ -69,6 +63,17 @@ export class SlotGrid {
   next(slot: Slot): Slot {
     return this.slotAt(slot.end);
   }
+
+  /** The first instant whose wall clock reads `wall` (a midnight, as UTC milliseconds) or later. */
+  private startOfWallDay(wall: number): number {
+    // The offset at midnight is one of the offsets in force around it (zones move by hours at most 26 apart).
+    let best = Number.POSITIVE_INFINITY;
+    for (const near of [wall - 14 * HOUR_MS, wall, wall + 14 * HOUR_MS]) {
+      const t = wall - this.hours.offsetAt(new Date(near));
+      if (t + this.hours.offsetAt(new Date(t)) >= wall && t < best) best = t;
+    }
+    return best;
+  }
 }
 
 /** Whether `text` is a calendar date `YYYY-MM-DD`. */
@@ -76,7 +81,9 @@ export function isCalendarDate(text: string): boolean {
   const match = DATE.exec(text);
   if (match === null) return false;
   const [, y, m, d] = match.map(Number) as [number, number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
+  // setUTCFullYear, not Date.UTC: the latter reads years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
 
@@ -85,6 +92,3 @@ function wallMidnight(date: string): number {
   return Date.parse(`${date}T00:00:00Z`);
 }
 
-function nextDate(date: string): string {
-  return new Date(wallMidnight(date) + DAY_MS).toISOString().slice(0, 10);
-}
