@@ -13,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders orderreads logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import { generator, json, login, measure, runLoadChild, startChild } from './lib
 import { metricsScenario } from './metrics.mjs';
 import { median, summarize } from './stats.mjs';
 import { streamsScenario } from './streams.mjs';
+import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
@@ -438,6 +439,14 @@ try {
       verdicts.push(`${what} ≥ ${READ_TARGETS[key]} of GET /api/products: **${r.ratio >= READ_TARGETS[key] ? 'met' : 'not met'}** (${fmt(r.ratio, 2)}, median of ${r.ratios.length} alternated rounds: ${r.ratios.map((x) => fmt(x, 2)).join(', ')}; in CPU µs per request, products' over its own: ${fmt(r.cpuRatio, 2)})`);
       log(`  target: ${verdicts.at(-1)}`);
     }
+  }
+
+  // Slots of the week ahead, placement with a slot capacity against without, zone lookups (bench/fulfilment.mjs).
+  if (wanted('fulfilment')) {
+    log('fulfilment: GET /api/store/slots per day of the week ahead; placement with and without a slot capacity, alternated; zone lookups in-process');
+    const fulfilment = await fulfilmentScenario({ service, child, run, row, log, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
+    verdicts.push(...fulfilment.verdicts);
+    notes.push(...fulfilment.notes);
   }
 
   if (wanted('logins')) {

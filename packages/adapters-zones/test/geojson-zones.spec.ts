@@ -54,6 +54,15 @@ describe('GeoJsonDeliveryZones', () => {
     expect(names(0, 2)).to.include('Inner');
   });
 
+  it('finds a zone from each corner of the zones\' extent, and from a grid cell shared by many zones', () => {
+    const one = GeoJsonDeliveryZones.fromDocument(collection(feature('Only', 100, 0, { type: 'Polygon', coordinates: [square(0.1, 0.2, 0.7, 0.9)] })));
+    for (const [lat, lng] of [[0.2, 0.1], [0.9, 0.7], [0.2, 0.7], [0.9, 0.1]] as const) expect(one.lookup(lat, lng)).to.have.length(1, `${lat}, ${lng}`);
+    expect(one.lookup(0.9000001, 0.7)).to.deep.equal([]);
+    const many = GeoJsonDeliveryZones.fromDocument(collection(...Array.from({ length: 50 }, (_, i) => feature(`Z${i}`, i, 0, { type: 'Polygon', coordinates: [square(i, 0, i + 2, 1)] }))));
+    expect(many.lookup(0.5, 10.5).map((z) => z.name).sort()).to.deep.equal(['Z10', 'Z9']);
+    expect(many.lookup(0.5, 51).map((z) => z.name)).to.deep.equal(['Z49']);
+  });
+
   it('finds nothing outside every zone', () => {
     expect(zones.lookup(-50, 100)).to.deep.equal([]);
     expect(zones.lookup(5, 5)).to.deep.equal([]);
