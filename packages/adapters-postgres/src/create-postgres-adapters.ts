@@ -14,6 +14,15 @@ import type {
   StoreStateRepository,
 } from '@storefront/domain';
 import type pg from 'pg';
+import { PostgresCustomerRepository } from './postgres-customer-repository.js';
+import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+import { PostgresMenuRepository } from './postgres-menu-repository.js';
+import { PostgresOrderRepository } from './postgres-order-repository.js';
+import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
+import { assertSchemaSupported } from './migrate.js';
+import { storeOperation } from './store-errors.js';
 
 export interface PostgresAdapterOptions {
   /** The pool to use; it stays the caller's (never ended here). */
@@ -32,10 +41,12 @@ export interface PostgresAdapters {
   readonly probes: readonly HealthProbe[];
 }
 
-// SKELETON (first commit only): the ports below are replaced by the real repositories next.
-const notImplemented = new Proxy({}, { get: () => () => Promise.reject(new Error('not implemented (skeleton)')) }) as never;
-
+/**
+ * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * SchemaTooNewError when its schema is newer than this code (an unmigrated one is refused too).
+ */
 export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): Promise<PostgresAdapters> {
+  await storeOperation(() => assertSchemaSupported(pool));
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -43,12 +54,12 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     },
   };
   return {
-    menu: notImplemented,
-    orders: notImplemented,
-    customers: notImplemented,
-    sessions: notImplemented,
-    resetTokens: notImplemented,
-    storeState: notImplemented,
+    menu: new PostgresMenuRepository(pool),
+    orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
+    customers: new PostgresCustomerRepository(pool),
+    sessions: new PostgresSessionStore(pool),
+    resetTokens: new PostgresPasswordResetTokenStore(pool),
+    storeState: new PostgresStoreStateRepository(pool),
     probes: [probe],
   };
 }

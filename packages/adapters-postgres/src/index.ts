@@ -5,5 +5,12 @@
  * Start from `migrate(pool)` then `createPostgresAdapters({ pool })`.
  */
 export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
-export { migrate, currentVersion, SCHEMA_VERSION, SchemaTooNewError, type MigrateOptions } from './migrate.js';
+export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError, type MigrateOptions } from './migrate.js';
 export { isStoreUnavailable, isUniqueViolation, postgresStartError, storeOperation, toDomainError } from './store-errors.js';
+export { PostgresMenuRepository } from './postgres-menu-repository.js';
+export { PostgresOrderRepository } from './postgres-order-repository.js';
+export { PostgresCustomerRepository } from './postgres-customer-repository.js';
+export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
+export { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
+export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';

@@ -76,3 +76,23 @@ export async function currentVersion(client: pg.ClientBase): Promise<number> {
   const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
   return result.rows[0]?.version ?? 0;
 }
+
+/** Thrown when the database was never migrated to this code's schema (or to any). */
+export class SchemaNotMigratedError extends Error {
+  constructor(readonly found: number, readonly expected: number) {
+    super(`The database schema is at version ${found}; this version of Storefront needs ${expected}. Run \`storefront db migrate\` (or start with migrations on).`);
+    this.name = 'SchemaNotMigratedError';
+  }
+}
+
+/** Resolves when the schema is exactly SCHEMA_VERSION; else the error that says why not. */
+export async function assertSchemaSupported(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const found = await currentVersion(client);
+    if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
+    if (found < SCHEMA_VERSION) throw new SchemaNotMigratedError(found, SCHEMA_VERSION);
+  } finally {
+    client.release();
+  }
+}

@@ -118,7 +118,7 @@ const FATAL_START_CODES: ReadonlyMap<string, string> = new Map([
 export function postgresStartError(error: unknown): { fatal: boolean; reason: string } {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof Error && error.name === 'SchemaTooNewError') return { fatal: true, reason: message };
+  if (error instanceof Error && (error.name === 'SchemaTooNewError' || error.name === 'SchemaNotMigratedError')) return { fatal: true, reason: message };
   if (code !== undefined && FATAL_START_CODES.has(code)) return { fatal: true, reason: `${FATAL_START_CODES.get(code)!} (${code}: ${message})` };
   if (code !== undefined && code.startsWith('28')) return { fatal: true, reason: `authentication failed (${code}: ${message})` };
   if (isStoreUnavailable(error)) return { fatal: false, reason: `the server cannot be reached (${code ?? message})` };

@@ -11,8 +11,14 @@
  * order_id). The triggers below keep them dense: an order entering a list takes the position after
  * the orders older than it, shifting the few newer ones (normally none: orders arrive in time
  * order); an order leaving a list (a status move) shifts the ones after it back. Each list's size
- * lives in order_list_sizes, whose row lock serialises the writers of one list (a short lock, held
- * by one statement) and whose value is the list's total for paging.
+ * lives in order_list_sizes, whose value is the list's total for paging and whose row lock
+ * serialises the writers of that list until they commit.
+ *
+ * Lock order, so that writers never deadlock: the customer's list (inserts only), then 'open',
+ * then the status lists, then order rows. Every order write takes 'open' (the shared queue), so
+ * order writes are serialised: one statement each, a short hold (docs/decisions.md, "Orders in
+ * PostgreSQL"). A move takes 'open' before it locks its order row (storefront_move_order), since a
+ * trigger would run only after the row is locked.
  */
 import type { Migration } from './index.js';
 
@@ -111,6 +117,9 @@ CREATE TABLE order_list_sizes (
   list text COLLATE "C" PRIMARY KEY,
   size bigint NOT NULL
 );
+INSERT INTO order_list_sizes (list, size)
+  SELECT 'status:' || status, 0 FROM unnest(ARRAY['placed', 'accepted', 'preparing', 'ready', 'completed', 'rejected', 'cancelled']) AS status
+  UNION ALL SELECT 'open', 0;
 
 CREATE FUNCTION storefront_order_is_open(status text) RETURNS boolean
 LANGUAGE sql IMMUTABLE AS $$ SELECT status IN ('placed', 'accepted', 'preparing', 'ready') $$;
@@ -140,7 +149,9 @@ BEGIN
       WHERE customer_id = NEW.customer_id AND (created_at, order_id) > (NEW.created_at, NEW.order_id);
     GET DIAGNOSTICS newer = ROW_COUNT;
     NEW.customer_seq := size - newer;
-  ELSE
+  END IF;
+  PERFORM storefront_grow_list('open', 0); -- the shared queue's lock, before any other
+  IF TG_OP = 'UPDATE' THEN
     PERFORM storefront_grow_list('status:' || OLD.status, -1);
     UPDATE orders SET status_seq = status_seq - 1
       WHERE status = OLD.status AND (created_at, order_id) > (OLD.created_at, OLD.order_id) AND order_id <> OLD.order_id;
@@ -176,6 +187,24 @@ CREATE TRIGGER orders_enter_lists_on_insert BEFORE INSERT ON orders
   FOR EACH ROW EXECUTE FUNCTION storefront_orders_enter_lists();
 CREATE TRIGGER orders_move_lists_on_status BEFORE UPDATE OF status ON orders
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION storefront_orders_enter_lists();
+
+-- A kitchen move: one compare-and-set on the version, after the lock of the shared queue.
+CREATE FUNCTION storefront_move_order(move_order_id text, from_version integer, to_status text, moved_at timestamptz, move_reason text, history_entry jsonb)
+RETURNS SETOF orders LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM order_list_sizes WHERE list = 'open' FOR UPDATE;
+  RETURN QUERY
+    UPDATE orders SET
+      status = to_status,
+      version = from_version + 1,
+      updated_at = moved_at,
+      status_history = status_history || jsonb_build_array(history_entry),
+      reason = coalesce(move_reason, reason),
+      -- Never above the version moved from: this move's event is due.
+      published_version = least(published_version, from_version)
+    WHERE order_id = move_order_id AND version = from_version
+    RETURNING *;
+END $$;
 
 CREATE TABLE idempotency_keys (
   customer_id     text COLLATE "C" NOT NULL,

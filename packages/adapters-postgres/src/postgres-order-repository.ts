@@ -1,0 +1,145 @@
+/**
+ * Orders in PostgreSQL: one row per order (`order_id` the primary key), and Idempotency-Key claims
+ * in their own table (PostgresIdempotencyKeys). A second order under one key cannot exist: every
+ * holder of a key places the order id reserved by its first claim, and the primary key refuses a
+ * second row with it; an insert whose acknowledgement was lost finds its order stored on retry and
+ * reads it.
+ *
+ * A kitchen move is one conditional UPDATE on the version it was planned on (storefront_move_order):
+ * of two moves planned on one version, the second waits for the first's row lock, re-checks the
+ * version and matches nothing. The table is its own outbox: `published_version` below `version`
+ * marks the due events, written by the same statement as the change (orders_outbox, a partial
+ * index, holds only those orders).
+ */
+import type {
+  ClaimResult,
+  IdempotencyClaim,
+  IdempotencyKeyRef,
+  InsertResult,
+  Order,
+  OrderMove,
+  OrderRepository,
+  OrderStatus,
+  Page,
+  PageRequest,
+  UnpublishedOrder,
+} from '@storefront/domain';
+import { toPage } from '@storefront/domain';
+import type pg from 'pg';
+import { copyDate } from './account-mappers.js';
+import { historyEntry, INSERT_ORDER, ORDER_COLUMNS, orderParameters, toOrder, type OrderRow } from './order-mapper.js';
+import {
+  customerOrdersQuery,
+  customerOrdersTotalQuery,
+  ordersByStatusQuery,
+  ordersByStatusTotalQuery,
+  unpublishedOrdersQuery,
+  type Query,
+} from './order-queries.js';
+import type { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { retryOnConflict } from './retry.js';
+
+export class PostgresOrderRepository implements OrderRepository {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly keys: PostgresIdempotencyKeys,
+  ) {}
+
+  claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
+    return storeOperation(() => this.keys.claim(claim, now));
+  }
+
+  takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return storeOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
+  }
+
+  completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return storeOperation(() => this.keys.complete(ref, owner));
+  }
+
+  abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    return storeOperation(() => this.keys.abandon(ref, owner, now));
+  }
+
+  releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    return storeOperation(() => this.keys.release(ref, owner));
+  }
+
+  insert(order: Order): Promise<InsertResult> {
+    return storeOperation(async () => {
+      try {
+        // A plain INSERT, not ON CONFLICT DO NOTHING: the list triggers run before the conflict
+        // check, and only a failed statement undoes what they did.
+        await retryOnConflict(() => this.pool.query(INSERT_ORDER, orderParameters(order)));
+        return { order, inserted: true };
+      } catch (error) {
+        if (!isUniqueViolation(error, 'orders_pkey')) throw error;
+      }
+      const stored = await this.findById(order.orderId);
+      if (stored === null) throw new Error(`order ${order.orderId} was refused as a duplicate but cannot be read`);
+      return { order: stored, inserted: false };
+    });
+  }
+
+  findOrder(customerId: string, orderId: string): Promise<Order | null> {
+    return this.one({ text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1 AND customer_id = $2`, values: [orderId, customerId] });
+  }
+
+  findById(orderId: string): Promise<Order | null> {
+    return this.one({ text: `SELECT ${ORDER_COLUMNS} FROM orders WHERE order_id = $1`, values: [orderId] });
+  }
+
+  listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>> {
+    return this.page(customerOrdersQuery(customerId, page), customerOrdersTotalQuery(customerId), page);
+  }
+
+  listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
+    return this.page(ordersByStatusQuery(statuses, page), ordersByStatusTotalQuery(statuses), page);
+  }
+
+  applyMove(move: OrderMove): Promise<Order | null> {
+    return this.one({
+      text: `SELECT ${ORDER_COLUMNS} FROM storefront_move_order($1, $2, $3, $4, $5, $6)`,
+      values: [move.orderId, move.fromVersion, move.status, copyDate(move.at), move.reason ?? null, JSON.stringify(historyEntry(move))],
+    });
+  }
+
+  listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
+    return storeOperation(async () => {
+      if (!(limit >= 1)) return [];
+      const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
+      const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
+      return result.rows.map((row) => ({ order: toOrder(row), publishedVersion: row.published_version }));
+    });
+  }
+
+  markPublished(orderId: string, version: number): Promise<void> {
+    return storeOperation(async () => {
+      // Raises the mark only: never lowers it, and never above the version the order has (a mark
+      // ahead of the order would hide the changes to come).
+      await this.pool.query('UPDATE orders SET published_version = $2 WHERE order_id = $1 AND published_version < $2 AND version >= $2', [
+        orderId,
+        version,
+      ]);
+    });
+  }
+
+  private one(query: Query): Promise<Order | null> {
+    return storeOperation(async () => {
+      const result = await retryOnConflict(() => this.pool.query<OrderRow>(query.text, query.values));
+      const row = result.rows[0];
+      return row === undefined ? null : toOrder(row);
+    });
+  }
+
+  private page(rows: Query, total: Query, page: PageRequest): Promise<Page<Order>> {
+    return storeOperation(async () => {
+      const [found, counted] = await Promise.all([
+        this.pool.query<OrderRow>(rows.text, rows.values),
+        this.pool.query<{ size: string }>(total.text, total.values),
+      ]);
+      return toPage(found.rows.map(toOrder), Number(counted.rows[0]?.size ?? 0), page);
+    });
+  }
+}
