@@ -47,12 +47,6 @@ export interface PostgresAdapters {
  */
 export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): Promise<PostgresAdapters> {
   await storeOperation(() => assertSchemaSupported(pool));
-  const probe: HealthProbe = {
-    name: 'store',
-    check: async () => {
-      await pool.query('SELECT 1');
-    },
-  };
   return {
     menu: new PostgresMenuRepository(pool),
     orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
@@ -60,6 +54,16 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     sessions: new PostgresSessionStore(pool),
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),
-    probes: [probe],
+    probes: [postgresStoreProbe(pool)],
+  };
+}
+
+/** `store`: one `SELECT 1` through the pool (a connection from it, and the server's answer). */
+export function postgresStoreProbe(pool: pg.Pool): HealthProbe {
+  return {
+    name: 'store',
+    check: async () => {
+      await pool.query('SELECT 1');
+    },
   };
 }

@@ -4,7 +4,7 @@
  * conditional updates and row locks, with versioned migrations applied under an advisory lock.
  * Start from `migrate(pool)` then `createPostgresAdapters({ pool })`.
  */
-export { createPostgresAdapters, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
+export { createPostgresAdapters, postgresStoreProbe, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
 export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError, type MigrateOptions } from './migrate.js';
 export { isStoreUnavailable, isUniqueViolation, postgresStartError, storeOperation, toDomainError } from './store-errors.js';
 export { PostgresMenuRepository } from './postgres-menu-repository.js';

@@ -14,8 +14,8 @@
  * lives in order_list_sizes, whose value is the list's total for paging and whose row lock
  * serialises the writers of that list until they commit.
  *
- * Lock order, so that writers never deadlock: the customer's list (inserts only), then 'open',
- * then the status lists, then order rows. Every order write takes 'open' (the shared queue), so
+ * Lock order, so that writers never deadlock: 'open' first, then the customer's list (inserts),
+ * the status lists, and order rows last. Every order write takes 'open' (the shared queue), so
  * order writes are serialised: one statement each, a short hold (docs/decisions.md, "Orders in
  * PostgreSQL"). A move takes 'open' before it locks its order row (storefront_move_order), since a
  * trigger would run only after the row is locked.
@@ -142,7 +142,8 @@ DECLARE
   size bigint;
   newer bigint;
 BEGIN
-  -- Lists in one order (customer, statuses in lifecycle order, open) so writers never deadlock on them.
+  -- The shared queue's lock first, before any other list or row (a move took it already).
+  PERFORM storefront_grow_list('open', 0);
   IF TG_OP = 'INSERT' THEN
     size := storefront_grow_list('customer:' || NEW.customer_id, 1);
     UPDATE orders SET customer_seq = customer_seq + 1
@@ -150,7 +151,6 @@ BEGIN
     GET DIAGNOSTICS newer = ROW_COUNT;
     NEW.customer_seq := size - newer;
   END IF;
-  PERFORM storefront_grow_list('open', 0); -- the shared queue's lock, before any other
   IF TG_OP = 'UPDATE' THEN
     PERFORM storefront_grow_list('status:' || OLD.status, -1);
     UPDATE orders SET status_seq = status_seq - 1
@@ -199,9 +199,8 @@ BEGIN
       version = from_version + 1,
       updated_at = moved_at,
       status_history = status_history || jsonb_build_array(history_entry),
-      reason = coalesce(move_reason, reason),
-      -- Never above the version moved from: this move's event is due.
-      published_version = least(published_version, from_version)
+      -- published_version stays (at most from_version: a mark never passes the version), so this move's event is due.
+      reason = coalesce(move_reason, reason)
     WHERE order_id = move_order_id AND version = from_version
     RETURNING *;
 END $$;

@@ -1,0 +1,29 @@
+/**
+ * Whether the dense list positions match what they stand for: for each list (a customer's orders,
+ * a status's, the open ones), position k is the k-th order by (created_at, order_id), and the
+ * list's size is its number of orders. Answers the lists that disagree (none when all is well).
+ */
+import type pg from 'pg';
+
+const CHECKS = `
+WITH ranked AS (
+  SELECT customer_id, status, customer_seq, status_seq, open_seq, storefront_order_is_open(status) AS open,
+         row_number() OVER (PARTITION BY customer_id ORDER BY created_at, order_id) AS customer_rank,
+         row_number() OVER (PARTITION BY status ORDER BY created_at, order_id) AS status_rank,
+         row_number() OVER (PARTITION BY storefront_order_is_open(status) ORDER BY created_at, order_id) AS open_rank
+    FROM orders
+), counted AS (
+  SELECT 'customer:' || customer_id AS list, count(*) AS size FROM orders GROUP BY customer_id
+  UNION ALL SELECT 'status:' || status, count(*) FROM orders GROUP BY status
+  UNION ALL SELECT 'open', count(*) FROM orders WHERE storefront_order_is_open(status)
+)
+SELECT DISTINCT 'customer:' || customer_id AS list FROM ranked WHERE customer_seq <> customer_rank
+UNION SELECT DISTINCT 'status:' || status FROM ranked WHERE status_seq <> status_rank
+UNION SELECT 'open' FROM ranked WHERE (open AND open_seq IS DISTINCT FROM open_rank) OR (NOT open AND open_seq IS NOT NULL)
+UNION SELECT coalesce(s.list, c.list) || ' (size)' FROM order_list_sizes s FULL JOIN counted c ON c.list = s.list
+ WHERE coalesce(s.size, 0) <> coalesce(c.size, 0)`;
+
+export async function listsOutOfPlace(pool: pg.Pool): Promise<string[]> {
+  const result = await pool.query<{ list: string }>(CHECKS);
+  return result.rows.map((row) => row.list).sort();
+}

@@ -1,0 +1,136 @@
+/**
+ * Migrations: each one is tested from the schema before it with data in it (UPGRADES: the next
+ * migration adds its case there), re-running is a no-op, several instances starting at once
+ * migrate once, and a schema newer than the code is refused and left alone.
+ */
+import { createTestDatabaseOrSkip, aCustomer, anOrder, type TestDatabase } from '@storefront/testing';
+import { OPEN_STATUSES, ORDER_STATUSES } from '@storefront/domain';
+import { expect } from 'chai';
+import { afterEach, describe, it } from 'mocha';
+import pg from 'pg';
+import { createPostgresAdapters, migrate, postgresStartError, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError } from '../src/index.js';
+
+interface Upgrade {
+  /** The version this case migrates to. */
+  readonly to: number;
+  /** Writes data on the schema of version `to - 1`. */
+  seed(pool: pg.Pool): Promise<void>;
+  /** Checks the seeded data (and the new schema) after the migration. */
+  check(pool: pg.Pool): Promise<void>;
+}
+
+const UPGRADES: readonly Upgrade[] = [
+  {
+    to: 1,
+    // From an empty database: nothing to keep, every port works afterwards.
+    seed: async () => undefined,
+    check: async (pool) => {
+      const adapters = await createPostgresAdapters({ pool });
+      const customer = aCustomer();
+      await adapters.customers.create(customer);
+      const order = anOrder({ customerId: customer.customerId });
+      await adapters.orders.insert(order);
+      expect((await adapters.orders.listByCustomer(customer.customerId, { page: 1, limit: 5 })).items).to.deep.equal([order]);
+      expect((await adapters.orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 5 })).items).to.deep.equal([order]);
+      expect(await adapters.storeState.get()).to.deep.equal({ acceptingOrders: true });
+    },
+  },
+];
+
+async function versions(pool: pg.Pool): Promise<number[]> {
+  const result = await pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+  return result.rows.map((row) => row.version);
+}
+
+describe('PostgreSQL migrations', () => {
+  let databases: TestDatabase[] = [];
+  const fresh = async (context: Mocha.Context): Promise<TestDatabase> => {
+    const database = await createTestDatabaseOrSkip(context, 'storefront_migrate');
+    databases.push(database);
+    return database;
+  };
+  afterEach(async function () {
+    this.timeout(30_000);
+    await Promise.all(databases.map((database) => database.drop()));
+    databases = [];
+  });
+
+  it('has a tested upgrade for every migration', () => {
+    expect(UPGRADES.map((upgrade) => upgrade.to)).to.deep.equal(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  for (const upgrade of UPGRADES) {
+    it(`migrates to version ${upgrade.to} from version ${upgrade.to - 1} with data in it`, async function () {
+      const { pool } = await fresh(this);
+      await migrate(pool, { to: upgrade.to - 1 });
+      await upgrade.seed(pool);
+      const logged: string[] = [];
+      expect(await migrate(pool, { to: upgrade.to, log: (message) => logged.push(message) })).to.deep.equal({ from: upgrade.to - 1, to: upgrade.to });
+      expect(logged).to.have.length(1);
+      await migrate(pool);
+      await upgrade.check(pool);
+    });
+  }
+
+  it('does nothing when run again on a migrated database', async function () {
+    const { pool } = await fresh(this);
+    expect(await migrate(pool)).to.deep.equal({ from: 0, to: SCHEMA_VERSION });
+    const logged: string[] = [];
+    expect(await migrate(pool, { log: (message) => logged.push(message) })).to.deep.equal({ from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+    expect(logged).to.deep.equal([]);
+    expect(await versions(pool)).to.deep.equal(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+  });
+
+  it('migrates once when six instances start at once, and every one of them starts', async function () {
+    const { url } = await fresh(this);
+    // One pool per instance: six sessions race for the advisory lock.
+    const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: url, max: 1 }));
+    try {
+      const results = await Promise.all(pools.map((pool) => migrate(pool)));
+      expect(results.filter((result) => result.from === 0)).to.have.length(1);
+      expect(results.filter((result) => result.from === SCHEMA_VERSION)).to.have.length(5);
+      expect(await versions(pools[0]!)).to.deep.equal(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+      await Promise.all(pools.map((pool) => createPostgresAdapters({ pool })));
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('refuses a schema newer than the code, changes nothing, and says so as a fatal start-up error', async function () {
+    const { pool } = await fresh(this);
+    await migrate(pool);
+    await pool.query("INSERT INTO schema_migrations (version, name) VALUES ($1, 'from the future')", [SCHEMA_VERSION + 1]);
+    const refused = await migrate(pool).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).to.be.instanceOf(SchemaTooNewError);
+    expect(refused).to.include({ found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION });
+    expect(postgresStartError(refused).fatal).to.equal(true);
+    expect(await versions(pool)).to.deep.equal([...Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1), SCHEMA_VERSION + 1]);
+    const adapters = await createPostgresAdapters({ pool }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(adapters).to.be.instanceOf(SchemaTooNewError);
+  });
+
+  it('will not make adapters on a database that was never migrated', async function () {
+    const { pool } = await fresh(this);
+    const refused = await createPostgresAdapters({ pool }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).to.be.instanceOf(SchemaNotMigratedError);
+    expect(postgresStartError(refused).fatal).to.equal(true);
+  });
+
+  it("keeps the schema's open statuses (the kitchen's queue) the domain's OPEN_STATUSES", async function () {
+    const { pool } = await fresh(this);
+    await migrate(pool);
+    for (const status of ORDER_STATUSES) {
+      const result = await pool.query<{ open: boolean }>('SELECT storefront_order_is_open($1) AS open', [status]);
+      expect(result.rows[0]!.open, status).to.equal(OPEN_STATUSES.includes(status));
+    }
+  });
+});
