@@ -13,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders pgorders orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -27,6 +27,7 @@ import { median, summarize } from './stats.mjs';
 import { streamsScenario } from './streams.mjs';
 import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
+import { postgresOrdersScenario } from './postgres-orders.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -409,6 +410,12 @@ try {
       const list = await run(service, { url: `${base}/api/orders?limit=20`, headers: auth });
       row('GET /api/orders?limit=20 (Bearer)', list, list.rps / productsRps, '/api/products');
     }
+  }
+
+  // Placement on PostgreSQL against the memory store, alternated (bench/postgres-orders.mjs).
+  if (wanted('pgorders')) {
+    const pg = await postgresOrdersScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
+    notes.push(...pg.notes);
   }
 
   if (wanted('orderreads')) {

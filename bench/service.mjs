@@ -27,6 +27,8 @@ import { answerParent } from './child.mjs';
 
 const started = performance.now();
 const running = await startStorefront(process.env);
+// A persistent store (PostgreSQL) connects, migrates and seeds after the start: serve once it has.
+await running.ready;
 const startMs = performance.now() - started;
 // The first read builds the menu snapshot (products, id map and search index) if start-up did not.
 const firstRead = performance.now();

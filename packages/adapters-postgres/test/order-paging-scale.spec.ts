@@ -79,6 +79,7 @@ describe('Order paging at scale (EXPLAIN ANALYZE)', function () {
     const deep = await deepPage(total);
     const first = await cost(page({ page: 1, limit: LIMIT }));
     const far = await cost(page(deep));
+    console.log(`      page 1: ${first.rows} rows, ${first.buffers} buffers; page ${deep.page}: ${far.rows} rows, ${far.buffers} buffers`);
     expect(first.rows, `page 1 reads its ${LIMIT} rows`).to.equal(LIMIT);
     expect(far.rows, `page ${deep.page} reads no more rows than page 1 (${far.scans.join(', ')})`).to.be.at.most(first.rows);
     // The same index, one level deeper at most where the page's keys straddle a leaf.
@@ -107,6 +108,7 @@ describe('Order paging at scale (EXPLAIN ANALYZE)', function () {
       text: 'SELECT order_id FROM orders WHERE customer_id = $1 ORDER BY created_at, order_id OFFSET $2 LIMIT $3',
       values: [BIG_CUSTOMER, offset, LIMIT],
     });
+    console.log(`      OFFSET ${offset}: ${naive.rows} rows, ${naive.buffers} buffers`);
     expect(naive.rows).to.be.at.least(offset);
   });
 });

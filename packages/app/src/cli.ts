@@ -9,6 +9,7 @@
 import 'reflect-metadata';
 import { resolve } from './binding.js';
 import { CliError, runCommand, runOffline, USAGE } from './cli/commands.js';
+import { migrateDatabase } from './cli/db-migrate.js';
 import { readPassword } from './cli/password.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createContainer } from './container.js';
@@ -34,12 +35,16 @@ async function main(): Promise<number> {
   }
   if (await runOffline(args, io)) return 0;
   const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env });
+  if (args[0] === 'db' && args[1] === 'migrate' && args.length === 2) {
+    await migrateDatabase(config, io, (message) => process.stderr.write(`storefront: ${message}\n`));
+    return 0;
+  }
   if (config.store === 'memory') {
-    process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo to change a real store\n');
+    process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo or postgres to change a real store\n');
   }
   const container = createContainer(config, createLogger(config, pino.destination({ dest: 2, sync: true })));
   try {
-    await waitForStore(resolve(container, TYPES.StoreReady));
+    await waitForStore(resolve(container, TYPES.StoreReady), config.store === 'postgres' ? 'DATABASE_URL' : 'MONGODB_URI');
     await runCommand(resolve(container, TYPES.Storefront), args, io);
     return 0;
   } finally {
@@ -48,10 +53,10 @@ async function main(): Promise<number> {
 }
 
 /** A command against a store that is not up fails after a while instead of waiting forever. */
-async function waitForStore(ready: () => Promise<void>, timeoutMs = 30_000): Promise<void> {
+async function waitForStore(ready: () => Promise<void>, variable: string, timeoutMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CliError(`the store was not reachable within ${timeoutMs / 1000} s (check MONGODB_URI)`)), timeoutMs);
+    timer = setTimeout(() => reject(new CliError(`the store was not reachable within ${timeoutMs / 1000} s (check ${variable})`)), timeoutMs);
   });
   try {
     await Promise.race([ready(), timeout]);

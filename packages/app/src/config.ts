@@ -10,9 +10,10 @@ import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/
 import type { DeliveryZones, OpeningHours, SlotRules } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
+import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-export type StoreKind = 'memory' | 'mongo';
+export type StoreKind = 'memory' | 'mongo' | 'postgres';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface RateLimitConfig {
@@ -84,6 +85,12 @@ export interface StorefrontConfig {
   readonly mongodbUri: string | undefined;
   /** The longest wait of each stage of a MongoDB operation (server selection, pool, socket). */
   readonly mongodbTimeoutMs: number;
+  /** PostgreSQL connection URL naming the database (postgres store only). */
+  readonly databaseUrl: string | undefined;
+  /** Connections the PostgreSQL pool may open (PG_POOL_MAX). */
+  readonly pgPoolMax: number;
+  /** The longest wait for a pooled PostgreSQL connection, and the bound of every statement (PG_TIMEOUT_MS). */
+  readonly pgTimeoutMs: number;
   /** Redis for the shared rate limiter; undefined → the in-process limiter. */
   readonly redisUrl: string | undefined;
   /** A Redis command slower than this fails and the in-process limiter decides instead. */
@@ -126,7 +133,7 @@ export class ConfigError extends Error {
   }
 }
 
-const STORES: readonly StoreKind[] = ['memory', 'mongo'];
+const STORES: readonly StoreKind[] = ['memory', 'mongo', 'postgres'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MAX_LIMIT = 1_000_000_000;
 const MAX_WINDOW_SECONDS = 86_400;
@@ -187,7 +194,7 @@ export function loadConfig(env: Env): StorefrontConfig {
       windowSeconds: read.integer('STATUS_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
     },
     scrypt,
-    tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', memory),
+    tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', store),
     tokenVerifyKeys: verifyKeys.length > 0 ? verifyKeys : oldNameKeys,
     tokenVerifyKeysFromOldName: verifyKeys.length === 0 && oldNameKeys.length > 0,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -195,10 +202,15 @@ export function loadConfig(env: Env): StorefrontConfig {
     trustProxy,
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 1, 1, MAX_PROXY_HOPS),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
-    mongodbUri: memory ? undefined : read.mongoUri('MONGODB_URI'),
+    mongodbUri: store === 'mongo' ? read.mongoUri('MONGODB_URI') : undefined,
     // Below the 10 s request time-out, so that a stalled MongoDB fails the operation (and frees its
     // pooled connection) before the request is answered 503 without it.
     mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
+    databaseUrl: store === 'postgres' ? read.databaseUrl('DATABASE_URL') : undefined,
+    pgPoolMax: read.integer('PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1_000),
+    // Below the 10 s request time-out, as MONGODB_TIMEOUT_MS: a stalled PostgreSQL fails the
+    // statement (and frees its connection) before the request is answered 503 without it.
+    pgTimeoutMs: read.integer('PG_TIMEOUT_MS', DEFAULT_PG_TIMEOUT_MS, 100, 10_000),
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
     streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', STREAM_LIMITS.perCaller, 1, 100_000),
@@ -208,7 +220,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     slots: read.slots(),
     deliveryZones: read.deliveryZones('STOREFRONT_DELIVERY_ZONES_FILE', demoData),
     metrics,
-    mail: read.mail(storeName, memory),
+    mail: read.mail(storeName, store),
     docs: read.boolean('STOREFRONT_DOCS', true),
   };
   read.throwIfAny();
@@ -357,6 +369,19 @@ class Reader {
     return value;
   }
 
+  /** Required with the postgres store; a postgres:// URL naming its database (else `pg` would pick the user's name). */
+  databaseUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) {
+      this.fail(name, `${name} is required with STOREFRONT_STORE=postgres, e.g. postgres://storefront:secret@db.internal:5432/storefront`);
+      return undefined;
+    }
+    const problem = databaseUrlProblem(value);
+    if (problem === undefined) return value;
+    this.fail(name, `${name} cannot be used: ${problem}`);
+    return undefined;
+  }
+
   /**
    * Off unless the port is set. The host defaults to loopback, not HOST: the metrics tell the
    * traffic and the process's insides, and only the scraper needs them (a container sets 0.0.0.0).
@@ -373,11 +398,11 @@ class Reader {
 
   /**
    * SMTP_URL (checked by the mail adapter's parser, whose messages never echo the password),
-   * PASSWORD_RESET_URL and MAIL_FROM. With SMTP_URL and MongoDB (production) PASSWORD_RESET_URL is
+   * PASSWORD_RESET_URL and MAIL_FROM. With SMTP_URL and a persistent store (production) PASSWORD_RESET_URL is
    * required: a real customer must not get the demo's localhost link. In memory mode (demos, tests
    * against a local mail catcher) it defaults to the demo's link, and the start says so.
    */
-  mail(storeName: string, memory: boolean): MailConfig {
+  mail(storeName: string, store: StoreKind): MailConfig {
     let smtpUrl = this.raw('SMTP_URL');
     if (smtpUrl !== undefined) {
       try {
@@ -388,8 +413,8 @@ class Reader {
       }
     }
     const passwordResetUrl = this.url('PASSWORD_RESET_URL', ['https:', 'http:']);
-    if (!memory && this.isSet('SMTP_URL') && !this.isSet('PASSWORD_RESET_URL')) {
-      this.fail('PASSWORD_RESET_URL', 'PASSWORD_RESET_URL is required with SMTP_URL and MONGODB_URI: the page of your front end that takes the reset token, appended, e.g. https://shop.example/reset?token=');
+    if (store !== 'memory' && this.isSet('SMTP_URL') && !this.isSet('PASSWORD_RESET_URL')) {
+      this.fail('PASSWORD_RESET_URL', `PASSWORD_RESET_URL is required with SMTP_URL and ${store === 'mongo' ? 'MONGODB_URI' : 'DATABASE_URL'}: the page of your front end that takes the reset token, appended, e.g. https://shop.example/reset?token=`);
     }
     return { smtpUrl, from: this.mailFrom('MAIL_FROM', storeName, passwordResetUrl), passwordResetUrl };
   }
@@ -419,10 +444,10 @@ class Reader {
   }
 
   /** Never echoes the value: it is a secret, and error messages end up in logs. */
-  secretKey(name: string, optional: boolean): string | undefined {
+  secretKey(name: string, store: StoreKind): string | undefined {
     const value = this.raw(name);
     if (value === undefined) {
-      if (!optional) this.fail(name, `${name} is required with STOREFRONT_STORE=mongo: a PASERK k4.secret key (k4.secret.…)`);
+      if (store !== 'memory') this.fail(name, `${name} is required with STOREFRONT_STORE=${store}: a PASERK k4.secret key (k4.secret.…)`);
       return undefined;
     }
     if (isSecretPaserk(value)) return value;

@@ -14,6 +14,7 @@ import { httpModule, type StreamTimings } from './modules/http-module.js';
 import { mailModule } from './modules/mail-module.js';
 import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
 import { mongoModule } from './modules/mongo-module.js';
+import { postgresModule } from './modules/postgres-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
 import { settingsModule } from './modules/settings-module.js';
 
@@ -33,6 +34,9 @@ export function storeModule(config: StorefrontConfig): ContainerModule {
     case 'mongo':
       if (config.mongodbUri === undefined) throw ConfigError.of('MONGODB_URI', 'MONGODB_URI is required with STOREFRONT_STORE=mongo');
       return mongoModule(config.mongodbUri);
+    case 'postgres':
+      if (config.databaseUrl === undefined) throw ConfigError.of('DATABASE_URL', 'DATABASE_URL is required with STOREFRONT_STORE=postgres');
+      return postgresModule(config.databaseUrl);
   }
 }
 

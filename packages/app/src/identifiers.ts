@@ -25,6 +25,7 @@ import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { MongoStoreConnection } from './mongo-connection.js';
+import type { PostgresStoreConnection } from './postgres-connection.js';
 import type { StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -47,6 +48,7 @@ const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
 const LimiterProbe: unique symbol = Symbol.for('storefront.LimiterProbe');
 const RedisClientId: unique symbol = Symbol.for('storefront.RedisClient');
 const MongoConnection: unique symbol = Symbol.for('storefront.MongoConnection');
+const PostgresConnection: unique symbol = Symbol.for('storefront.PostgresConnection');
 const StoreReady: unique symbol = Symbol.for('storefront.StoreReady');
 const Crypto: unique symbol = Symbol.for('storefront.CryptoAdapters');
 const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
@@ -89,7 +91,9 @@ export const TYPES = {
   RedisClient: RedisClientId,
   /** The MongoDB connection, retried in the background until it is up (mongo store only). */
   MongoConnection,
-  /** Resolves once the store can serve (at once in memory; after connecting with Mongo). */
+  /** The PostgreSQL pool and adapters, migrated and made in the background (postgres store only). */
+  PostgresConnection,
+  /** Resolves once the store can serve (at once in memory; after connecting with MongoDB or PostgreSQL). */
   StoreReady,
   /** The hasher and token service as built, with their extra operations (`ready`, `stats`). */
   CryptoAdapters: Crypto,
@@ -122,6 +126,7 @@ export interface Services {
   [TYPES.LimiterProbe]: HealthProbe;
   [TYPES.RedisClient]: Redis;
   [TYPES.MongoConnection]: MongoStoreConnection;
+  [TYPES.PostgresConnection]: PostgresStoreConnection;
   [TYPES.StoreReady]: () => Promise<void>;
   [TYPES.CryptoAdapters]: CryptoAdapters;
   [TYPES.PasswordHasher]: PasswordHasher;

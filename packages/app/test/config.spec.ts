@@ -43,6 +43,9 @@ describe('loadConfig', () => {
       shutdownTimeoutSeconds: 10,
       mongodbUri: undefined,
       mongodbTimeoutMs: 2000,
+      databaseUrl: undefined,
+      pgPoolMax: 10,
+      pgTimeoutMs: 2000,
       redisUrl: undefined,
       redisCommandTimeoutMs: 100,
       streamsPerCaller: 5,
@@ -94,6 +97,8 @@ describe('loadConfig', () => {
       REDIS_URL: 'redis://cache.internal:6379/2',
       REDIS_COMMAND_TIMEOUT_MS: '250',
       MONGODB_TIMEOUT_MS: '1500',
+      PG_POOL_MAX: '25',
+      PG_TIMEOUT_MS: '3000',
       STOREFRONT_NAME: 'Chez Ann',
       STOREFRONT_CURRENCY: 'EUR',
       STOREFRONT_STREAMS_PER_CALLER: '20',
@@ -138,6 +143,9 @@ describe('loadConfig', () => {
       shutdownTimeoutSeconds: 0,
       mongodbUri: undefined,
       mongodbTimeoutMs: 1500,
+      databaseUrl: undefined,
+      pgPoolMax: 25,
+      pgTimeoutMs: 3000,
       redisUrl: 'redis://cache.internal:6379/2',
       redisCommandTimeoutMs: 250,
       streamsPerCaller: 20,
@@ -203,7 +211,7 @@ describe('loadConfig', () => {
       ['PORT', 'http', 'PORT must be an integer from 0 to 65535, got "http"'],
       ['PORT', '70000', 'PORT must be an integer from 0 to 65535, got "70000"'],
       ['PORT', '-1', 'PORT must be an integer from 0 to 65535, got "-1"'],
-      ['STOREFRONT_STORE', 'postgres', 'STOREFRONT_STORE must be one of memory, mongo, got "postgres"'],
+      ['STOREFRONT_STORE', 'mysql', 'STOREFRONT_STORE must be one of memory, mongo, postgres, got "mysql"'],
       ['STOREFRONT_DEMO_DATA', 'yes', 'STOREFRONT_DEMO_DATA must be true, false, 1 or 0, got "yes"'],
       ['RATE_LIMIT_MAX', 'abc', 'RATE_LIMIT_MAX must be a positive integer, got "abc"'],
       ['RATE_LIMIT_MAX', '0', 'RATE_LIMIT_MAX must be a positive integer, got "0"'],
@@ -361,6 +369,48 @@ describe('loadConfig', () => {
     expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key })).to.include({ store: 'mongo', demoData: false, mongodbUri: uri });
     expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key, STOREFRONT_DEMO_DATA: 'true' }).demoData).to.equal(true);
     expect(configError({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
+  });
+
+  it('accepts the postgres store with a DATABASE_URL naming its database, without demo data and with a required TOKEN_SECRET_KEY', () => {
+    const key = generateSigningKey();
+    for (const url of ['postgres://storefront:secret@db:5432/shop', 'postgresql://db/shop', 'postgres:///shop?host=/run/postgresql']) {
+      expect(loadConfig({ STOREFRONT_STORE: 'postgres', DATABASE_URL: url, TOKEN_SECRET_KEY: key }), url).to.include({ store: 'postgres', demoData: false, databaseUrl: url, mongodbUri: undefined });
+    }
+    expect(configError({ STOREFRONT_STORE: 'postgres', DATABASE_URL: 'postgres://db/shop' }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
+    expect(loadConfig({ DATABASE_URL: 'ignored' }).databaseUrl, 'memory store').to.equal(undefined);
+  });
+
+  it('requires a DATABASE_URL that is a postgres:// URL naming host and database with the postgres store, never echoing it', () => {
+    const key = generateSigningKey();
+    expect(configError({ STOREFRONT_STORE: 'postgres', TOKEN_SECRET_KEY: key }).issues).to.deep.equal([
+      { variable: 'DATABASE_URL', message: 'DATABASE_URL is required with STOREFRONT_STORE=postgres, e.g. postgres://storefront:secret@db.internal:5432/storefront' },
+    ]);
+    const cases: Array<[string, RegExp]> = [
+      ['not a url s3cret', /it is not a URL/],
+      ['mysql://u:s3cret@db/shop', /must start with postgres:\/\/ or postgresql:\/\/, not mysql:\/\//],
+      ['postgres://u:s3cret@db:5432', /names no database/],
+      ['postgres://u:s3cret@db:5432/', /names no database/],
+      ['postgres:///shop', /names no host/],
+    ];
+    for (const [value, message] of cases) {
+      const [issue, ...more] = configError({ STOREFRONT_STORE: 'postgres', TOKEN_SECRET_KEY: key, DATABASE_URL: value }).issues;
+      expect(more, value).to.deep.equal([]);
+      expect(issue!.variable, value).to.equal('DATABASE_URL');
+      expect(issue!.message, value).to.match(message).and.match(/^DATABASE_URL cannot be used: /);
+      expect(issue!.message, value).to.not.include('s3cret');
+    }
+  });
+
+  it('bounds PG_POOL_MAX to 1..1000 and PG_TIMEOUT_MS to 100..10000 ms (below the request time-out), naming each', () => {
+    for (const [variable, bad] of [['PG_POOL_MAX', '0'], ['PG_POOL_MAX', '1001'], ['PG_POOL_MAX', 'ten'], ['PG_TIMEOUT_MS', '99'], ['PG_TIMEOUT_MS', '10001'], ['PG_TIMEOUT_MS', '1.5']] as const) {
+      expect(configError({ [variable]: bad }).issues.map((issue) => issue.variable), `${variable}=${bad}`).to.deep.equal([variable]);
+    }
+    expect(loadConfig({ PG_POOL_MAX: '1000', PG_TIMEOUT_MS: '100' })).to.include({ pgPoolMax: 1000, pgTimeoutMs: 100 });
+  });
+
+  it('requires PASSWORD_RESET_URL with SMTP_URL on PostgreSQL too, naming DATABASE_URL as the production sign', () => {
+    const env = { STOREFRONT_STORE: 'postgres', DATABASE_URL: 'postgres://db/shop', TOKEN_SECRET_KEY: generateSigningKey(), SMTP_URL: 'smtp://mail:587' };
+    expect(configError(env).issues[0]!.message).to.match(/^PASSWORD_RESET_URL is required with SMTP_URL and DATABASE_URL/);
   });
 
   it('requires a MONGODB_URI that names its database with the mongo store', () => {

@@ -10,6 +10,9 @@
  *
  * A test that chose its store (STOREFRONT_STORE in its env) gets exactly what it asked for.
  *
+ * With STOREFRONT_TEST_STORE=postgres the same servers run on PostgreSQL instead (postgres-mode.ts),
+ * with the same memory-only suites and the same tally.
+ *
  * Loaded by .mocharc.json as a root hook plugin: it probes MONGODB_URI once before the run and,
  * after a run with MONGODB_URI set, prints how many tests ran against MongoDB and which suites
  * stayed in memory and why.
@@ -19,6 +22,7 @@ import { generateSigningKey } from '@storefront/adapters-crypto';
 import { MongoClient } from 'mongodb';
 import type { Context, Suite } from 'mocha';
 import { startStorefront as startStorefrontIn, type RunningStorefront, type StartOptions } from '../src/server.js';
+import { postgresDatabase, postgresMode, postgresServerShown, requireTestPostgres, type ServerDatabase } from './postgres-mode.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -69,10 +73,11 @@ interface MemoryScope {
 /** Memory-only suites whose hooks are running now (innermost last). */
 const memoryScopes: MemoryScope[] = [];
 const memoryOnlyTally = new Map<string, { reason: string; tests: number }>();
-let mongoTests = 0;
-let mongoServers = 0;
-let liveMongoServers = 0;
-let mongoServerStartedInTest = false;
+/** Tests that ran against the run's database (MongoDB or PostgreSQL), and its servers. */
+let databaseTests = 0;
+let databaseServers = 0;
+let liveDatabaseServers = 0;
+let databaseServerStartedInTest = false;
 
 /**
  * Keeps the servers of this suite (and its nested suites) on the memory store, for a reason the run
@@ -114,28 +119,38 @@ async function dropDatabase(uri: string, name: string): Promise<void> {
   undropped.delete(name);
 }
 
-export interface MongoDatabase {
-  /** The env of a server on this database: the caller's, with the store, URI, demo data and a signing key. */
-  apply(env: Env): Record<string, string | undefined>;
-  /** Drops the database (once). */
-  release(): Promise<void>;
-}
+export type MongoDatabase = ServerDatabase;
 
 /**
- * A fresh database for a server about to start with `env`, when this run is in mongo mode and the
- * caller did not choose a store; null when the server should use the memory store.
+ * A fresh database for a server about to start with `env`, when this run is in postgres or mongo
+ * mode and the caller did not choose a store; null when the server should use the memory store.
  */
-export async function mongoDatabaseFor(env: Env): Promise<MongoDatabase | null> {
+export async function runDatabaseFor(env: Env): Promise<ServerDatabase | null> {
+  if (env['STOREFRONT_STORE'] !== undefined || memoryScopes.length > 0) return null;
+  const database = postgresMode() ? await postgresDatabase() : await mongoDatabase();
+  if (database === null) return null;
+  databaseServers += 1;
+  liveDatabaseServers += 1;
+  databaseServerStartedInTest = true;
+  let released: Promise<void> | undefined;
+  return {
+    apply: database.apply,
+    release: () =>
+      (released ??= (async () => {
+        liveDatabaseServers -= 1;
+        await database.release();
+      })()),
+  };
+}
+
+/** A fresh MongoDB database when MONGODB_URI answers, else null (the memory store). */
+async function mongoDatabase(): Promise<MongoDatabase | null> {
   const uri = runUri();
-  if (uri === undefined || env['STOREFRONT_STORE'] !== undefined || memoryScopes.length > 0) return null;
+  if (uri === undefined) return null;
   if ((await probeTestMongo(uri)) !== null) return null;
   databases += 1;
   const name = `storefront_test_${process.pid}_${databases}_${randomBytes(3).toString('hex')}`;
   undropped.add(name);
-  mongoServers += 1;
-  liveMongoServers += 1;
-  mongoServerStartedInTest = true;
-  let released: Promise<void> | undefined;
   return {
     apply: (callerEnv) => ({
       STOREFRONT_DEMO_DATA: 'true',
@@ -145,11 +160,7 @@ export async function mongoDatabaseFor(env: Env): Promise<MongoDatabase | null> 
       STOREFRONT_STORE: 'mongo',
       MONGODB_URI: withDatabase(uri, name),
     }),
-    release: () =>
-      (released ??= (async () => {
-        liveMongoServers -= 1;
-        await dropDatabase(uri, name);
-      })()),
+    release: () => dropDatabase(uri, name),
   };
 }
 
@@ -158,7 +169,7 @@ export async function mongoDatabaseFor(env: Env): Promise<MongoDatabase | null> 
  * seeded (a start-up failure rejects, as in memory mode) and drops the server's database on close.
  */
 export async function startStorefrontForRun(env: Env, options: StartOptions = {}): Promise<RunningStorefront> {
-  const database = await mongoDatabaseFor(env);
+  const database = await runDatabaseFor(env);
   if (database === null) return startStorefrontIn(env, options);
   let running: RunningStorefront;
   try {
@@ -186,19 +197,23 @@ export async function startStorefrontForRun(env: Env, options: StartOptions = {}
 
 export const mochaHooks = {
   async beforeAll(this: Context): Promise<void> {
+    if (postgresMode()) {
+      this.timeout(15_000);
+      return requireTestPostgres();
+    }
     const uri = runUri();
     if (uri === undefined) return;
     this.timeout(PROBE_TIMEOUT_MS + 5_000);
     await probeTestMongo(uri);
   },
   beforeEach(): void {
-    mongoServerStartedInTest = false;
+    databaseServerStartedInTest = false;
   },
   afterEach(this: Context): void {
     const test = this.currentTest;
     if (test === undefined || test.isPending()) return;
-    if (liveMongoServers > 0 || mongoServerStartedInTest) {
-      mongoTests += 1;
+    if (liveDatabaseServers > 0 || databaseServerStartedInTest) {
+      databaseTests += 1;
     } else if (memoryScopes.length > 0) {
       const scope = memoryScopes[0]!;
       const entry = memoryOnlyTally.get(scope.suite) ?? { reason: scope.reason, tests: 0 };
@@ -207,18 +222,24 @@ export const mochaHooks = {
     }
   },
   async afterAll(this: Context): Promise<void> {
+    const memoryOnlyTests = [...memoryOnlyTally.values()].reduce((sum, entry) => sum + entry.tests, 0);
+    const memoryOnlyLines = [...memoryOnlyTally].map(([suite, entry]) => `  - ${suite} (${entry.tests}): ${entry.reason}`);
+    if (postgresMode()) {
+      const head = `PostgreSQL mode: ${databaseTests} end-to-end and reliability tests ran against PostgreSQL at ${postgresServerShown()} (${databaseServers} servers, a fresh database each); ${memoryOnlyTests} stayed on the memory store:`;
+      console.log(`\n  ${[head, ...memoryOnlyLines].join('\n  ')}\n`);
+      return;
+    }
     const uri = runUri();
     if (uri === undefined) return;
     this.timeout(60_000);
     for (const name of undropped) await dropDatabase(uri, name).catch(() => undefined);
     await admin?.close();
     const skipped = (await probeTestMongo(uri)) !== null;
-    const memoryOnlyTests = [...memoryOnlyTally.values()].reduce((sum, entry) => sum + entry.tests, 0);
     const lines = [
       skipped
         ? `MongoDB mode: skipped (MONGODB_URI did not answer); 0 tests ran against MongoDB.`
-        : `MongoDB mode: ${mongoTests} end-to-end and reliability tests ran against MongoDB at ${redactUri(uri)} (${mongoServers} servers, a fresh database each); ${memoryOnlyTests} stayed on the memory store:`,
-      ...(skipped ? [] : [...memoryOnlyTally].map(([suite, entry]) => `  - ${suite} (${entry.tests}): ${entry.reason}`)),
+        : `MongoDB mode: ${databaseTests} end-to-end and reliability tests ran against MongoDB at ${redactUri(uri)} (${databaseServers} servers, a fresh database each); ${memoryOnlyTests} stayed on the memory store:`,
+      ...(skipped ? [] : memoryOnlyLines),
     ];
     console.log(`\n  ${lines.join('\n  ')}\n`);
   },

@@ -43,3 +43,4 @@ export {
   usePostgresTestDatabase,
   type TestDatabase,
 } from './postgres-test-database.js';
+export { postgresBinDir, privatePostgres, startPrivatePostgresOrSkip, type PrivatePostgres } from './private-postgres.js';

@@ -199,9 +199,8 @@ BEGIN
       version = from_version + 1,
       updated_at = moved_at,
       status_history = status_history || jsonb_build_array(history_entry),
-      reason = coalesce(move_reason, reason),
-      -- Never above the version moved from: this move's event is due.
-      published_version = least(published_version, from_version)
+      -- published_version stays (at most from_version: a mark never passes the version), so this move's event is due.
+      reason = coalesce(move_reason, reason)
     WHERE order_id = move_order_id AND version = from_version
     RETURNING *;
 END $$;

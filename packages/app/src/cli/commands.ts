@@ -42,11 +42,14 @@ export const USAGE = `usage: storefront <command>
                                            move an order as the kitchen does (accepted, preparing,
                                            ready, completed, rejected, cancelled)
   seed --demo                              load the demo menu and demo customers
+  db migrate                               bring the PostgreSQL schema of DATABASE_URL up to this
+                                           version (the start does it too)
   keys generate                            print a new TOKEN_SECRET_KEY (PASERK k4.secret)
   keys public                              print the k4.public PASERK of the k4.secret read from stdin,
                                            for TOKEN_VERIFY_KEYS (first step of a key rotation, README)
 
-The store is the one the environment configures (STOREFRONT_STORE, MONGODB_URI), as for the server.`;
+The store is the one the environment configures (STOREFRONT_STORE, MONGODB_URI or DATABASE_URL), as
+for the server.`;
 
 /** Commands that need no store: true when `args` was one of them (and it ran). */
 export async function runOffline(args: readonly string[], io: CliIo): Promise<boolean> {

@@ -1,19 +1,20 @@
 /**
- * The Mongo store while MongoDB cannot be reached (nothing listens on the port): the server still
- * starts, says so on /api/status, fails the operations that need the store with a clean 500 at
- * once, and keeps serving the ones that do not.
+ * A persistent store (MongoDB, PostgreSQL) while its database cannot be reached (nothing listens on
+ * the port): the server still starts, says so on /api/status, fails the operations that need the
+ * store with a clean 500 at once, and keeps serving the ones that do not.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { call, expectError, expectNoLeak, useServer } from './support.js';
 import { newSigningKey } from './tokens.js';
 
-describe('e2e: Mongo store unreachable', function () {
-  const h = useServer({
-    STOREFRONT_STORE: 'mongo',
-    MONGODB_URI: 'mongodb://127.0.0.1:9/storefront_e2e_unreachable',
-    TOKEN_SECRET_KEY: newSigningKey().paserk,
-  });
+const UNREACHABLE = [
+  { name: 'Mongo', env: { STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://127.0.0.1:9/storefront_e2e_unreachable' } },
+  { name: 'PostgreSQL', env: { STOREFRONT_STORE: 'postgres', DATABASE_URL: 'postgres://storefront@127.0.0.1:9/storefront_e2e_unreachable' } },
+];
+
+for (const store of UNREACHABLE) describe(`e2e: ${store.name} store unreachable`, function () {
+  const h = useServer({ ...store.env, TOKEN_SECRET_KEY: newSigningKey().paserk });
 
   it('answers GET /api/status 503 degraded with the store down', async function () {
     const res = await call(h.url, '/api/status');
@@ -33,7 +34,7 @@ describe('e2e: Mongo store unreachable', function () {
       const res = await call(h.url, path, opts);
       expect(Date.now() - start, `${path} fails fast`).to.be.below(3_000);
       expectError(res, 500, 'internal_error');
-      expect(res.text, path).not.to.match(/mongo|ECONNREFUSED|127\.0\.0\.1|:9\b|topology|server selection/i);
+      expect(res.text, path).not.to.match(/mongo|postgres|ECONNREFUSED|127\.0\.0\.1|:9\b|topology|server selection/i);
       expectNoLeak(res.text);
     }
   });

@@ -47,7 +47,7 @@ const probe: HealthProbe = {
 };
 
 describe('A store that fails one kind of operation', function () {
-  memoryOnly(this, 'fails operations by wrapping the memory order repository and probe; MongoDB outages are in packages/app/test/mongo-connection.spec.ts');
+  memoryOnly(this, 'fails operations by wrapping the memory order repository and probe; MongoDB outages are in packages/app/test/mongo-connection.spec.ts, PostgreSQL ones in packages/app/test/postgres/outage.spec.ts');
   this.timeout(20_000);
   let server: ComposedServer;
   let token: string;

@@ -20,7 +20,7 @@ import { memoryOnly } from '../mongo-mode.js';
 import { ALICE, call, composeStorefront, expectJsonError, login, type ComposedServer } from './support.js';
 
 describe('Rotating the token signing key during a rolling deploy', function () {
-  memoryOnly(this, 'its instances are servers on one memory store; in mongo mode every server gets a database of its own');
+  memoryOnly(this, 'its instances are servers on one memory store; in mongo and postgres mode every server gets a database of its own');
   this.timeout(60_000);
   const oldKey = newSigningKey().paserk;
   const newKey = newSigningKey().paserk;

@@ -81,7 +81,7 @@ describe('Orders under load', function () {
     // store latency of a few milliseconds (what MongoDB adds) lets a retry arrive while the first
     // request holds the key, as it does in production.
     server = await composeStorefront({}, (container) => {
-      if (!container.isBound(TYPES.MemoryAdapters)) return; // mongo mode (../mongo-mode.ts): MongoDB has latency of its own
+      if (!container.isBound(TYPES.MemoryAdapters)) return; // mongo or postgres mode (../mongo-mode.ts): the database has latency of its own
       container.rebind<OrderRepository>(TYPES.OrderRepository).toResolvedValue((memory: { orders: OrderRepository }) => withLatency(memory.orders), [TYPES.MemoryAdapters]);
     });
     productIds = await availableProductIds(server.url);

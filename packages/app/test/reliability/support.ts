@@ -16,7 +16,7 @@ import { TYPES } from '../../src/identifiers.js';
 import { createLogger } from '../../src/logger.js';
 import { seedStore } from '../../src/seed.js';
 import type { RunningStorefront, StartOptions } from '../../src/server.js';
-import { mongoDatabaseFor, startStorefrontForRun } from '../mongo-mode.js';
+import { runDatabaseFor, startStorefrontForRun } from '../mongo-mode.js';
 
 /** Quiet, fast hashing, and limits no test reaches. */
 export const RELIABILITY_ENV: Readonly<Record<string, string>> = {
@@ -39,8 +39,8 @@ export interface ComposedServer {
 }
 
 /**
- * startStorefront on the store of this run (see ../mongo-mode.ts): memory, or with MONGODB_URI a
- * MongoDB database of its own with the demo data, dropped on close. Resolves once it serves.
+ * startStorefront on the store of this run (see ../mongo-mode.ts): memory, or in postgres or mongo
+ * mode a database of its own with the demo data, dropped on close. Resolves once it serves.
  */
 export function startStorefront(env: Env = {}, options: StartOptions = {}): Promise<RunningStorefront> {
   return startStorefrontForRun(env, options);
@@ -57,7 +57,7 @@ export async function composeStorefront(
   customize: (container: Container) => void = () => undefined,
   options: Pick<StartOptions, 'clock'> = {},
 ): Promise<ComposedServer> {
-  const database = await mongoDatabaseFor({ ...RELIABILITY_ENV, ...env });
+  const database = await runDatabaseFor({ ...RELIABILITY_ENV, ...env });
   const config = loadConfig(database === null ? { ...RELIABILITY_ENV, ...env } : database.apply({ ...RELIABILITY_ENV, ...env }));
   const logger = createLogger(config);
   const container = createContainer(config, logger, options.clock === undefined ? {} : { clock: options.clock });

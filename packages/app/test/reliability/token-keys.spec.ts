@@ -67,7 +67,7 @@ function expectInvalidToken(res: RawResponse, code: 'invalid_token' | 'token_exp
 }
 
 describe('Rotating the token signing key', function () {
-  memoryOnly(this, 'its "restart" is a second server on the same memory store; in mongo mode every server gets a database of its own');
+  memoryOnly(this, 'its "restart" is a second server on the same memory store; in mongo and postgres mode every server gets a database of its own');
   this.timeout(30_000);
   const oldKey: TestSigningKey = newSigningKey();
   const newKey: TestSigningKey = newSigningKey();

@@ -1,0 +1,61 @@
+/**
+ * The storage ports of a persistent store whose connection is made in the background (MongoDB,
+ * PostgreSQL): each port goes to the connected adapter, or fails with `store_unavailable` while
+ * there is none, so the bindings stay synchronous. One list of every port's methods for every store.
+ */
+import type { HealthProbe } from '@storefront/domain';
+import type { Bind } from 'inversify';
+import { bindFactory } from '../binding.js';
+import { TYPES } from '../identifiers.js';
+import { deferredPort } from '../mongo-connection.js';
+
+/** The identifiers a store connection may be bound to. */
+type ConnectionId = typeof TYPES.MongoConnection | typeof TYPES.PostgresConnection;
+
+export function bindDeferredStore(bind: Bind, connection: ConnectionId): void {
+  bindFactory(bind, TYPES.StoreReady, [connection], (c) => async () => {
+    await c.ready();
+  });
+  bindFactory(bind, TYPES.MenuRepository, [connection], (c) => deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }));
+  bindFactory(bind, TYPES.OrderRepository, [connection], (c) =>
+    deferredPort(() => c.require().orders, {
+      claimIdempotencyKey: true,
+      takeOverIdempotencyKey: true,
+      completeIdempotencyKey: true,
+      abandonIdempotencyKey: true,
+      releaseIdempotencyKey: true,
+      insert: true,
+      findOrder: true,
+      listByCustomer: true,
+      findById: true,
+      applyMove: true,
+      eraseDeliveryAddresses: true,
+      listByStatus: true,
+      listUnpublished: true,
+      markPublished: true,
+    }),
+  );
+  bindFactory(bind, TYPES.CustomerRepository, [connection], (c) =>
+    deferredPort(() => c.require().customers, {
+      findByEmail: true,
+      findById: true,
+      create: true,
+      setDisabled: true,
+      setRole: true,
+      updatePasswordHash: true,
+      delete: true,
+    }),
+  );
+  bindFactory(bind, TYPES.SessionStore, [connection], (c) =>
+    deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true, revokeAllOf: true }),
+  );
+  bindFactory(bind, TYPES.PasswordResetTokenStore, [connection], (c) =>
+    deferredPort(() => c.require().resetTokens, { save: true, find: true, consume: true, deleteAllOf: true }),
+  );
+  bindFactory(bind, TYPES.StoreStateRepository, [connection], (c) => deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }));
+  bindFactory(bind, TYPES.SlotPlaces, [connection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, release: true, taken: true }));
+  bindFactory(bind, TYPES.StoreProbe, [connection], (c): HealthProbe => ({
+    name: 'store',
+    check: async () => c.require().probes[0]!.check(),
+  }));
+}

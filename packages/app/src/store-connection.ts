@@ -1,0 +1,69 @@
+/**
+ * What a persistent store's connection gives the container, whichever database is behind it
+ * (MongoDB, PostgreSQL): the adapter set once connected, `store_unavailable` at once before that,
+ * and a start-up that retries what may pass (the database is not up yet) and stops on what will not.
+ */
+import type {
+  CustomerRepository,
+  HealthProbe,
+  MenuRepository,
+  OrderRepository,
+  PasswordResetTokenStore,
+  SessionStore,
+  StoreStateRepository,
+} from '@storefront/domain';
+import type { ConfigError } from './config.js';
+import type { Logger } from './logger.js';
+
+/** Every storage port of one store, as @storefront/adapters-mongo and -postgres make them. */
+export interface StoreAdapterSet {
+  readonly menu: MenuRepository;
+  readonly orders: OrderRepository;
+  readonly customers: CustomerRepository;
+  readonly sessions: SessionStore;
+  readonly resetTokens: PasswordResetTokenStore;
+  readonly storeState: StoreStateRepository;
+  /** `store` first. */
+  readonly probes: readonly HealthProbe[];
+}
+
+export interface StoreConnection {
+  /** Resolves once the store serves; rejects with a ConfigError when it never will. */
+  ready(): Promise<unknown>;
+  /** The adapters, or DomainError `store_unavailable` at once while not connected. */
+  require(): StoreAdapterSet;
+}
+
+export interface RetryPlan<T> {
+  /** The database's name in log lines: "PostgreSQL". */
+  readonly what: string;
+  readonly logger: Logger;
+  /** One attempt; its failure is classified by `permanent`. */
+  attempt(attempt: number): Promise<T>;
+  /** The ConfigError to stop with when `error` fails the same way on every attempt, else undefined (retry). */
+  permanent(error: unknown): ConfigError | undefined;
+  stopped(): boolean;
+  /** Longest pause between attempts. Default 10 s. */
+  readonly maxRetryDelayMs?: number;
+}
+
+/** Runs `attempt` until it succeeds, backing off from 250 ms; a permanent failure or a stop ends it. */
+export async function retryUntilUp<T>(plan: RetryPlan<T>): Promise<T> {
+  let delay = 250;
+  for (let attempt = 1; ; attempt++) {
+    if (plan.stopped()) throw new Error(`the ${plan.what} connection was stopped`);
+    try {
+      return await plan.attempt(attempt);
+    } catch (error) {
+      if (plan.stopped()) throw new Error(`the ${plan.what} connection was stopped`);
+      const fatal = plan.permanent(error);
+      if (fatal !== undefined) {
+        plan.logger.error({ err: error, attempt }, `store: ${plan.what} refused the store for good; not retrying`);
+        throw fatal;
+      }
+      plan.logger.warn({ err: error, attempt, retry_in_ms: delay }, `store: ${plan.what} is not reachable yet; retrying`);
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      delay = Math.min(delay * 2, plan.maxRetryDelayMs ?? 10_000);
+    }
+  }
+}
