@@ -11,6 +11,7 @@ import type { OpeningHours } from '../ports/opening-hours.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
+const MAX_CACHED_DAYS = 1_000;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface Slot {
@@ -21,6 +22,8 @@ export interface Slot {
 /** The grid of one store: its zone (through the opening hours) and its slot length. */
 export class SlotGrid {
   private readonly slotMs: number;
+  /** Day starts by wall midnight: each costs a few zone look-ups, and placements ask for the same few days. */
+  private readonly dayStarts = new Map<number, number>();
 
   constructor(
     private readonly hours: OpeningHours,
@@ -66,6 +69,15 @@ export class SlotGrid {
 
   /** The first instant whose wall clock reads `wall` (a midnight, as UTC milliseconds) or later. */
   private startOfWallDay(wall: number): number {
+    const known = this.dayStarts.get(wall);
+    if (known !== undefined) return known;
+    if (this.dayStarts.size >= MAX_CACHED_DAYS) this.dayStarts.clear();
+    const start = this.findStartOfWallDay(wall);
+    this.dayStarts.set(wall, start);
+    return start;
+  }
+
+  private findStartOfWallDay(wall: number): number {
     // The offset at midnight is one of the offsets in force around it (zones move by hours at most 26 apart).
     let best = Number.POSITIVE_INFINITY;
     for (const near of [wall - 14 * HOUR_MS, wall, wall + 14 * HOUR_MS]) {
