@@ -3,15 +3,11 @@
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
  * Every order is written from its cached text (order-texts.ts).
  */
-import type { Caller, FieldIssue, OrderRequestLine, Storefront, Viewer } from '@storefront/domain';
-import { isRecord, ORDER_LIMITS } from '@storefront/domain';
-import { knownFields } from '../body-fields.js';
+import type { Caller, Storefront, Viewer } from '@storefront/domain';
 import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';
 import type { OrderTexts } from '../order-texts.js';
-import { orderIdParam } from '../path-params.js';
-import { validationProblem } from '../problem.js';
-import { pageHeaders, readPaging } from '../query.js';
+import { pageHeaders } from '../query.js';
 import { bytes, empty } from '../reply.js';
 import { get, post, SAFE_TO_RETRY, type Route } from '../route.js';
 
@@ -40,83 +36,51 @@ export function viewerOf(caller: Caller): Viewer {
 
 export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] {
   return [
-    post('/api/orders', { retry: orderRetryAdvice }, async (exchange) => {
+    post('/api/orders', 'placeOrder', { retry: orderRetryAdvice, access: 'caller' }, async (exchange, { body }) => {
       const caller = requireCaller(exchange);
       const result = await storefront.placeOrder.execute({
         customerId: caller.customer.customerId,
-        items: readOrderBody(exchange.body),
+        items: body.items.map((line) => ({ productId: line.product_id, quantity: line.quantity, ...(line.options === undefined ? {} : { options: line.options }) })),
         idempotencyKey: exchange.header('idempotency-key'),
       });
       return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
     }),
 
-    get('/api/orders', async (exchange) => {
-      const caller = requireCaller(exchange);
-      const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(exchange) });
-      return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
-    }),
+    get(
+      '/api/orders',
+      'listOrders',
+      async (exchange, { query }) => {
+        const caller = requireCaller(exchange);
+        const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, page: query.page, limit: query.limit });
+        return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
+      },
+      { access: 'caller' },
+    ),
 
     // The owner or staff; anybody else is told there is no such order (404, never 403).
-    get('/api/orders/:order_id', async (exchange) => {
-      const caller = requireCaller(exchange);
-      const order = await storefront.getOrder.execute({ viewer: viewerOf(caller), orderId: orderIdParam(exchange) });
-      const etag = versionTag(order.version);
-      const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
-      const conditional = exchange.header('if-none-match');
-      if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
-      return bytes(200, texts.bytesOf(order), headers);
-    }),
+    get(
+      '/api/orders/:order_id',
+      'getOrder',
+      async (exchange, { params }) => {
+        const caller = requireCaller(exchange);
+        const order = await storefront.getOrder.execute({ viewer: viewerOf(caller), orderId: params.order_id });
+        const etag = versionTag(order.version);
+        const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
+        const conditional = exchange.header('if-none-match');
+        if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
+        return bytes(200, texts.bytesOf(order), headers);
+      },
+      { access: 'caller' },
+    ),
 
     // Cancelling twice answers the cancelled order again, so a retry is always safe. The body is
-    // optional and takes no field: `{}` is accepted (clients that always send one), anything else is
-    // a 400, so that a field meant for the cancel (a reason, say) is never silently dropped.
-    post('/api/orders/:order_id/cancel', { retry: SAFE_TO_RETRY }, async (exchange) => {
+    // optional and takes no field (EmptyRequest): `{}` is accepted (clients that always send one),
+    // anything else is a 400, so that a field meant for the cancel (a reason, say) is never silently
+    // dropped.
+    post('/api/orders/:order_id/cancel', 'cancelOrder', { retry: SAFE_TO_RETRY, access: 'caller' }, async (exchange, { params }) => {
       const caller = requireCaller(exchange);
-      const orderId = orderIdParam(exchange);
-      knownFields(exchange.body, []);
-      const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId });
+      const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId: params.order_id });
       return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }
-
-/**
- * The shape and types of `{"items": [{"product_id": "...", "quantity": 2, "options": ["opt_…"]}]}`:
- * unknown fields are refused here; the ranges (ORDER_LIMITS) and the options' fit are the domain's
- * to check.
- */
-function readOrderBody(body: unknown): OrderRequestLine[] {
-  const issues: FieldIssue[] = [];
-  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object with "items"' }]);
-  for (const key of Object.keys(body)) if (key !== 'items') issues.push({ path: key, message: 'is not a known field' });
-  const items = body['items'];
-  if (!Array.isArray(items)) {
-    issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity, options?}' });
-    throw validationProblem(issues);
-  }
-  const lines = items.map((item: unknown, i): OrderRequestLine => {
-    if (!isRecord(item)) {
-      issues.push({ path: `items.${i}`, message: 'must be an object with product_id and quantity' });
-      return { productId: '', quantity: 0 };
-    }
-    for (const key of Object.keys(item)) {
-      if (!LINE_FIELDS.has(key)) issues.push({ path: `items.${i}.${key}`, message: 'is not a known field' });
-    }
-    const productId = item['product_id'];
-    const quantity = item['quantity'];
-    const options = item['options'];
-    if (typeof productId !== 'string') issues.push({ path: `items.${i}.product_id`, message: 'is required: a string' });
-    if (typeof quantity !== 'number') {
-      issues.push({ path: `items.${i}.quantity`, message: `is required: an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}` });
-    }
-    if (options === undefined) return { productId: productId as string, quantity: quantity as number };
-    if (!Array.isArray(options) || !options.every((id) => typeof id === 'string')) {
-      issues.push({ path: `items.${i}.options`, message: 'must be a list of option ids (strings), each at most once' });
-    }
-    return { productId: productId as string, quantity: quantity as number, options: options as string[] };
-  });
-  if (issues.length > 0) throw validationProblem(issues);
-  return lines;
-}
-
-const LINE_FIELDS = new Set(['product_id', 'quantity', 'options']);

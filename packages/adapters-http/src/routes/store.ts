@@ -4,9 +4,7 @@
  * /api/staff/products/{product_id} marks a dish (un)available ("86 an item").
  */
 import type { Storefront } from '@storefront/domain';
-import { knownFields, requiredBoolean } from '../body-fields.js';
 import { productJson, storeStatusJson } from '../mappers.js';
-import { productIdParam } from '../path-params.js';
 import { json } from '../reply.js';
 import { get, patch, SAFE_TO_RETRY, type Route } from '../route.js';
 
@@ -14,18 +12,15 @@ const NO_STORE = ['Cache-Control', 'no-store'];
 
 export function storeRoutes(storefront: Storefront): Route[] {
   return [
-    get('/api/store', async () => json(200, storeStatusJson(await storefront.getStoreStatus.execute()), NO_STORE)),
+    get('/api/store', 'getStore', async () => json(200, storeStatusJson(await storefront.getStoreStatus.execute()), NO_STORE)),
 
     // Both PATCHes set a value rather than change it by some amount: sending one again is harmless.
-    patch('/api/staff/store', { retry: SAFE_TO_RETRY, access: 'staff' }, async (exchange) => {
-      const acceptingOrders = requiredBoolean(knownFields(exchange.body, ['accepting_orders']), 'accepting_orders');
-      return json(200, storeStatusJson(await storefront.setAcceptingOrders.execute({ acceptingOrders })), NO_STORE);
+    patch('/api/staff/store', 'setAcceptingOrders', { retry: SAFE_TO_RETRY, access: 'staff' }, async (_exchange, { body }) => {
+      return json(200, storeStatusJson(await storefront.setAcceptingOrders.execute({ acceptingOrders: body.accepting_orders })), NO_STORE);
     }),
 
-    patch('/api/staff/products/:product_id', { retry: SAFE_TO_RETRY, access: 'staff' }, async (exchange) => {
-      const productId = productIdParam(exchange);
-      const available = requiredBoolean(knownFields(exchange.body, ['available']), 'available');
-      return json(200, productJson(await storefront.setProductAvailability.execute({ productId, available })), NO_STORE);
+    patch('/api/staff/products/:product_id', 'setProductAvailability', { retry: SAFE_TO_RETRY, access: 'staff' }, async (_exchange, { params, body }) => {
+      return json(200, productJson(await storefront.setProductAvailability.execute({ productId: params.product_id, available: body.available })), NO_STORE);
     }),
   ];
 }
