@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Generates src/storefront-api.d.ts from docs/openapi.yaml with openapi-typescript: the same types
- * as `openapi-typescript docs/openapi.yaml -o examples/typed-client/src/storefront-api.d.ts`, but
- * quiet and cheap when nothing moved. Run by `pnpm gen:client` before every `tsc -b`, so that a
- * contract change which breaks the example breaks the build.
+ * Generates the operation types of docs/openapi.yaml with openapi-typescript, for the example client
+ * (src/storefront-api.d.ts) and for the HTTP adapter's handlers
+ * (packages/adapters-http/src/contract/api-types.ts): the same types as `openapi-typescript
+ * docs/openapi.yaml -o <file>`, but quiet and cheap when nothing moved. Run by `pnpm gen:client`
+ * before every `tsc -b`, so that a contract change which breaks the example or a handler breaks the
+ * build.
  *
  *   node examples/typed-client/generate.mjs               # from docs/openapi.yaml
  *   node examples/typed-client/generate.mjs copy.yaml     # from another document (a scratch copy)
@@ -19,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const document = process.argv[2] === undefined ? new URL('../../docs/openapi.yaml', import.meta.url) : pathToFileURL(process.argv[2]);
-const target = new URL('src/storefront-api.d.ts', import.meta.url);
+const targets = [new URL('src/storefront-api.d.ts', import.meta.url), new URL('../../packages/adapters-http/src/contract/api-types.ts', import.meta.url)];
 const generator = createRequire(import.meta.url).resolve('openapi-typescript/package.json');
 
 const fromRoot = relative(root, fileURLToPath(document));
@@ -39,13 +41,17 @@ const read = (url) => {
 };
 const mtime = (path) => statSync(path).mtimeMs;
 
-const current = read(target);
-const fresh =
-  current?.startsWith(header) === true &&
-  mtime(target) >= Math.max(mtime(document), mtime(new URL(import.meta.url)), mtime(generator));
-if (!fresh) {
-  const { default: openapiTS, astToString } = await import('openapi-typescript');
-  const text = header + astToString(await openapiTS(document));
+let text;
+for (const target of targets) {
+  const current = read(target);
+  const fresh =
+    current?.startsWith(header) === true &&
+    mtime(target) >= Math.max(mtime(document), mtime(new URL(import.meta.url)), mtime(generator));
+  if (fresh) continue;
+  if (text === undefined) {
+    const { default: openapiTS, astToString } = await import('openapi-typescript');
+    text = header + astToString(await openapiTS(document));
+  }
   if (text !== current) writeFileSync(target, text);
   else utimesSync(target, new Date(), new Date()); // up to date: skip the generator next time
 }

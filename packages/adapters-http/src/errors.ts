@@ -6,6 +6,7 @@
  */
 import type { FieldIssue, RateLimitStatus } from '@storefront/domain';
 import { DomainError, RateLimitedError } from '@storefront/domain';
+import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_CODE } from './problem.js';
 import { json, type Reply } from './reply.js';
 
@@ -45,13 +46,13 @@ export function internalErrorBody(retryAdvice: string): { error: 'internal_error
 export function errorReply(error: unknown, retryAdvice: string): ErrorOutcome {
   if (error instanceof HttpProblem) {
     const body: ErrorBody = { error: error.code, message: error.message };
-    if (error.details !== undefined) body.details = error.details.map(detailJson);
+    if (error.details !== undefined) addDetails(body, error.details);
     return { reply: json(error.status, body, Object.entries(error.headers).flat()), unexpected: false };
   }
   if (error instanceof DomainError && STATUS_BY_CODE[error.code] !== 500) {
     const status = STATUS_BY_CODE[error.code];
     const body: ErrorBody = error.code === 'invalid_credentials' ? { error: error.code } : { error: error.code, message: error.message };
-    if (error.details !== undefined) body.details = error.details.map(detailJson);
+    if (error.details !== undefined) addDetails(body, error.details);
     const headers: string[] = [];
     if (error.retryAfterSeconds !== undefined) {
       body.retry_after = error.retryAfterSeconds;
@@ -69,6 +70,20 @@ export function errorReply(error: unknown, retryAdvice: string): ErrorOutcome {
     return { reply: json(STATUS_BY_CODE[code], { error: code, message: 'The request could not be read.' }), unexpected: false };
   }
   return { reply: json(STATUS_BY_CODE.internal_error, internalErrorBody(retryAdvice)), unexpected: true };
+}
+
+/**
+ * The first HTTP_LIMITS.maxDetails issues, then (when there were more) one last entry about the whole
+ * request (path ``) saying how many more: a last entry rather than a new field, so that every client
+ * that reads `details` keeps reading it as it is.
+ */
+function addDetails(body: ErrorBody, details: readonly FieldIssue[]): void {
+  const max = HTTP_LIMITS.maxDetails;
+  if (details.length <= max) {
+    body.details = details.map(detailJson);
+    return;
+  }
+  body.details = [...details.slice(0, max).map(detailJson), { path: '', message: `and ${details.length - max} more issues, not listed` }];
 }
 
 /** Errors from Koa or its body reader that carry a 4xx status (aborted, malformed, too large). */

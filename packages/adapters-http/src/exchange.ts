@@ -10,12 +10,8 @@ export interface Exchange {
   readonly method: string;
   /** The path as the client sent it, without the query string. */
   readonly path: string;
-  /** Path parameters of the matched route (`/api/orders/:order_id` → `order_id`). */
-  readonly params: Readonly<Record<string, string>>;
-  /** Query parameters; one given twice is an array. */
-  readonly query: Readonly<Record<string, string | string[] | undefined>>;
-  /** The parsed JSON body of a route that reads one; undefined without a body. */
-  readonly body: unknown;
+  // No path parameters, query or body here: a handler is given them checked, as its operation's
+  // input (dispatch.ts, route.ts).
   /** A request header by its lower-case name; repeated headers joined with `, `. */
   header(name: string): string | undefined;
   /** The client, as the per-client limits key it (IPv6 by /64; see client-address.ts). */

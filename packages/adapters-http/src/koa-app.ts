@@ -8,8 +8,9 @@
  * one deadline queue bounds every request instead of a timer each.
  *
  * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
- * → router: for a route, admission (caller, quota by the route's property) → body → handler; for
- * no route, admission, then 405/OPTIONS/404.
+ * → router: for a route, admission (caller, quota by the route's property) → body → the route's
+ * caller, its operation's check against docs/openapi.yaml and its handler (dispatch.ts); for no
+ * route, admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
 import type { Caller, RateLimitStatus } from '@storefront/domain';
@@ -19,6 +20,7 @@ import { admission, type Admitted } from './admission.js';
 import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { rateLimitKeyOfAddress } from './client-address.js';
+import { dispatch, verifyRoutes, type RoutedExchange } from './dispatch.js';
 import { EventStreams } from './event-streams.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
 import { HTTP_LIMITS } from './limits.js';
@@ -69,6 +71,8 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     ...authRoutes(storefront, events),
     ...accountRoutes(storefront, events),
   ];
+  // The document's checks are compiled now, once per process, not on the first request.
+  verifyRoutes(routes);
   // The reference is served like the interface's routes, but is not one of them (HttpApp.routes).
   const reference = options.apiReference === undefined ? [] : docsRoutes(options.apiReference);
 
@@ -82,7 +86,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
       exchange.route = route;
       await admit(exchange, route);
       if (readBody !== undefined) await readBody(ctx, noNext);
-      exchange.reply = await route.handle(exchange);
+      exchange.reply = await dispatch(route, exchange);
     });
   }
 
@@ -138,7 +142,7 @@ function unrouted(ctx: Context): Reply {
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** One request, as handlers (Exchange), admission and the lifecycle see it. */
-class KoaExchange implements InFlight, Admitted {
+class KoaExchange implements InFlight, Admitted, RoutedExchange {
   caller: Caller | undefined = undefined;
   accessToken: string | undefined = undefined;
   rateLimit: RateLimitStatus | undefined = undefined;

@@ -9,6 +9,11 @@ export const HTTP_LIMITS = {
   requestTimeoutMs: 10_000,
   /** The request line and headers; above, 431. */
   maxHeaderSize: 16 * 1024,
+  /**
+   * Issues listed in an error's `details`; a last entry counts the rest (a body of 1,500 unknown
+   * fields would otherwise be answered with 74 KB).
+   */
+  maxDetails: 20,
 } as const;
 
 /**

@@ -3,11 +3,22 @@
  * failure lets it do next, and the handler. The Koa file (koa-app.ts) registers these on
  * @koa/router; nothing here knows Koa.
  */
+import type { CheckedRequest } from './contract/operations.js';
+import type { Input, OperationId } from './contract/input.js';
 import type { Exchange } from './exchange.js';
 import type { Reply } from './reply.js';
 
-/** A handler answers with a Reply: one that forgets to answer does not compile. */
-export type Handler = (exchange: Exchange) => Promise<Reply> | Reply;
+/**
+ * A handler answers with a Reply: one that forgets to answer does not compile. It is given its
+ * operation's input as docs/openapi.yaml describes it, already checked (dispatch.ts).
+ */
+export type Handler<K extends OperationId> = (exchange: Exchange, input: Input<K>) => Promise<Reply> | Reply;
+
+/** What a route outside the document (the API reference's pages) is given: the router's path parameters. */
+export interface UnlistedInput {
+  readonly params: Readonly<Record<string, string>>;
+}
+type UnlistedHandler = (exchange: Exchange, input: UnlistedInput) => Promise<Reply> | Reply;
 
 /**
  * What a request to the route costs its caller (admission.ts): `counted` against the caller's
@@ -27,11 +38,12 @@ export type RetryAdvice = string | ((exchange: Exchange) => string);
 export const SAFE_TO_RETRY = 'It is safe to retry.';
 
 /**
- * Who may call the route beyond what its handler checks: `anyone` (the handler asks for a caller
- * where it needs one), or `staff`, checked once by admission (admission.ts) before the body is
- * read: no token → 401, a customer's token → 403 `forbidden`.
+ * Who may call the route: `anyone`; `caller`, a logged-in caller, checked after the body is read and
+ * before it is checked (dispatch.ts: a body that is not JSON is 400 even without a token, a body of
+ * the wrong shape without one is 401); or `staff`, checked once by admission (admission.ts) before
+ * the body is read: no token → 401, a customer's token → 403 `forbidden`.
  */
-export type Access = 'anyone' | 'staff';
+export type Access = 'anyone' | 'caller' | 'staff';
 
 interface RouteBase {
   /** Lower-case ASCII, no trailing slash; `:name` for a parameter. Matched case-insensitively, a trailing slash forgiven. */
@@ -39,7 +51,10 @@ interface RouteBase {
   readonly quota: Quota;
   readonly access: Access;
   readonly retry: RetryAdvice;
-  readonly handle: Handler;
+  /** The operation of docs/openapi.yaml the route serves; undefined for the API reference's own pages. */
+  readonly operation: OperationId | undefined;
+  /** Called with the input its operation's check made (dispatch.ts). */
+  readonly handle: (exchange: Exchange, input: CheckedRequest) => Promise<Reply> | Reply;
 }
 
 /** GET (and HEAD): no body. */
@@ -63,21 +78,28 @@ interface WriteOptions extends ReadOptions {
   readonly retry: RetryAdvice;
 }
 
-export function get(path: string, handle: Handler, options: ReadOptions = {}): ReadRoute {
-  return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, handle };
+export function get<K extends OperationId>(path: string, operation: K, handle: Handler<K>, options: ReadOptions = {}): ReadRoute {
+  return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, operation, handle: handle as unknown as RouteBase['handle'] };
 }
 
-export function post(path: string, options: WriteOptions, handle: Handler): WriteRoute {
-  return write('POST', path, options, handle);
+/** A GET route that docs/openapi.yaml does not describe: the API reference's own pages. */
+export function unlisted(path: string, handle: UnlistedHandler, options: ReadOptions = {}): ReadRoute {
+  return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, operation: undefined, handle: handle as unknown as RouteBase['handle'] };
+}
+
+export function post<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
+  return write('POST', path, operation, options, handle);
 }
 
 /** PATCH: a partial update of a resource, read as JSON like POST. */
-export function patch(path: string, options: WriteOptions, handle: Handler): WriteRoute {
-  return write('PATCH', path, options, handle);
+export function patch<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
+  return write('PATCH', path, operation, options, handle);
 }
 
-function write(method: WriteRoute['method'], path: string, options: WriteOptions, handle: Handler): WriteRoute {
-  return { method, path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: options.retry, handle };
+function write<K extends OperationId>(method: WriteRoute['method'], path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
+  // The check made the input of this operation from the request (dispatch.ts): the cast is where
+  // the document's types meet the values it checked.
+  return { method, path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: options.retry, operation, handle: handle as unknown as RouteBase['handle'] };
 }
 
 export function retryAdviceFor(route: Route | undefined, exchange: Exchange): string {

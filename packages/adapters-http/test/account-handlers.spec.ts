@@ -13,6 +13,7 @@ import { headerValue } from '../src/reply.js';
 import type { Route } from '../src/route.js';
 import { accountRoutes } from '../src/routes/account.js';
 import { authRoutes } from '../src/routes/auth.js';
+import { dispatch } from '../src/dispatch.js';
 import { anExchange, bodyOf, routeOf } from './exchanges.js';
 
 const RESET_URL = 'https://shop.example/reset?token=';
@@ -34,7 +35,7 @@ describe('account route handlers, called without a socket', () => {
     routes = [...authRoutes(storefront, streams), ...accountRoutes(storefront, streams)];
   });
 
-  const handle = (path: string, exchange: Parameters<typeof anExchange>[0]) => routeOf(routes, 'POST', path).handle(anExchange({ method: 'POST', ...exchange }));
+  const handle = (path: string, exchange: Parameters<typeof anExchange>[0]) => dispatch(routeOf(routes, 'POST', path), anExchange({ method: 'POST', ...exchange }));
   const refusal = (path: string, exchange: Parameters<typeof anExchange>[0]) => rejectionOf(Promise.resolve().then(() => handle(path, exchange)));
 
   async function callerOf(accessToken: string): Promise<Caller> {
@@ -54,7 +55,7 @@ describe('account route handlers, called without a socket', () => {
 
   it('POST /api/auth/register refuses a body that is not an object, and a taken email with email_taken', async () => {
     const notObject = await refusal('/api/auth/register', { body: ['erin@example.com'] });
-    expect((notObject as { details: unknown }).details).to.deep.equal([{ path: '', message: 'the body must be a JSON object' }]);
+    expect((notObject as { details: unknown }).details).to.deep.equal([{ path: '', message: 'must be an object with email, password, name' }]);
     const taken = await refusal('/api/auth/register', { body: { email: 'ALICE@example.com', password: 'another-password', name: 'Alice' } });
     expect(isDomainError(taken, 'email_taken')).to.equal(true);
   });

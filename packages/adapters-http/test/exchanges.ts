@@ -1,9 +1,9 @@
 /** Handler tests without a socket: a plain-object Exchange, a route by method and path, a reply's body. */
-import type { Exchange } from '../src/exchange.js';
+import { dispatch, type RoutedExchange } from '../src/dispatch.js';
 import type { Reply } from '../src/reply.js';
 import type { Route } from '../src/route.js';
 
-export function anExchange(overrides: Partial<Exchange> & { headers?: Record<string, string> } = {}): Exchange {
+export function anExchange(overrides: Partial<RoutedExchange> & { headers?: Record<string, string> } = {}): RoutedExchange {
   const { headers = {}, ...rest } = overrides;
   return {
     method: 'GET',
@@ -34,9 +34,9 @@ export const bodyOf = (reply: Reply): unknown => {
 };
 
 /** What a handler threw (or rejected with); fails when it answered. */
-export async function refusalOf(route: Route, exchange: Exchange): Promise<unknown> {
+export async function refusalOf(route: Route, exchange: RoutedExchange): Promise<unknown> {
   try {
-    const reply = await route.handle(exchange);
+    const reply = await dispatch(route, exchange);
     throw new Error(`expected a refusal, got ${reply.status}`);
   } catch (error) {
     return error;

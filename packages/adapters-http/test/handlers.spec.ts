@@ -14,6 +14,7 @@ import { headerValue } from '../src/reply.js';
 import { accountRoutes } from '../src/routes/account.js';
 import { menuRoutes } from '../src/routes/menu.js';
 import { orderRoutes } from '../src/routes/orders.js';
+import { dispatch } from '../src/dispatch.js';
 import { anExchange, bodyOf, routeOf } from './exchanges.js';
 
 describe('route handlers, called without a socket', () => {
@@ -29,19 +30,19 @@ describe('route handlers, called without a socket', () => {
 
   it('GET /api/products answers the menu with its ETag, then 304 with no body for that ETag', async () => {
     const products = routeOf(menuRoutes(storefront), 'GET', '/api/products');
-    const first = await products.handle(anExchange());
+    const first = await dispatch(products, anExchange());
     expect(first.status).to.equal(200);
     const etag = headerValue(first.headers, 'ETag');
     expect(etag).to.match(/^".+"$/);
     expect((bodyOf(first) as { products: unknown[] }).products.length).to.be.greaterThan(20);
-    const again = await products.handle(anExchange({ headers: { 'if-none-match': etag! } }));
+    const again = await dispatch(products, anExchange({ headers: { 'if-none-match': etag! } }));
     expect(again.status).to.equal(304);
     expect(again.body.kind).to.equal('none');
   });
 
   it('GET /api/search refuses a q given twice with validation_failed naming q', async () => {
     const search = routeOf(menuRoutes(storefront), 'GET', '/api/search');
-    const error = await rejectionOf(Promise.resolve().then(() => search.handle(anExchange({ query: { q: ['a', 'b'] } }))));
+    const error = await rejectionOf(Promise.resolve().then(() => dispatch(search, anExchange({ query: { q: ['a', 'b'] } }))));
     expect(isDomainError(error, 'validation_failed')).to.equal(true);
     expect((error as { details: unknown }).details).to.deep.equal([{ path: 'q', message: 'must be given once' }]);
   });
@@ -50,10 +51,10 @@ describe('route handlers, called without a socket', () => {
     const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
     const productId = (await storefront.listMenu.execute()).products.find((p) => p.available)!.productId;
     const exchange = anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 2 }] }, headers: { 'idempotency-key': 'handler-test-1' } });
-    const placed = await place.handle(exchange);
+    const placed = await dispatch(place, exchange);
     expect(placed.status).to.equal(201);
     expect(headerValue(placed.headers, 'Idempotent-Replayed')).to.equal(undefined);
-    const replayed = await place.handle(exchange);
+    const replayed = await dispatch(place, exchange);
     expect(replayed.status).to.equal(201);
     expect(headerValue(replayed.headers, 'Idempotent-Replayed')).to.equal('true');
     expect((bodyOf(replayed) as { order_id: string }).order_id).to.equal((bodyOf(placed) as { order_id: string }).order_id);
@@ -61,16 +62,19 @@ describe('route handlers, called without a socket', () => {
 
   it('POST /api/orders refuses an anonymous caller with unauthorized, and an unknown field with validation_failed', async () => {
     const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
-    expect(isDomainError(await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', body: { items: [] } })))), 'unauthorized')).to.equal(true);
-    const error = await rejectionOf(Promise.resolve().then(() => place.handle(anExchange({ method: 'POST', caller, body: { items: [], coupon: 'x' } }))));
-    expect((error as { details: unknown }).details).to.deep.equal([{ path: 'coupon', message: 'is not a known field' }]);
+    expect(isDomainError(await rejectionOf(Promise.resolve().then(() => dispatch(place, anExchange({ method: 'POST', body: { items: [] } })))), 'unauthorized')).to.equal(true);
+    const error = await rejectionOf(Promise.resolve().then(() => dispatch(place, anExchange({ method: 'POST', caller, body: { items: [], coupon: 'x' } }))));
+    expect((error as { details: unknown }).details).to.deep.equal([
+      { path: 'coupon', message: 'is not a known field' },
+      { path: 'items', message: 'must be a list of 1 to 50 items' },
+    ]);
   });
 
   it('GET /api/rate-limit answers the quota admission found, consuming nothing itself', async () => {
     const quota = routeOf(accountRoutes(storefront, { endCustomer: () => undefined }), 'GET', '/api/rate-limit');
     expect(quota.quota).to.equal('peek');
     const rateLimit = { limit: 120, remaining: 7, window: 60, reset: 30, retryAfter: 0, scope: 'ip' as const };
-    const reply = await quota.handle(anExchange({ rateLimit }));
+    const reply = await dispatch(quota, anExchange({ rateLimit }));
     expect(reply.status).to.equal(200);
     expect(bodyOf(reply)).to.deep.equal({ limit: 120, remaining: 7, window: 60, reset: 30, retry_after: 0, scope: 'ip' });
   });

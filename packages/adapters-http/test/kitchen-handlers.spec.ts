@@ -16,6 +16,7 @@ import type { Route } from '../src/route.js';
 import { kitchenRoutes } from '../src/routes/kitchen.js';
 import { orderRoutes } from '../src/routes/orders.js';
 import { storeRoutes } from '../src/routes/store.js';
+import { dispatch } from '../src/dispatch.js';
 import { anExchange, bodyOf, refusalOf, routeOf } from './exchanges.js';
 
 interface OrderBody {
@@ -42,7 +43,7 @@ describe('order and kitchen handlers, called without a socket', () => {
   /** A new order of `caller`, as the client sees it. */
   const placeFor = async (caller: Caller): Promise<OrderBody> => {
     const place = routeOf(routes, 'POST', '/api/orders');
-    const reply = await place.handle(anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 1 }] } }));
+    const reply = await dispatch(place, anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 1 }] } }));
     return bodyOf(reply) as OrderBody;
   };
 
@@ -70,12 +71,12 @@ describe('order and kitchen handlers, called without a socket', () => {
     const { order_id } = await placeFor(alice);
     const detail = routeOf(routes, 'GET', '/api/orders/:order_id');
     for (const caller of [alice, staff]) {
-      const reply = await detail.handle(anExchange({ caller, params: { order_id } }));
+      const reply = await dispatch(detail, anExchange({ caller, params: { order_id } }));
       expect(reply.status).to.equal(200);
       expect(headerValue(reply.headers, 'ETag')).to.equal('"1"');
       expect((bodyOf(reply) as OrderBody).order_id).to.equal(order_id);
     }
-    const again = await detail.handle(anExchange({ caller: alice, params: { order_id }, headers: { 'if-none-match': 'W/"1"' } }));
+    const again = await dispatch(detail, anExchange({ caller: alice, params: { order_id }, headers: { 'if-none-match': 'W/"1"' } }));
     expect(again.status).to.equal(304);
     expect(again.body.kind).to.equal('none');
   });
@@ -97,7 +98,7 @@ describe('order and kitchen handlers, called without a socket', () => {
     const withField = await refusalOf(cancel, anExchange({ method: 'POST', caller: alice, params: { order_id }, body: { reason: 'x' } }));
     expect(isDomainError(withField, 'validation_failed')).to.equal(true);
     for (let i = 0; i < 2; i++) {
-      const reply = await cancel.handle(anExchange({ method: 'POST', caller: alice, params: { order_id }, body: {} }));
+      const reply = await dispatch(cancel, anExchange({ method: 'POST', caller: alice, params: { order_id }, body: {} }));
       expect(reply.status).to.equal(200);
       expect(bodyOf(reply)).to.include({ status: 'cancelled', version: 2 });
     }
@@ -107,7 +108,7 @@ describe('order and kitchen handlers, called without a socket', () => {
     const { order_id } = await placeFor(alice);
     const move = routeOf(routes, 'POST', '/api/staff/orders/:order_id/status');
     const accept = anExchange({ method: 'POST', caller: staff, params: { order_id }, body: { status: 'accepted' }, headers: { 'if-match': 'W/"1"' } });
-    const accepted = await move.handle(accept);
+    const accepted = await dispatch(move, accept);
     expect(bodyOf(accepted)).to.include({ status: 'accepted', version: 2 });
     expect(headerValue(accepted.headers, 'ETag')).to.equal('"2"');
     const stale = anExchange({ method: 'POST', caller: staff, params: { order_id }, body: { status: 'preparing' }, headers: { 'if-match': '"1"' } });
@@ -133,14 +134,14 @@ describe('order and kitchen handlers, called without a socket', () => {
     for (const body of [{}, { available: 'no' }, { available: false, price: 1 }]) {
       expect(isDomainError(await refusalOf(route, anExchange({ method: 'PATCH', caller: staff, params: { product_id: target.productId }, body })), 'validation_failed')).to.equal(true);
     }
-    const reply = await route.handle(anExchange({ method: 'PATCH', caller: staff, params: { product_id: target.productId }, body: { available: false } }));
+    const reply = await dispatch(route, anExchange({ method: 'PATCH', caller: staff, params: { product_id: target.productId }, body: { available: false } }));
     expect(bodyOf(reply)).to.include({ product_id: target.productId, available: false });
     const unknown = await refusalOf(route, anExchange({ method: 'PATCH', caller: staff, params: { product_id: 'prd_doesnotexist' }, body: { available: true } }));
     expect(isDomainError(unknown, 'not_found')).to.equal(true);
   });
 
   it('GET /api/store answers the store in snake_case with RFC 3339 or null dates', async () => {
-    const reply = await routeOf(routes, 'GET', '/api/store').handle(anExchange());
+    const reply = await dispatch(routeOf(routes, 'GET', '/api/store'), anExchange());
     expect(bodyOf(reply)).to.deep.equal({
       name: 'Storefront',
       currency: 'USD',
@@ -173,7 +174,7 @@ describe('order and kitchen handlers, called without a socket', () => {
     });
 
     it('marks every /api/staff route, and only those, staff-only', () => {
-      for (const route of routes) expect(route.access, `${route.method} ${route.path}`).to.equal(route.path.startsWith('/api/staff/') ? 'staff' : 'anyone');
+      for (const route of routes) expect(route.access === 'staff', `${route.method} ${route.path}`).to.equal(route.path.startsWith('/api/staff/'));
     });
 
     it('refuses an anonymous request with unauthorized and a customer with forbidden, and admits staff', async () => {

@@ -4,23 +4,13 @@
  * the page works offline). The adapter decides which file names are served; this only knows where
  * they are.
  */
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ApiReference } from '@storefront/adapters-http';
-import { parse } from 'yaml';
+import { OPENAPI_DOCUMENT_PATH, openApiDocument, type ApiReference } from '@storefront/adapters-http';
 import { ConfigError } from './config.js';
 
-/** docs/openapi.yaml of the repository this module was built in (dist/src → the root). */
-export const OPENAPI_DOCUMENT_PATH = fileURLToPath(new URL('../../../../docs/openapi.yaml', import.meta.url));
-
-/**
- * Parsed documents by path. Parsing the document takes 0.1 to 0.5 s; a process parses it once,
- * however many services it starts (the test suites start about a hundred).
- */
-const parsed = new Map<string, unknown>();
+export { OPENAPI_DOCUMENT_PATH };
 
 /**
  * The document and Swagger UI, or a ConfigError naming STOREFRONT_DOCS when either is missing: a
@@ -30,8 +20,8 @@ export function loadApiReference(documentPath: string = OPENAPI_DOCUMENT_PATH): 
   let document: unknown;
   let swaggerUi: string;
   try {
-    document = parsed.get(documentPath) ?? parse(readFileSync(documentPath, 'utf8'));
-    parsed.set(documentPath, document);
+    // Parsed once per process, and the same document the HTTP adapter checks requests against.
+    document = openApiDocument(documentPath);
     // The package.json, not the package: its main module would load Swagger UI's bundle into Node.
     swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch (error) {

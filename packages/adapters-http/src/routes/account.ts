@@ -6,7 +6,6 @@ import type { Storefront } from '@storefront/domain';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { customerJson, rateLimitJson } from '../mappers.js';
-import { objectBody } from '../body-fields.js';
 import { empty, json } from '../reply.js';
 import { get, post, type Route } from '../route.js';
 
@@ -17,23 +16,23 @@ const NO_STORE = ['Cache-Control', 'no-store'];
 
 export function accountRoutes(storefront: Storefront, streams: Pick<EventStreams, 'endCustomer'>): Route[] {
   return [
-    get('/api/me', (exchange) => json(200, customerJson(storefront.getCurrentCustomer.execute(requireCaller(exchange))), NO_STORE)),
+    get('/api/me', 'getCurrentCustomer', (exchange) => json(200, customerJson(storefront.getCurrentCustomer.execute(requireCaller(exchange))), NO_STORE), { access: 'caller' }),
 
     // POST, not DELETE: a body on DELETE is not reliably carried by clients and proxies.
-    post('/api/me/delete', { retry: RETRY_ERASE }, async (exchange) => {
+    post('/api/me/delete', 'deleteAccount', { retry: RETRY_ERASE, access: 'caller' }, async (exchange, { body }) => {
       const caller = requireCaller(exchange);
-      const body = objectBody(exchange.body);
-      await storefront.eraseAccount.execute({ caller, password: body['password'], signal: exchange.signal });
+      await storefront.eraseAccount.execute({ caller, password: body.password, signal: exchange.signal });
       streams.endCustomer(caller.customer.customerId);
       return empty(204, NO_STORE);
     }),
 
     // Peek routes: admission has looked at the caller's quota without consuming it, and counted the
     // request against the route's own per-address limit (admission.ts).
-    get('/api/rate-limit', (exchange) => json(200, rateLimitJson(exchange.rateLimit!), NO_STORE), { quota: 'peek' }),
+    get('/api/rate-limit', 'getRateLimitStatus', (exchange) => json(200, rateLimitJson(exchange.rateLimit!), NO_STORE), { quota: 'peek' }),
 
     get(
       '/api/status',
+      'getStatus',
       async () => {
         const status = await storefront.checkStatus.execute();
         return json(status.status === 'ok' ? 200 : 503, status, NO_STORE);

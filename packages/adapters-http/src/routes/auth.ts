@@ -8,7 +8,6 @@ import type { Storefront, TokenPair } from '@storefront/domain';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { tokenPairJson } from '../mappers.js';
-import { objectBody } from '../body-fields.js';
 import { empty, json, type Reply } from '../reply.js';
 import { post, type Route } from '../route.js';
 
@@ -26,12 +25,11 @@ const NO_STORE = ['Cache-Control', 'no-store'];
 
 export function authRoutes(storefront: Storefront, streams: Pick<EventStreams, 'endSession' | 'endCustomer'>): Route[] {
   return [
-    post('/api/auth/login', { retry: RETRY.login }, async (exchange) => {
-      const body = objectBody(exchange.body);
+    post('/api/auth/login', 'login', { retry: RETRY.login }, async (exchange, { body }) => {
       return pairReply(
         await storefront.login.execute({
-          email: body['email'],
-          password: body['password'],
+          email: body.email,
+          password: body.password,
           client: exchange.client,
           // A login answered by its time-out, or whose client left, never starts its hash.
           signal: exchange.signal,
@@ -39,24 +37,22 @@ export function authRoutes(storefront: Storefront, streams: Pick<EventStreams, '
       );
     }),
 
-    post('/api/auth/refresh', { retry: RETRY.refresh }, async (exchange) => {
-      const body = objectBody(exchange.body);
-      return pairReply(await storefront.refreshSession.execute({ refreshToken: body['refresh_token'] }));
+    post('/api/auth/refresh', 'refreshSession', { retry: RETRY.refresh }, async (_exchange, { body }) => {
+      return pairReply(await storefront.refreshSession.execute({ refreshToken: body.refresh_token }));
     }),
 
-    post('/api/auth/logout', { retry: RETRY.logout }, async (exchange) => {
+    post('/api/auth/logout', 'logout', { retry: RETRY.logout, access: 'caller' }, async (exchange) => {
       const caller = requireCaller(exchange);
       await storefront.logout.execute(caller);
       streams.endSession(caller.claims.sid);
       return empty(204, NO_STORE);
     }),
 
-    post('/api/auth/register', { retry: RETRY.register }, async (exchange) => {
-      const body = objectBody(exchange.body);
+    post('/api/auth/register', 'register', { retry: RETRY.register }, async (exchange, { body }) => {
       const pair = await storefront.signUp.execute({
-        email: body['email'],
-        password: body['password'],
-        name: body['name'],
+        email: body.email,
+        password: body.password,
+        name: body.name,
         client: exchange.client,
         // The same bounded hasher as logins: a sign-up nobody waits for never starts its hash.
         signal: exchange.signal,
@@ -65,15 +61,13 @@ export function authRoutes(storefront: Storefront, streams: Pick<EventStreams, '
     }),
 
     // 202 whatever the email: the look-up and the email run in the background (no enumeration).
-    post('/api/auth/password-reset', { retry: RETRY.passwordReset }, async (exchange) => {
-      const body = objectBody(exchange.body);
-      await storefront.requestPasswordReset.execute({ email: body['email'], client: exchange.client });
+    post('/api/auth/password-reset', 'requestPasswordReset', { retry: RETRY.passwordReset }, async (exchange, { body }) => {
+      await storefront.requestPasswordReset.execute({ email: body.email, client: exchange.client });
       return json(202, {}, NO_STORE);
     }),
 
-    post('/api/auth/password-reset/confirm', { retry: RETRY.passwordResetConfirm }, async (exchange) => {
-      const body = objectBody(exchange.body);
-      const { customerId } = await storefront.confirmPasswordReset.execute({ token: body['token'], password: body['password'], signal: exchange.signal });
+    post('/api/auth/password-reset/confirm', 'confirmPasswordReset', { retry: RETRY.passwordResetConfirm }, async (exchange, { body }) => {
+      const { customerId } = await storefront.confirmPasswordReset.execute({ token: body.token, password: body.password, signal: exchange.signal });
       // Every session of the account is revoked: its streams on this instance end now.
       streams.endCustomer(customerId);
       return empty(204, NO_STORE);

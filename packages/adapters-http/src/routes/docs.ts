@@ -12,7 +12,7 @@ import { contentTag, ifNoneMatch } from '../conditional.js';
 import type { Exchange } from '../exchange.js';
 import { HttpProblem } from '../problem.js';
 import { bytes, empty, JSON_TYPE, type Reply } from '../reply.js';
-import { get, type Route } from '../route.js';
+import { unlisted, type Route } from '../route.js';
 
 /** The files of the swagger-ui-dist package the page loads: the only names `asset` is asked for. */
 export type SwaggerUiFile = 'swagger-ui-bundle.js' | 'swagger-ui.css' | 'index.css' | 'favicon-32x32.png' | 'favicon-16x16.png';
@@ -119,18 +119,18 @@ export function docsRoutes(reference: ApiReference): Route[] {
   // own per-address limit instead, like the status reads (docs/decisions.md, "API reference at /docs").
   const peek = { quota: 'peek' } as const;
   return [
-    get('/docs', (exchange) => answer(exchange, page), peek),
-    get(
+    unlisted('/docs', (exchange) => answer(exchange, page), peek),
+    unlisted(
       '/docs/:file',
-      async (exchange) => {
-        const file = exchange.params['file'] ?? '';
+      async (exchange, { params }) => {
+        const file = params['file'] ?? '';
         if (file === PAGE_SCRIPT_FILE) return answer(exchange, script);
         if (!SWAGGER_UI_FILES.has(file)) throw new HttpProblem('not_found', 'No such resource.');
         return answer(exchange, await asset(file));
       },
       peek,
     ),
-    get('/openapi.json', (exchange) => answer(exchange, document), peek),
+    unlisted('/openapi.json', (exchange) => answer(exchange, document), peek),
   ];
 }
 

@@ -10,7 +10,6 @@ import { DomainError } from '@storefront/domain';
 import type { EventStream } from '../event-stream.js';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller, requireStaff, type Exchange } from '../exchange.js';
-import { orderIdParam } from '../path-params.js';
 import { stream, type Reply } from '../reply.js';
 import { get, type Route } from '../route.js';
 import { viewerOf } from './orders.js';
@@ -20,16 +19,21 @@ const STREAM_HEADERS = ['Cache-Control', 'no-store', 'X-Accel-Buffering', 'no'];
 
 export function eventRoutes(storefront: Storefront, streams: EventStreams): Route[] {
   return [
-    get('/api/orders/:order_id/events', async (exchange) => {
-      const caller = requireCaller(exchange);
-      const orderId = orderIdParam(exchange);
-      const lastEventId = lastEventIdOf(exchange);
-      const live = streams.take(ownerOf(exchange, caller, caller.customer.role === 'staff'));
-      return answer(live, (sink) => storefront.orderFeeds.openOrder({ viewer: viewerOf(caller), orderId, lastEventId }, sink));
-    }),
+    get(
+      '/api/orders/:order_id/events',
+      'followOrder',
+      async (exchange, { params }) => {
+        const caller = requireCaller(exchange);
+        const lastEventId = lastEventIdOf(exchange);
+        const live = streams.take(ownerOf(exchange, caller, caller.customer.role === 'staff'));
+        return answer(live, (sink) => storefront.orderFeeds.openOrder({ viewer: viewerOf(caller), orderId: params.order_id, lastEventId }, sink));
+      },
+      { access: 'caller' },
+    ),
 
     get(
       '/api/staff/events',
+      'followKitchen',
       async (exchange) => {
         const caller = requireStaff(exchange);
         const lastEventId = lastEventIdOf(exchange);

@@ -3,13 +3,10 @@
  * status, and POST /api/staff/orders/{order_id}/status, one move along the lifecycle, with an
  * optional If-Match so that two kitchen screens cannot overwrite each other.
  */
-import type { FieldIssue, Storefront } from '@storefront/domain';
-import { knownFields } from '../body-fields.js';
+import type { Storefront } from '@storefront/domain';
 import { ifMatchVersion, versionTag } from '../conditional.js';
 import type { OrderTexts } from '../order-texts.js';
-import { orderIdParam } from '../path-params.js';
-import { validationProblem } from '../problem.js';
-import { pageHeaders, readPaging, readString } from '../query.js';
+import { pageHeaders } from '../query.js';
 import { bytes } from '../reply.js';
 import { get, post, type Route } from '../route.js';
 
@@ -23,22 +20,18 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
   return [
     get(
       '/api/staff/orders',
-      async (exchange) => {
-        const issues: FieldIssue[] = [];
-        const status = readString(exchange, 'status', issues);
-        if (issues.length > 0) throw validationProblem(issues);
-        const page = await storefront.listKitchenOrders.execute({ status, ...readPaging(exchange) });
+      'listKitchenOrders',
+      async (_exchange, { query }) => {
+        const page = await storefront.listKitchenOrders.execute({ status: query.status, page: query.page, limit: query.limit });
         // The next page lists the same statuses.
-        return bytes(200, texts.pageBytes(page), pageHeaders('/api/staff/orders', page, { status }));
+        return bytes(200, texts.pageBytes(page), pageHeaders('/api/staff/orders', page, { status: query.status }));
       },
       { access: 'staff' },
     ),
 
-    post('/api/staff/orders/:order_id/status', { retry: MOVE_RETRY, access: 'staff' }, async (exchange) => {
-      const orderId = orderIdParam(exchange);
+    post('/api/staff/orders/:order_id/status', 'moveOrder', { retry: MOVE_RETRY, access: 'staff' }, async (exchange, { params, body }) => {
       const expectedVersion = ifMatchVersion(exchange.header('if-match'));
-      const body = knownFields(exchange.body, ['status', 'reason']);
-      const order = await storefront.moveOrder.execute({ orderId, status: body['status'], reason: body['reason'], expectedVersion });
+      const order = await storefront.moveOrder.execute({ orderId: params.order_id, status: body.status, reason: body.reason, expectedVersion });
       return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), 'Cache-Control', 'no-store']);
     }),
   ];

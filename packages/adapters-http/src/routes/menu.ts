@@ -1,9 +1,7 @@
 /** GET /api/products (whole menu, ETag/304) and GET /api/search. */
-import type { FieldIssue, MenuSnapshot, Product, Storefront } from '@storefront/domain';
+import type { MenuSnapshot, Product, Storefront } from '@storefront/domain';
 import { contentTag, ifNoneMatch } from '../conditional.js';
 import { pageMeta, productJson } from '../mappers.js';
-import { validationProblem } from '../problem.js';
-import { readPaging, readString } from '../query.js';
 import { bytes, empty } from '../reply.js';
 import { get, type Route } from '../route.js';
 
@@ -42,18 +40,15 @@ export function menuRoutes(storefront: Storefront): Route[] {
   };
 
   return [
-    get('/api/products', async (exchange) => {
+    get('/api/products', 'listProducts', async (exchange) => {
       const menu = render(await storefront.listMenu.execute());
       const conditional = exchange.header('if-none-match');
       if (conditional !== undefined && ifNoneMatch(conditional, menu.etag)) return empty(304, menu.headers);
       return bytes(200, menu.body, menu.headers);
     }),
 
-    get('/api/search', async (exchange) => {
-      const issues: FieldIssue[] = [];
-      const q = readString(exchange, 'q', issues);
-      if (issues.length > 0) throw validationProblem(issues);
-      const page = await storefront.searchMenu.execute({ q, ...readPaging(exchange) });
+    get('/api/search', 'searchProducts', async (_exchange, { query }) => {
+      const page = await storefront.searchMenu.execute({ q: query.q, page: query.page, limit: query.limit });
       // The same bytes as JSON.stringify({ meta, products }), without serialising the products again.
       return bytes(200, `{"meta":${JSON.stringify(pageMeta(page))},"products":[${page.items.map(textOf).join(',')}]}`);
     }),

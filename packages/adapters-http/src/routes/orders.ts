@@ -3,15 +3,12 @@
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
  * Every order is written from its cached text (order-texts.ts).
  */
-import type { Caller, FieldIssue, FulfilmentInput, OrderRequestLine, Storefront, Viewer } from '@storefront/domain';
-import { isRecord, ORDER_LIMITS } from '@storefront/domain';
-import { knownFields } from '../body-fields.js';
+import type { Caller, FulfilmentInput, Storefront, Viewer } from '@storefront/domain';
+import type { Input } from '../contract/input.js';
 import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';
 import type { OrderTexts } from '../order-texts.js';
-import { orderIdParam } from '../path-params.js';
-import { validationProblem } from '../problem.js';
-import { pageHeaders, readPaging } from '../query.js';
+import { pageHeaders } from '../query.js';
 import { bytes, empty } from '../reply.js';
 import { get, post, SAFE_TO_RETRY, type Route } from '../route.js';
 
@@ -40,112 +37,62 @@ export function viewerOf(caller: Caller): Viewer {
 
 export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] {
   return [
-    post('/api/orders', { retry: orderRetryAdvice }, async (exchange) => {
+    post('/api/orders', 'placeOrder', { retry: orderRetryAdvice, access: 'caller' }, async (exchange, { body }) => {
       const caller = requireCaller(exchange);
-      const { items, fulfilment, tip } = readOrderBody(exchange.body);
       const result = await storefront.placeOrder.execute({
         customerId: caller.customer.customerId,
-        items,
-        fulfilment,
-        tip,
+        items: body.items.map((line) => ({ productId: line.product_id, quantity: line.quantity, ...(line.options === undefined ? {} : { options: line.options }) })),
+        fulfilment: fulfilmentInput(body.fulfilment),
+        tip: body.tip,
         idempotencyKey: exchange.header('idempotency-key'),
       });
       return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
     }),
 
-    get('/api/orders', async (exchange) => {
-      const caller = requireCaller(exchange);
-      const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, ...readPaging(exchange) });
-      return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
-    }),
+    get(
+      '/api/orders',
+      'listOrders',
+      async (exchange, { query }) => {
+        const caller = requireCaller(exchange);
+        const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, page: query.page, limit: query.limit });
+        return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
+      },
+      { access: 'caller' },
+    ),
 
     // The owner or staff; anybody else is told there is no such order (404, never 403).
-    get('/api/orders/:order_id', async (exchange) => {
-      const caller = requireCaller(exchange);
-      const order = await storefront.getOrder.execute({ viewer: viewerOf(caller), orderId: orderIdParam(exchange) });
-      const etag = versionTag(order.version);
-      const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
-      const conditional = exchange.header('if-none-match');
-      if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
-      return bytes(200, texts.bytesOf(order), headers);
-    }),
+    get(
+      '/api/orders/:order_id',
+      'getOrder',
+      async (exchange, { params }) => {
+        const caller = requireCaller(exchange);
+        const order = await storefront.getOrder.execute({ viewer: viewerOf(caller), orderId: params.order_id });
+        const etag = versionTag(order.version);
+        const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
+        const conditional = exchange.header('if-none-match');
+        if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
+        return bytes(200, texts.bytesOf(order), headers);
+      },
+      { access: 'caller' },
+    ),
 
     // Cancelling twice answers the cancelled order again, so a retry is always safe. The body is
-    // optional and takes no field: `{}` is accepted (clients that always send one), anything else is
-    // a 400, so that a field meant for the cancel (a reason, say) is never silently dropped.
-    post('/api/orders/:order_id/cancel', { retry: SAFE_TO_RETRY }, async (exchange) => {
+    // optional and takes no field (EmptyRequest): `{}` is accepted (clients that always send one),
+    // anything else is a 400, so that a field meant for the cancel (a reason, say) is never silently
+    // dropped.
+    post('/api/orders/:order_id/cancel', 'cancelOrder', { retry: SAFE_TO_RETRY, access: 'caller' }, async (exchange, { params }) => {
       const caller = requireCaller(exchange);
-      const orderId = orderIdParam(exchange);
-      knownFields(exchange.body, []);
-      const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId });
+      const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId: params.order_id });
       return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }
 
-interface OrderBody {
-  readonly items: OrderRequestLine[];
-  readonly fulfilment: FulfilmentInput | undefined;
-  readonly tip: unknown;
+/** The checked body's fulfilment in the domain's words (postal_code → postalCode); the domain checks the values again. */
+function fulfilmentInput(fulfilment: Input<'placeOrder'>['body']['fulfilment']): FulfilmentInput | undefined {
+  if (fulfilment === undefined) return undefined;
+  const { address, ...rest } = fulfilment;
+  if (address === undefined) return rest;
+  const { postal_code: postalCode, ...fields } = address;
+  return { ...rest, address: { ...fields, postalCode } };
 }
-
-const BODY_FIELDS = new Set(['items', 'fulfilment', 'tip']);
-const FULFILMENT_FIELDS = new Set(['type', 'time', 'address']);
-const ADDRESS_FIELDS = new Set(['line1', 'line2', 'city', 'postal_code', 'lat', 'lng', 'instructions']);
-
-/**
- * The shape and types of `{"items": [{"product_id": "...", "quantity": 2, "options": ["opt_…"]}],
- * "fulfilment": {...}, "tip": 200}`: unknown fields are refused here; the ranges (ORDER_LIMITS,
- * FULFILMENT_LIMITS) and the options' fit are the domain's to check.
- */
-function readOrderBody(body: unknown): OrderBody {
-  const issues: FieldIssue[] = [];
-  if (!isRecord(body)) throw validationProblem([{ path: '', message: 'the body must be a JSON object with "items"' }]);
-  for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) issues.push({ path: key, message: 'is not a known field' });
-  const fulfilment = readFulfilment(body['fulfilment'], issues);
-  const items = body['items'];
-  if (!Array.isArray(items)) {
-    issues.push({ path: 'items', message: 'is required: a list of {product_id, quantity, options?}' });
-    throw validationProblem(issues);
-  }
-  const lines = items.map((item: unknown, i): OrderRequestLine => {
-    if (!isRecord(item)) {
-      issues.push({ path: `items.${i}`, message: 'must be an object with product_id and quantity' });
-      return { productId: '', quantity: 0 };
-    }
-    for (const key of Object.keys(item)) {
-      if (!LINE_FIELDS.has(key)) issues.push({ path: `items.${i}.${key}`, message: 'is not a known field' });
-    }
-    const productId = item['product_id'];
-    const quantity = item['quantity'];
-    const options = item['options'];
-    if (typeof productId !== 'string') issues.push({ path: `items.${i}.product_id`, message: 'is required: a string' });
-    if (typeof quantity !== 'number') {
-      issues.push({ path: `items.${i}.quantity`, message: `is required: an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}` });
-    }
-    if (options === undefined) return { productId: productId as string, quantity: quantity as number };
-    if (!Array.isArray(options) || !options.every((id) => typeof id === 'string')) {
-      issues.push({ path: `items.${i}.options`, message: 'must be a list of option ids (strings), each at most once' });
-    }
-    return { productId: productId as string, quantity: quantity as number, options: options as string[] };
-  });
-  if (issues.length > 0) throw validationProblem(issues);
-  return { items: lines, fulfilment, tip: body['tip'] };
-}
-
-/** `fulfilment` with its field names mapped to the domain's (postal_code → postalCode); values are the domain's to check. */
-function readFulfilment(value: unknown, issues: FieldIssue[]): FulfilmentInput | undefined {
-  if (value === undefined) return undefined;
-  if (!isRecord(value)) {
-    issues.push({ path: 'fulfilment', message: 'must be an object {type, time?, address?}' });
-    return undefined;
-  }
-  for (const key of Object.keys(value)) if (!FULFILMENT_FIELDS.has(key)) issues.push({ path: `fulfilment.${key}`, message: 'is not a known field' });
-  const address = value['address'];
-  if (!isRecord(address)) return { type: value['type'], time: value['time'], address };
-  for (const key of Object.keys(address)) if (!ADDRESS_FIELDS.has(key)) issues.push({ path: `fulfilment.address.${key}`, message: 'is not a known field' });
-  const { postal_code: postalCode, ...rest } = address;
-  return { type: value['type'], time: value['time'], address: { ...rest, postalCode } };
-}
-
-const LINE_FIELDS = new Set(['product_id', 'quantity', 'options']);

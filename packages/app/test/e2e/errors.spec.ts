@@ -184,6 +184,16 @@ describe('e2e: request bodies', function () {
     expectValidation(res2, 'email');
   });
 
+  it('lists the first 20 of 1,500 unknown fields and counts the rest, in a short answer', async function () {
+    const fields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`f${i}`, 0]));
+    const body = JSON.stringify({ items: [{ product_id: products[0]!.product_id, quantity: 1 }], ...fields });
+    const res = await call(h.url, '/api/orders', { method: 'POST', body, headers: JSON_HEADERS, token });
+    expectValidation(res, 'f0');
+    expect(res.body.details).to.have.length(21);
+    expect(res.body.details[20]).to.deep.equal({ path: '', message: 'and 1480 more issues, not listed' });
+    expect(res.text.length).to.be.below(2048);
+  });
+
   it('refuses a login body with a __proto__ key as invalid_json (prototype poisoning) and logs nobody in', async function () {
     const res = await call(h.url, '/api/auth/login', {
       method: 'POST',

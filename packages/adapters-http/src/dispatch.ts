@@ -1,0 +1,45 @@
+/**
+ * One request through its route once admitted and its body read: the caller a `caller` route needs,
+ * then its operation's check (contract/operations.ts: path parameters, query, body against
+ * docs/openapi.yaml), then the handler with the checked input. Koa (koa-app.ts) and the handler
+ * tests call it alike.
+ */
+import { openApiDocument } from './contract/document.js';
+import { operationChecks, type CheckedRequest, type OperationCheck, type RawRequest } from './contract/operations.js';
+import type { OperationId } from './contract/input.js';
+import { requireCaller, type Exchange } from './exchange.js';
+import type { Reply } from './reply.js';
+import type { Route } from './route.js';
+
+/** An exchange with the request's raw parts, which only the check reads. */
+export interface RoutedExchange extends Exchange, RawRequest {}
+
+const NO_QUERY: Readonly<Record<string, never>> = Object.freeze({});
+
+export function dispatch(route: Route, exchange: RoutedExchange): Promise<Reply> | Reply {
+  if (route.access === 'caller') requireCaller(exchange);
+  const input: CheckedRequest =
+    route.operation === undefined ? { params: exchange.params, query: NO_QUERY, body: undefined } : checkOf(route.operation).check(exchange);
+  return route.handle(exchange, input);
+}
+
+/** The check of `operation` in the repository's document, compiled on first use (createHttpApp: at start). */
+export function checkOf(operation: OperationId): OperationCheck {
+  const check = operationChecks(openApiDocument()).get(operation);
+  if (check === undefined) throw new Error(`docs/openapi.yaml has no operation ${operation}`);
+  return check;
+}
+
+/**
+ * Compiles the document's checks and holds every route to its operation: the same method and path,
+ * so that a route cannot be checked against another operation's rules. Throws at start otherwise.
+ */
+export function verifyRoutes(routes: readonly Route[]): void {
+  for (const route of routes) {
+    if (route.operation === undefined) continue;
+    const check = checkOf(route.operation);
+    if (check.method !== route.method || check.path !== route.path) {
+      throw new Error(`route ${route.method} ${route.path} is not operation ${route.operation} (${check.method} ${check.path})`);
+    }
+  }
+}
