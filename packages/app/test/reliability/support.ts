@@ -249,6 +249,12 @@ const ERROR_CODES = new Set([
   'product_unavailable',
   'idempotency_key_reused',
   'idempotency_key_in_use',
+  // Fulfilment: a pickup or delivery the store does not offer.
+  'store_closed',
+  'slot_unavailable',
+  'delivery_unavailable',
+  'outside_delivery_area',
+  'below_minimum_order',
   'rate_limited',
   'internal_error',
   'service_unavailable',

@@ -76,8 +76,8 @@ function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null 
     const value = address[field];
     const { min, max } = FULFILMENT_LIMITS[field];
     if (value === undefined && !required) return undefined;
-    if (typeof value !== 'string' || characterCount(value) < Math.max(min, 1) || characterCount(value) > max || value.trim() === '') {
-      issues.add(`fulfilment.address.${path}`, `${required ? 'is required: ' : 'must be '}a string of 1 to ${max} characters`);
+    if (typeof value !== 'string' || characterCount(value) < min || characterCount(value) > max || value.trim() === '') {
+      issues.add(`fulfilment.address.${path}`, `${required ? 'is required: ' : 'must be '}a string of ${min} to ${max} characters, not blank`);
       return undefined;
     }
     return value;

@@ -43,13 +43,13 @@ export interface FulfilmentRequest {
 /** The request of every order that names none: pickup, as soon as possible. */
 export const PICKUP_ASAP: FulfilmentRequest = Object.freeze({ type: 'pickup', time: 'asap' });
 
-/** The one table of the request's limits (the OpenAPI document states the same, and a test holds them together). */
+/** The one table of the request's limits (the OpenAPI document states the same, and a test holds them together); optional fields, when given, are not empty either. */
 export const FULFILMENT_LIMITS = {
   line1: { min: 1, max: 200 },
-  line2: { min: 0, max: 200 },
+  line2: { min: 1, max: 200 },
   city: { min: 1, max: 100 },
   postalCode: { min: 1, max: 20 },
-  instructions: { min: 0, max: 300 },
+  instructions: { min: 1, max: 300 },
   /** Tip in minor units. */
   tip: { min: 0, max: 100_000 },
 } as const;
