@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
+import { prng } from './gen-menu.mjs';
 import { json, login } from './lib.mjs';
 import { median } from './stats.mjs';
 
@@ -67,18 +68,6 @@ export async function fulfilmentScenario({ service, child, run, row, log, servic
   verdicts.push(`zone lookup < ${ZONES.targetUs} µs per address with ${fmt(ZONES.count)} zones of ${ZONES.vertices} vertices: **${zones.usPerLookup < ZONES.targetUs ? 'met' : 'not met'}** (${fmt(zones.usPerLookup, 2)} µs)`);
   log(`  target: ${verdicts.at(-1)}`);
   return { notes, verdicts };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** `count` star-shaped polygons of `vertices` points, radius 0.1–0.6°, centred over 10° × 10°. */

@@ -7,7 +7,7 @@
  * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
  */
 import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderStatus, StatusChange } from '@storefront/domain';
-import { ORDER_STATUSES } from '@storefront/domain';
+import { copyDeliveryAddress, ORDER_STATUSES } from '@storefront/domain';
 
 /** An order's fulfilment and charges as a row keeps them; rows of pickup as soon as possible without a tip share one. */
 export interface RowFulfilment {
@@ -162,7 +162,7 @@ function rowFulfilment(order: Order): RowFulfilment {
   return Object.freeze({
     type: f.type,
     time: f.time,
-    ...(f.address === undefined ? {} : { address: Object.freeze({ ...f.address }) }),
+    ...(f.address === undefined ? {} : { address: Object.freeze(copyDeliveryAddress(f.address)) }),
     ...(f.zone === undefined ? {} : { zone: f.zone }),
     deliveryFee,
     tip,

@@ -15,7 +15,7 @@
  * as before options existed, and such a line (old or new) is read with none.
  */
 import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
-import { placedState } from '@storefront/domain';
+import { copyDeliveryAddress, placedState } from '@storefront/domain';
 
 /** How and when, as stored; `promisedAt` sits at the top of the document, where the kitchen's index reads it. */
 export interface FulfilmentDocument {
@@ -135,7 +135,7 @@ export function toStatusChange(change: StatusChange): StatusChangeDocument {
 
 function toFulfilmentDocument(fulfilment: Fulfilment): FulfilmentDocument {
   const document: FulfilmentDocument = { type: fulfilment.type, time: fulfilment.time };
-  if (fulfilment.address !== undefined) document.address = copyAddress(fulfilment.address);
+  if (fulfilment.address !== undefined) document.address = copyDeliveryAddress(fulfilment.address);
   if (fulfilment.zone !== undefined) document.zone = fulfilment.zone;
   return document;
 }
@@ -145,23 +145,11 @@ function fromFulfilmentDocument(document: OrderDocument): Fulfilment {
   const fulfilment: Fulfilment = { type: stored.type, time: stored.time, promisedAt: document.promisedAt ?? document.createdAt };
   return {
     ...fulfilment,
-    ...(stored.address === undefined ? {} : { address: copyAddress(stored.address) }),
+    ...(stored.address === undefined ? {} : { address: copyDeliveryAddress(stored.address) }),
     ...(stored.zone === undefined ? {} : { zone: stored.zone }),
   };
 }
 
-/** Field by field: nothing but the address's own fields reaches the store. */
-function copyAddress(a: DeliveryAddress): DeliveryAddress {
-  return {
-    line1: a.line1,
-    ...(a.line2 === undefined ? {} : { line2: a.line2 }),
-    city: a.city,
-    postalCode: a.postalCode,
-    lat: a.lat,
-    lng: a.lng,
-    ...(a.instructions === undefined ? {} : { instructions: a.instructions }),
-  };
-}
 
 function toLine(line: OrderLine): OrderLineDocument {
   const document: OrderLineDocument = {

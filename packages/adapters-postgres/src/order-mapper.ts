@@ -5,6 +5,7 @@
  * in jsonb and Dates again when read. Money is bigint, which node-postgres hands back as a string.
  */
 import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
+import { copyDeliveryAddress } from '@storefront/domain';
 
 /** The fulfilment as jsonb, without `promised_at` (a column of its own: the kitchen's sort key). */
 interface FulfilmentJson {
@@ -64,7 +65,7 @@ export const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ($1, $
 
 function fulfilmentJson(f: Fulfilment): FulfilmentJson {
   const json: FulfilmentJson = { type: f.type, time: f.time };
-  if (f.address !== undefined) json.address = copyAddress(f.address);
+  if (f.address !== undefined) json.address = copyDeliveryAddress(f.address);
   if (f.zone !== undefined) json.zone = f.zone;
   return json;
 }
@@ -75,23 +76,11 @@ function fulfilmentOf(row: OrderRow): Fulfilment {
     type: stored.type,
     time: stored.time,
     promisedAt: row.promised_at,
-    ...(stored.address === undefined ? {} : { address: copyAddress(stored.address) }),
+    ...(stored.address === undefined ? {} : { address: copyDeliveryAddress(stored.address) }),
     ...(stored.zone === undefined ? {} : { zone: stored.zone }),
   };
 }
 
-/** Field by field, in the domain's order: nothing else of the caller's object reaches the store. */
-function copyAddress(a: DeliveryAddress): DeliveryAddress {
-  return {
-    line1: a.line1,
-    ...(a.line2 === undefined ? {} : { line2: a.line2 }),
-    city: a.city,
-    postalCode: a.postalCode,
-    lat: a.lat,
-    lng: a.lng,
-    ...(a.instructions === undefined ? {} : { instructions: a.instructions }),
-  };
-}
 
 export function toOrder(row: OrderRow): Order {
   const order: Order = {

@@ -91,6 +91,7 @@ const RUNTIME_EXPORTS = [
   'PICKUP_ASAP',
   'SlotGrid',
   'cheapestZone',
+  'copyDeliveryAddress',
   'compareKitchenOrders',
   'isCalendarDate',
   'legacyFulfilment',

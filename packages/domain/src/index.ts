@@ -72,7 +72,7 @@ export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
 export { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH, ROLES } from './model/customer.js';
 export { compareKitchenOrders, compareOrders, ORDER_LIMITS } from './model/order.js';
-export { FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
+export { copyDeliveryAddress, FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
 export type { DeliveryAddress, Fulfilment, FulfilmentRequest, FulfilmentType } from './model/fulfilment.js';
 export { SlotGrid, isCalendarDate } from './fulfilment/slot-grid.js';
 export type { Slot } from './fulfilment/slot-grid.js';

@@ -58,3 +58,16 @@ export const FULFILMENT_LIMITS = {
 export function legacyFulfilment(createdAt: Date): Fulfilment {
   return { type: 'pickup', time: 'asap', promisedAt: createdAt };
 }
+
+/** A copy of an address with its own fields only, in their order: what a store keeps of a caller's object. */
+export function copyDeliveryAddress(a: DeliveryAddress): DeliveryAddress {
+  return {
+    line1: a.line1,
+    ...(a.line2 === undefined ? {} : { line2: a.line2 }),
+    city: a.city,
+    postalCode: a.postalCode,
+    lat: a.lat,
+    lng: a.lng,
+    ...(a.instructions === undefined ? {} : { instructions: a.instructions }),
+  };
+}
