@@ -92,7 +92,7 @@ describe('Mongo adapters', function () {
       expectIndexedPlan(explained, INDEXES.ordersByCustomer);
     });
 
-    it("reads the kitchen's queue of open orders from the orders_by_status index, merging the statuses without sorting in memory", async () => {
+    it("reads the kitchen's queue of open orders from the orders_kitchen_queue index (promisedAt, createdAt, _id per status), merging the statuses without sorting in memory", async () => {
       const statuses: OrderStatus[] = [...OPEN_STATUSES, 'completed', 'cancelled'];
       for (let i = 0; i < 12; i++) {
         const placed = anOrder({ createdAt: new Date(Date.UTC(2025, 0, 2, 0, 0, i)) });
@@ -137,6 +137,31 @@ describe('Mongo adapters', function () {
       expect(await due()).to.deep.equal([]);
       const moved = await adapters.orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date(Date.UTC(1975, 0, 1, 0, 5))));
       expect(await due()).to.deep.equal([{ order: moved, publishedVersion: 1 }]);
+    });
+  });
+
+  describe('orders stored before fulfilment', () => {
+    it('are promised when they were placed once the adapters start, and reach the kitchen queue in that order', async () => {
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      const order = anOrder({ createdAt: new Date(Date.UTC(2019, 0, 2)) });
+      const { promisedAt: _p, fulfilment: _f, subtotal: _s, deliveryFee: _d, tip: _t, ...legacy } = toOrderDocument(order);
+      await orders.insertOne(legacy);
+      await createMongoAdapters({ db: db() });
+      expect((await orders.findOne({ _id: order.orderId }))?.promisedAt).to.deep.equal(order.createdAt);
+      const found = await findInQueue(adapters, 'placed', order.orderId);
+      expect(found?.fulfilment).to.deep.equal({ type: 'pickup', time: 'asap', promisedAt: order.createdAt });
+    });
+
+    it('lose their delivery addresses when their customer is erased, and no one else\'s', async () => {
+      const address = { line1: 'Karl-Liebknecht-Str. 8', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132 };
+      const delivery = (customerId: string) =>
+        anOrder({ customerId, fulfilment: { type: 'delivery', time: 'asap', promisedAt: new Date(Date.UTC(2030, 0, 1, 12)), address, zone: 'Centre' } });
+      const [erased, kept] = [delivery(newId('cus')), delivery(newId('cus'))];
+      await adapters.orders.insert(erased);
+      await adapters.orders.insert(kept);
+      await adapters.orders.eraseDeliveryAddresses(erased.customerId);
+      expect((await adapters.orders.findById(erased.orderId))?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: erased.fulfilment.promisedAt, zone: 'Centre' });
+      expect((await adapters.orders.findById(kept.orderId))?.fulfilment.address).to.deep.equal(address);
     });
   });
 

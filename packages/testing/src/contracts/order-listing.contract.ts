@@ -16,6 +16,28 @@ function fiveOrders(customerId: string): { sorted: Order[]; shuffled: Order[] } 
   return { sorted, shuffled: [o4, o3, o1, o5, o2] };
 }
 
+/** A delivery with a tip, promised for a slot after its placement. */
+function aDeliveryOrder(customerId: string): Order {
+  const createdAt = new Date(Date.UTC(2030, 0, 16, 12, 0, 0));
+  const items = [anOrderLine({ quantity: 2, unitPrice: 1250 })];
+  return anOrder({
+    customerId,
+    createdAt,
+    items,
+    subtotal: 2500,
+    deliveryFee: 250,
+    tip: 200,
+    amount: 2950,
+    fulfilment: {
+      type: 'delivery',
+      time: '2030-01-16T13:07:00.000Z',
+      promisedAt: new Date(Date.UTC(2030, 0, 16, 13, 0, 0)),
+      address: { line1: 'Karl-Liebknecht-Str. 8', line2: 'Hinterhaus', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132, instructions: 'Ring twice' },
+      zone: 'Centre',
+    },
+  });
+}
+
 export function orderListingContract(factory: () => Promise<OrderRepository>): void {
   it("lists only the customer's own orders, oldest first by created_at and then order_id", async () => {
     const orders = await factory();
@@ -84,6 +106,27 @@ export function orderListingContract(factory: () => Promise<OrderRepository>): v
     expect(stored).to.deep.equal(order);
     expect(stored!.items.map((line) => line.options.length)).to.deep.equal([2, 0]);
     expect(await orders.findById(order.orderId)).to.deep.equal(order);
+  });
+
+  it('keeps a delivery order\'s charges, address, zone and promise exactly as inserted', async () => {
+    const orders = await factory();
+    const order = aDeliveryOrder(newId('cus'));
+    await orders.insert(order);
+    expect(await orders.findById(order.orderId)).to.deep.equal(order);
+  });
+
+  it('removes the delivery addresses of one customer\'s orders on erasure, keeping zone and fee, and no one else\'s', async () => {
+    const orders = await factory();
+    const [erased, kept] = [aDeliveryOrder(newId('cus')), aDeliveryOrder(newId('cus'))];
+    const pickup = anOrder({ customerId: erased.customerId });
+    for (const order of [erased, kept, pickup]) await orders.insert(order);
+    await orders.eraseDeliveryAddresses(erased.customerId);
+    const { address: _address, ...withoutAddress } = erased.fulfilment;
+    expect(await orders.findById(erased.orderId)).to.deep.equal({ ...erased, fulfilment: withoutAddress });
+    expect(await orders.findById(kept.orderId)).to.deep.equal(kept);
+    expect(await orders.findById(pickup.orderId)).to.deep.equal(pickup);
+    await orders.eraseDeliveryAddresses(erased.customerId);
+    expect((await orders.listByCustomer(erased.customerId, { page: 1, limit: 5 })).total).to.equal(2);
   });
 
   it('stores the same order only once when it is inserted twice', async () => {
