@@ -30,9 +30,9 @@ export interface ScryptConfig {
 }
 
 /**
- * Email (password resets). SMTP with SMTP_URL; without it the memory store writes each message to
- * the log (the demo reads the reset link there) and MongoDB sends none (a reset link is a
- * credential: it must not land in production logs).
+ * Email (password resets). SMTP with SMTP_URL; without it the demo (STOREFRONT_DEMO_DATA) writes
+ * each message to the log (it reads the reset link there) and anything else sends none (a reset
+ * link is a credential: it must not land in a log outside the demo).
  */
 export interface MailConfig {
   /** SMTP_URL, checked at start; it may hold a password, so it is never logged as is. */
