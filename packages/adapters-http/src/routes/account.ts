@@ -23,7 +23,7 @@ export function accountRoutes(storefront: Storefront, streams: Pick<EventStreams
     post('/api/me/delete', { retry: RETRY_ERASE }, async (exchange) => {
       const caller = requireCaller(exchange);
       const body = objectBody(exchange.body);
-      await storefront.eraseAccount.execute({ caller, password: body['password'], signal: exchange.signal });
+      await storefront.eraseAccount.execute({ caller, password: body['password'], client: exchange.client, signal: exchange.signal });
       streams.endCustomer(caller.customer.customerId);
       return empty(204, NO_STORE);
     }),
