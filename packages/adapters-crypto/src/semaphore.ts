@@ -4,10 +4,10 @@
  * (its `signal` fired) leaves the queue at once. Waiting is fair between the callers' keys (client
  * addresses): they take turns, a key with nothing waiting goes first, and when the places are full
  * the longest line gives one up to a shorter one (waiting-lanes.ts); tasks of one key run in
- * arrival order. Used to bound concurrent scrypt work, whose
- * memory cost (128 · N · r bytes each) would otherwise grow with the number of simultaneous logins,
- * and to answer a login that cannot be served soon at once instead of after the request time-out
- * (when nobody is left to read its answer, and its hash would only delay the others).
+ * arrival order. Used to bound concurrent scrypt work, whose memory cost (128 · N · r bytes each)
+ * would otherwise grow with the number of simultaneous logins, and to answer a login that cannot be
+ * served soon at once instead of after the request time-out (when nobody is left to read its
+ * answer, and its hash would only delay the others).
  */
 import type { AbortSignalLike } from '@storefront/domain';
 import { WaitingLanes, type Waiter } from './waiting-lanes.js';

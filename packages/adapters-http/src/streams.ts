@@ -68,6 +68,7 @@ export class OpenStreams {
     if (source.maxDurationMs !== undefined) sink.endAfter(source.maxDurationMs);
     try {
       source.open(sink);
+      sink.opened();
     } catch (error) {
       sink.finish('done');
       throw error;
@@ -82,6 +83,12 @@ export class OpenStreams {
 
 class ResponseSink implements StreamSink {
   private done = false;
+  /**
+   * What may stay unsent before the stream is cut. While the source opens, no bound: what it writes
+   * then (a replay after Last-Event-ID, which may be megabytes) is what the client asked for, and
+   * it cannot have read any of it yet. From then on, that burst plus `maxBufferedBytes`.
+   */
+  private limit = Number.POSITIVE_INFINITY;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners: ((reason: StreamEnd) => void)[] = [];
 
@@ -101,8 +108,13 @@ class ResponseSink implements StreamSink {
     if (this.done) return false;
     // `write` returning false says the socket is behind; how far is `writableLength` (the bytes
     // Node holds for it). Cut past the bound: the client resumes after the last whole event it read.
-    if (!this.res.write(chunk) && this.res.writableLength > this.maxBufferedBytes) this.finish('slow_client');
+    if (!this.res.write(chunk) && this.res.writableLength > this.limit) this.finish('slow_client');
     return true;
+  }
+
+  /** The source has opened: from now on the backlog may grow by at most `maxBufferedBytes`. */
+  opened(): void {
+    this.limit = this.res.writableLength + this.maxBufferedBytes;
   }
 
   end(): void {
