@@ -101,7 +101,7 @@ export async function streamsScenario({ child, serviceEnv, log }) {
 
   // The service, and what its streams need: the kitchen's token, orders to move (placed before the
   // streams open, so the measured window holds moves only).
-  const svc = await child('service.mjs', { ...serviceEnv, STOREFRONT_STREAMS_PER_CALLER: String(STREAMS.count) }, { execArgv: ['--expose-gc'] });
+  const svc = await child('service.mjs', { ...serviceEnv, STOREFRONT_STREAMS_PER_CALLER: String(STREAMS.count), STOREFRONT_STREAMS_MAX: String(Math.max(STREAMS.count, 10_000)) }, { execArgv: ['--expose-gc'] });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const login = async (email, password) =>
     (await request(agent, `${svc.url}/api/auth/login`, { method: 'POST', body: { email, password } })).body.access_token;

@@ -123,9 +123,9 @@ export class ScryptPasswordHasher implements PasswordHasher {
     return logN !== this.cost.logN || r !== this.cost.r || p !== this.cost.p;
   }
 
-  private async run<T>(task: () => Promise<T>, { signal }: HashOptions): Promise<T> {
+  private async run<T>(task: () => Promise<T>, { signal, client }: HashOptions): Promise<T> {
     try {
-      return await this.semaphore.run(task, signal);
+      return await this.semaphore.run(task, signal, client);
     } catch (error) {
       if (!(error instanceof SemaphoreRefusedError)) throw error;
       // An abandoned caller's answer was already sent (or nobody reads it): the code only keeps

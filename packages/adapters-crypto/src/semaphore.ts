@@ -1,12 +1,16 @@
 /**
- * A counting semaphore with a bounded wait: at most `permits` tasks run at once, the rest wait in
- * FIFO order, but only so many (`maxQueue`) and only so long (`maxWaitMs`); a waiter whose caller
- * gave up (its `signal` fired) leaves the queue at once. Used to bound concurrent scrypt work, whose
- * memory cost (128 · N · r bytes each) would otherwise grow with the number of simultaneous logins,
- * and to answer a login that cannot be served soon at once instead of after the request time-out
- * (when nobody is left to read its answer, and its hash would only delay the others).
+ * A counting semaphore with a bounded, fair wait: at most `permits` tasks run at once, the rest
+ * wait, but only so many (`maxQueue`) and only so long (`maxWaitMs`); a waiter whose caller gave up
+ * (its `signal` fired) leaves the queue at once. Waiting is fair between the callers' keys (client
+ * addresses): they take turns, a key with nothing waiting goes first, and when the places are full
+ * the longest line gives one up to a shorter one (waiting-lanes.ts); tasks of one key run in
+ * arrival order. Used to bound concurrent scrypt work, whose memory cost (128 · N · r bytes each)
+ * would otherwise grow with the number of simultaneous logins, and to answer a login that cannot be
+ * served soon at once instead of after the request time-out (when nobody is left to read its
+ * answer, and its hash would only delay the others).
  */
 import type { AbortSignalLike } from '@storefront/domain';
+import { WaitingLanes, type Waiter } from './waiting-lanes.js';
 
 export interface SemaphoreStats {
   /** Tasks running now. */
@@ -17,7 +21,10 @@ export interface SemaphoreStats {
   readonly peakActive: number;
   /** Tasks started since creation. */
   readonly started: number;
-  /** Tasks refused because the queue was full, or dropped because they waited `maxWaitMs`. */
+  /**
+   * Tasks refused because the queue was full (or whose place went to a client with fewer waiting),
+   * or dropped because they waited `maxWaitMs`.
+   */
   readonly refused: number;
   /** Tasks dropped because their signal fired before they started (their caller gave up). */
   readonly abandoned: number;
@@ -44,15 +51,6 @@ export class SemaphoreRefusedError extends Error {
   }
 }
 
-/** A waiting task, in a doubly linked list so that an abandoned one leaves in O(1). */
-interface Waiter {
-  readonly due: number;
-  readonly grant: () => void;
-  readonly refuse: (reason: SemaphoreRefusal) => void;
-  prev: Waiter | undefined;
-  next: Waiter | undefined;
-}
-
 export class Semaphore {
   readonly maxQueue: number;
   readonly maxWaitMs: number;
@@ -61,9 +59,7 @@ export class Semaphore {
   private started = 0;
   private refused = 0;
   private abandoned = 0;
-  private queued = 0;
-  private head: Waiter | undefined;
-  private tail: Waiter | undefined;
+  private readonly waiting = new WaitingLanes();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly now: () => number;
 
@@ -84,16 +80,17 @@ export class Semaphore {
   }
 
   get stats(): SemaphoreStats {
-    const { active, queued, peakActive, started, refused, abandoned } = this;
-    return { active, queued, peakActive, started, refused, abandoned };
+    const { active, peakActive, started, refused, abandoned } = this;
+    return { active, queued: this.waiting.size, peakActive, started, refused, abandoned };
   }
 
   /**
    * Runs `task` once a permit is free. The permit is taken synchronously when one is free, so the
    * counters are exact right after the call returns. Rejects with SemaphoreRefusedError, without
    * running `task`, when the queue is full, the wait exceeds `maxWaitMs` or `signal` fires first.
+   * `key` says whose task it is (a client address): waiting is fair between keys.
    */
-  async run<T>(task: () => Promise<T>, signal?: AbortSignalLike): Promise<T> {
+  async run<T>(task: () => Promise<T>, signal?: AbortSignalLike, key = ''): Promise<T> {
     if (aborted(signal)) {
       this.abandoned += 1;
       throw new SemaphoreRefusedError('aborted');
@@ -101,7 +98,7 @@ export class Semaphore {
     if (this.active < this.permits) {
       this.take();
     } else {
-      await this.wait(signal);
+      await this.wait(signal, key);
       // Granted, but the caller may have given up while the grant travelled as a microtask.
       if (aborted(signal)) {
         this.abandoned += 1;
@@ -117,14 +114,14 @@ export class Semaphore {
     }
   }
 
-  private wait(signal: AbortSignalLike | undefined): Promise<void> {
-    if (this.queued >= this.maxQueue || this.maxWaitMs === 0) {
+  private wait(signal: AbortSignalLike | undefined, key: string): Promise<void> {
+    if (!this.makeRoomFor(key)) {
       this.refused += 1;
       return Promise.reject(new SemaphoreRefusedError('full'));
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = (): void => {
-        this.unlink(waiter);
+        this.waiting.remove(waiter);
         this.abandoned += 1;
         reject(new SemaphoreRefusedError('aborted'));
       };
@@ -140,16 +137,32 @@ export class Semaphore {
           signal?.removeEventListener('abort', onAbort);
           reject(new SemaphoreRefusedError(reason));
         },
-        prev: this.tail,
+        lane: undefined,
+        prev: undefined,
         next: undefined,
+        prevInLane: undefined,
+        nextInLane: undefined,
       };
-      if (this.tail === undefined) this.head = waiter;
-      else this.tail.next = waiter;
-      this.tail = waiter;
-      this.queued += 1;
+      this.waiting.add(key, waiter);
       signal?.addEventListener('abort', onAbort);
       if (this.timer === undefined && Number.isFinite(this.maxWaitMs)) this.arm(this.maxWaitMs);
     });
+  }
+
+  /**
+   * True when `key` may wait: a place is free, or the longest lane has at least two more waiters
+   * than `key` and gives up its newest (refused as if the queue had been full when it came).
+   */
+  private makeRoomFor(key: string): boolean {
+    if (this.maxWaitMs === 0 || this.maxQueue === 0) return false;
+    if (this.waiting.size < this.maxQueue) return true;
+    const longest = this.waiting.longest();
+    const evicted = longest?.tail;
+    if (longest === undefined || evicted === undefined || longest.size < this.waiting.sizeOf(key) + 2) return false;
+    this.waiting.remove(evicted);
+    this.refused += 1;
+    evicted.refuse('full');
+    return true;
   }
 
   private take(): void {
@@ -158,16 +171,12 @@ export class Semaphore {
   }
 
   private release(): void {
-    const next = this.head;
-    if (next === undefined) {
-      this.active -= 1;
-      return;
-    }
-    this.unlink(next);
-    next.grant();
+    const next = this.waiting.takeTurn();
+    if (next === undefined) this.active -= 1;
+    else next.grant();
   }
 
-  /** Every waiter has the same allowance, so the head is always the first due: one timer for it. */
+  /** Every waiter has the same allowance, so the oldest is always the first due: one timer for it. */
   private arm(ms: number): void {
     this.timer = setTimeout(this.expire, Math.max(1, Math.ceil(ms)));
     // A queue of refused-to-be logins must not keep a closing process alive.
@@ -177,24 +186,14 @@ export class Semaphore {
   private readonly expire = (): void => {
     this.timer = undefined;
     const now = this.now();
-    while (this.head !== undefined && this.head.due <= now) {
-      const waiter = this.head;
-      this.unlink(waiter);
+    for (let waiter = this.waiting.oldest; waiter !== undefined && waiter.due <= now; waiter = this.waiting.oldest) {
+      this.waiting.remove(waiter);
       this.refused += 1;
       waiter.refuse('timeout');
     }
-    if (this.head !== undefined) this.arm(this.head.due - now);
+    const oldest = this.waiting.oldest;
+    if (oldest !== undefined) this.arm(oldest.due - now);
   };
-
-  private unlink(waiter: Waiter): void {
-    if (waiter.prev === undefined) this.head = waiter.next;
-    else waiter.prev.next = waiter.next;
-    if (waiter.next === undefined) this.tail = waiter.prev;
-    else waiter.next.prev = waiter.prev;
-    waiter.prev = undefined;
-    waiter.next = undefined;
-    this.queued -= 1;
-  }
 }
 
 /** A function, not an inline test: TypeScript would otherwise assume `aborted` cannot change across an await. */

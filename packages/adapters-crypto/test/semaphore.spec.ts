@@ -191,4 +191,56 @@ describe('Semaphore', () => {
       expect(await semaphore.run(async () => 'next')).to.equal('next');
     });
   });
+
+  describe('fair between keys (client addresses)', () => {
+    it('lets keys take turns, one task each, and serves a key with nothing waiting next', async () => {
+      const semaphore = new Semaphore(1);
+      const gate = deferred();
+      const order: string[] = [];
+      const running = semaphore.run(() => gate.promise, undefined, 'flood-a');
+      const tasks = [
+        ...['a1', 'a2', 'a3'].map((name) => semaphore.run(async () => void order.push(name), undefined, 'flood-a')),
+        ...['b1', 'b2', 'b3'].map((name) => semaphore.run(async () => void order.push(name), undefined, 'flood-b')),
+        semaphore.run(async () => void order.push('quiet'), undefined, 'quiet'),
+      ];
+      gate.resolve();
+      await Promise.all([running, ...tasks]);
+      expect(order).to.deep.equal(['quiet', 'b1', 'a1', 'b2', 'a2', 'b3', 'a3']);
+    });
+
+    it('when the places are full, takes one from the longest line for a key with fewer waiting, and refuses a key already holding its share', async () => {
+      const semaphore = new Semaphore(1, { maxQueue: 4 });
+      const gate = deferred();
+      const order: string[] = [];
+      const running = semaphore.run(() => gate.promise, undefined, 'flood');
+      const flood = ['f1', 'f2', 'f3', 'f4'].map((name) => semaphore.run(async () => void order.push(name), undefined, 'flood'));
+      const genuine = semaphore.run(async () => void order.push('genuine'), undefined, 'genuine');
+      expect(await refusal(flood[3]!), 'the flood\'s newest gave up its place').to.equal('full');
+      const second = semaphore.run(async () => void order.push('other'), undefined, 'other');
+      expect(await refusal(flood[2]!)).to.equal('full');
+      // Now 2 flood, 1 genuine, 1 other: no line is two longer than another's would be.
+      expect(await refusal(semaphore.run(async () => void order.push('genuine-2'), undefined, 'genuine'))).to.equal('full');
+      expect(semaphore.stats).to.include({ queued: 4, refused: 3 });
+      gate.resolve();
+      await Promise.all([running, flood[0], flood[1], genuine, second]);
+      expect(order).to.deep.equal(['other', 'genuine', 'f1', 'f2']);
+    });
+
+    it('expires waiters by arrival whatever their key, and keeps the turns of the rest', async () => {
+      const clock = manualClock();
+      const semaphore = new Semaphore(1, { maxWaitMs: 50, now: clock.now });
+      const gate = deferred();
+      const order: string[] = [];
+      const running = semaphore.run(() => gate.promise, undefined, 'x');
+      const early = semaphore.run(async () => void order.push('a1'), undefined, 'a');
+      clock.advance(30);
+      const late = ['b1', 'a2'].map((name) => semaphore.run(async () => void order.push(name), undefined, name[0]));
+      clock.advance(25);
+      expect(await refusal(early)).to.equal('timeout');
+      gate.resolve();
+      await Promise.all([running, ...late]);
+      // `b` came with nothing waiting, after `a`: its turn is first.
+      expect(order).to.deep.equal(['b1', 'a2']);
+    });
+  });
 });

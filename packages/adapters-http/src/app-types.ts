@@ -9,6 +9,8 @@ export interface HttpLogger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
+  /** Optional: what is worth a line only when looking closely (a client that left mid-answer). */
+  debug?(fields: Record<string, unknown>, message: string): void;
   /**
    * Optional, as pino has it: a logger writing to the same place with other options. The default
    * access log writes through `child({}, { redact: [] })`: its fixed fields hold no secret, and

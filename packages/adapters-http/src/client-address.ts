@@ -4,28 +4,43 @@
  * in it for every request, so IPv6 callers are counted by their /64 prefix. An IPv4-mapped IPv6
  * address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 peer) is the IPv4
  * address it maps, so that both spellings of one client share one quota.
+ *
+ * Behind trusted proxies the address is read from `X-Forwarded-For`, which a proxy may pass on as
+ * the client wrote it: every spelling that is not a plain address (`abc`, `0x02020202`,
+ * `002.002.002.002`) would otherwise be a fresh quota. Such a value counts as the socket's address
+ * (the proxy's: all of them share one quota), and addresses are keyed in one canonical spelling.
  */
-const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
+/** A decimal byte without leading zeros (`002` is octal to some parsers, decimal to others: refused). */
+const BYTE = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${BYTE}\\.${BYTE}\\.${BYTE}\\.${BYTE}$`);
 const IPV4_WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/;
 const BRACKETED = /^\[([^\]]+)\](?::\d{1,5})?$/;
 const HEXTET = /^[0-9a-f]{1,4}$/;
 
 /**
+ * The key of the client: the forwarded address when there is one and it is an address, else the
+ * socket's (`forwarded` is undefined unless proxies are trusted).
+ */
+export function clientKeyOf(forwarded: string | undefined, socketAddress: string): string {
+  return (forwarded === undefined ? undefined : rateLimitKeyOfAddress(forwarded)) ?? rateLimitKeyOfAddress(socketAddress) ?? socketAddress;
+}
+
+/**
  * `2001:db8:1:2:aaaa::1` → `2001:db8:1:2::/64`; `::ffff:192.0.2.1` → `192.0.2.1`; an IPv4
  * address as it is. Also accepted: a zone id (`fe80::1%eth0`), brackets and a port
- * (`[2001:db8::1]:443`, `192.0.2.1:443`), as some proxies write them. Anything that is not an
- * address is returned unchanged: it still names one quota, it just cannot be grouped.
+ * (`[2001:db8::1]:443`, `192.0.2.1:443`), as some proxies write them. Undefined for anything that
+ * is not an address.
  */
-export function rateLimitKeyOfAddress(address: string): string {
-  // The common cases, an IPv4 peer on an IPv4 or a dual-stack socket: nothing to parse.
-  if (!address.includes(':')) return address;
+export function rateLimitKeyOfAddress(address: string): string | undefined {
+  // The common cases, an IPv4 peer on an IPv4 or a dual-stack socket: one regular expression.
+  if (!address.includes(':')) return IPV4.test(address) ? address : undefined;
   if (address.startsWith('::ffff:') && ipv4Bytes(address.slice(7)) !== undefined) return address.slice(7);
   const text = address.trim();
   const v4WithPort = IPV4_WITH_PORT.exec(text);
-  if (v4WithPort !== null) return v4WithPort[1]!;
+  if (v4WithPort !== null) return ipv4Bytes(v4WithPort[1]!) === undefined ? undefined : v4WithPort[1]!;
   const bracketed = BRACKETED.exec(text);
   const hextets = parseIpv6((bracketed === null ? text : bracketed[1]!).toLowerCase());
-  if (hextets === undefined) return address;
+  if (hextets === undefined) return undefined;
   if (hextets.slice(0, 5).every((h) => h === 0) && hextets[5] === 0xffff) {
     const [high, low] = [hextets[6]!, hextets[7]!];
     return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
@@ -70,7 +85,5 @@ function groupsOf(part: string): number[] | undefined {
 /** The four bytes of a dotted IPv4 address, or undefined if it is not one. */
 function ipv4Bytes(text: string): number[] | undefined {
   const match = IPV4.exec(text);
-  if (match === null) return undefined;
-  const bytes = match.slice(1).map(Number);
-  return bytes.some((b) => b > 255) ? undefined : bytes;
+  return match === null ? undefined : match.slice(1).map(Number);
 }

@@ -2,9 +2,11 @@
  * The live order streams open on one app, and what keeps them honest (DECISIONS "Live order
  * updates"):
  *
- * - at most `perCaller` streams per caller (customer) on this instance: a slot is taken when the
- *   handler starts (so that simultaneous requests cannot all pass) and given back when the stream
- *   ends or is never sent;
+ * - at most `perCaller` streams per caller (customer) on this instance (429 beyond), and at most
+ *   `perInstance` in all (503 beyond: each open stream holds a socket and up to
+ *   `maxBufferedBytes`, so the instance's share of memory for streams is bounded too): a slot is
+ *   taken when the handler starts (so that simultaneous requests cannot all pass) and given back
+ *   when the stream ends or is never sent;
  * - one ticker for every stream (slot-ticker.ts): each open stream is visited once per `pingMs`,
  *   gets a `: ping`, and every `revalidateMs` (in whole visits) its access token is authenticated
  *   again, which ends it soon after a revocation made anywhere (another instance's logout,
@@ -30,6 +32,10 @@ export interface EventStreamsOptions {
   readonly revalidateMs?: number | undefined;
   /** Default STREAM_LIMITS.perCaller. */
   readonly perCaller?: number | undefined;
+  /** Default STREAM_LIMITS.perInstance. */
+  readonly perInstance?: number | undefined;
+  /** What one stream may leave unsent before it is cut (streams.ts). Default STREAM_LIMITS.maxBufferedBytes. */
+  readonly maxBufferedBytes?: number | undefined;
 }
 
 /** The pings of a period are spread over this many ticks. */
@@ -42,6 +48,8 @@ export class EventStreams {
   /** Each event rendered once for every stream (sse-frames.ts). */
   readonly frames = new EventFrames();
   private readonly perCaller: number;
+  private readonly perInstance: number;
+  private taken = 0;
   private readonly revalidateEvery: number;
   /** The streams taken, by customer (the limit, `endCustomer`) and by session (`endSession`). */
   private readonly byCustomer = new Map<string, Set<EventStream>>();
@@ -56,7 +64,9 @@ export class EventStreams {
     const pingMs = options.pingMs ?? STREAM_LIMITS.pingMs;
     const revalidateMs = options.revalidateMs ?? STREAM_LIMITS.revalidateMs;
     this.perCaller = options.perCaller ?? STREAM_LIMITS.perCaller;
+    this.perInstance = options.perInstance ?? STREAM_LIMITS.perInstance;
     if (!Number.isSafeInteger(this.perCaller) || this.perCaller < 1) throw new RangeError(`perCaller must be an integer ≥ 1, got ${this.perCaller}`);
+    if (!Number.isSafeInteger(this.perInstance) || this.perInstance < 1) throw new RangeError(`perInstance must be an integer ≥ 1, got ${this.perInstance}`);
     if (!(revalidateMs > 0)) throw new RangeError(`revalidateMs must be above 0, got ${revalidateMs}`);
     this.revalidateEvery = Math.max(1, Math.round(revalidateMs / pingMs));
     this.ticker = new SlotTicker(pingMs, SLOTS, (stream) => this.visit(stream), failed);
@@ -64,9 +74,7 @@ export class EventStreams {
 
   /** Streams taken (open, or about to be). */
   get size(): number {
-    let n = 0;
-    for (const streams of this.byCustomer.values()) n += streams.size;
-    return n;
+    return this.taken;
   }
 
   /** Streams `customerId` holds on this instance. */
@@ -74,8 +82,16 @@ export class EventStreams {
     return this.byCustomer.get(customerId)?.size ?? 0;
   }
 
-  /** A new stream for `owner`, counted against its limit; `rate_limited` when it already holds the most. */
+  /**
+   * A new stream for `owner`, counted against its limit and the instance's: `rate_limited` when it
+   * already holds the most, `service_unavailable` when the instance does.
+   */
   take(owner: StreamOwner): EventStream {
+    if (this.taken >= this.perInstance) {
+      throw new DomainError('service_unavailable', 'This instance holds as many event streams as it may; retry shortly.', {
+        retryAfterSeconds: STREAM_LIMITS.retryAfterSeconds,
+      });
+    }
     if (this.heldBy(owner.customerId) >= this.perCaller) {
       throw new DomainError('rate_limited', `At most ${this.perCaller} event streams may be open at once; close one first.`, {
         retryAfterSeconds: STREAM_LIMITS.retryAfterSeconds,
@@ -87,6 +103,7 @@ export class EventStreams {
     });
     addTo(this.byCustomer, owner.customerId, stream);
     addTo(this.bySession, owner.sessionId, stream);
+    this.taken += 1;
     return stream;
   }
 
@@ -101,6 +118,7 @@ export class EventStreams {
   }
 
   private give(stream: EventStream): void {
+    this.taken -= 1;
     this.ticker.delete(stream);
     removeFrom(this.byCustomer, stream.owner.customerId, stream);
     removeFrom(this.bySession, stream.owner.sessionId, stream);

@@ -19,7 +19,7 @@ import { koaBody } from 'koa-body';
 import { admission, type Admitted } from './admission.js';
 import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
-import { rateLimitKeyOfAddress } from './client-address.js';
+import { clientKeyOf, rateLimitKeyOfAddress } from './client-address.js';
 import { dispatch, verifyRoutes, type RoutedExchange } from './dispatch.js';
 import { EventStreams } from './event-streams.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
@@ -44,9 +44,15 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   if (!Number.isSafeInteger(hops) || hops < 1) throw new RangeError(`trustProxyHops must be an integer ≥ 1, got ${hops}`);
   const koa = new Koa({ proxy: options.trustProxy ?? false, maxIpsCount: hops });
   koa.silent = true;
-  koa.on('error', (error: unknown) => logger.error({ err: error }, 'response stream failed'));
+  koa.on('error', (error: unknown) => {
+    // A client that resets its connection mid-answer (an event stream it closes) has left; that is
+    // not a failure of ours: a debug line with the code, no stack.
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && CLIENT_GONE.has(code)) logger.debug?.({ code }, 'client connection reset');
+    else logger.error({ err: error }, 'response stream failed');
+  });
 
-  const streams = new OpenStreams();
+  const streams = new OpenStreams(options.streams?.maxBufferedBytes);
   const { policy } = storefront.checkRateLimit;
   const lifecycle = new Lifecycle(
     logger,
@@ -121,6 +127,9 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
 
 const noNext = (): Promise<void> => Promise.resolve();
 
+/** What a socket reports when its peer went away. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 interface State {
   exchange: KoaExchange;
 }
@@ -133,9 +142,12 @@ function exchangeOf(ctx: Context): KoaExchange {
 function unrouted(ctx: Context): Reply {
   const allow = ctx.response.get('Allow');
   if (ctx.method === 'OPTIONS' && ctx.status === 200) return empty(204, ['Allow', allow]);
-  if (ctx.status === 405 || ctx.status === 501) {
+  // 501 is allowedMethods' answer to a method no route has (TRACE, PROPFIND): on a path of ours
+  // that is a 405 like any other; on no path of ours (nothing allowed), a 404.
+  if ((ctx.status === 405 || ctx.status === 501) && allow !== '') {
     throw new HttpProblem('method_not_allowed', `${ctx.method} is not allowed here; use ${allow}.`, undefined, { Allow: allow });
   }
+  ctx.remove('Allow');
   throw new HttpProblem('not_found', 'No such resource.');
 }
 
@@ -193,10 +205,11 @@ class KoaExchange implements InFlight, Admitted, RoutedExchange {
   /**
    * The client's address, keyed for the per-client limits: Koa's `ctx.ip` behind trusted proxies
    * (the X-Forwarded-For entry the outermost trusted proxy appended: `maxIpsCount`), else the
-   * socket's address without asking Koa (it reads and splits X-Forwarded-For even to ignore it).
+   * socket's address without asking Koa (it reads and splits X-Forwarded-For even to ignore it). A
+   * forwarded value that is not an address counts as the socket's (client-address.ts).
    */
   get client(): string {
-    this.clientKey ??= rateLimitKeyOfAddress(this.ctx.app.proxy ? this.ctx.ip : (this.ctx.req.socket.remoteAddress ?? ''));
+    this.clientKey ??= clientKeyOf(this.ctx.app.proxy ? this.ctx.ip : undefined, this.ctx.req.socket.remoteAddress ?? '');
     return this.clientKey;
   }
 

@@ -122,7 +122,10 @@ export class Lifecycle {
         return;
       }
       try {
-        this.streams.start(run.res, reply.body.source, () => this.log(run, status));
+        this.streams.start(run.res, reply.body.source, (reason) => {
+          if (reason === 'slow_client') this.logger.info({ req_id: run.requestId, path: run.path }, 'event stream cut: its client reads too slowly (it resumes with Last-Event-ID)');
+          this.log(run, status);
+        });
       } catch (error) {
         // The headers are out: the stream was ended (and logged); only the log can hear why.
         this.logger.error({ req_id: run.requestId, method: run.method, path: run.path, err: error }, 'stream failed to open');

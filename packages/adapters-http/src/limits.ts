@@ -39,6 +39,18 @@ export type ServerTimeouts = { -readonly [K in keyof typeof SERVER_TIMEOUTS]: nu
 export const STREAM_LIMITS = {
   /** Open streams per caller (customer) on one instance; the next one is refused with 429. */
   perCaller: 5,
+  /**
+   * Open streams on one instance, all callers together; the next one is refused with 503 (the
+   * client tries another instance or later). 10,000 is what one process was measured to hold and
+   * feed within its targets (docs/performance.md).
+   */
+  perInstance: 10_000,
+  /**
+   * What one stream may leave unsent in the process (bytes its client has not read yet). Past it
+   * the stream is cut; its client reconnects with Last-Event-ID and misses nothing. 1 MiB is about
+   * 130 of the largest `order.placed` events: far more than a reader that only paused falls behind.
+   */
+  maxBufferedBytes: 1024 * 1024,
   /** What a 429 for too many open streams tells the client to wait, in seconds. */
   retryAfterSeconds: 5,
   /**

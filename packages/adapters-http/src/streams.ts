@@ -2,15 +2,18 @@
  * Streamed replies (Server-Sent Events): the headers go out at once, then every chunk the source
  * writes is handed to the socket as it comes. A stream is not a request in flight: it is outside
  * the request time-out, and ends when its source ends it, when the client goes, when its own
- * deadline passes (e.g. its access token's expiry) or when the server shuts down.
+ * deadline passes (e.g. its access token's expiry), when the server shuts down, or when its client
+ * reads too slowly: what it has not read yet is bounded (`maxBufferedBytes`), or one reader that
+ * stops reading would make the process hold every event for it until its token expires.
  */
 import type { ServerResponse } from 'node:http';
+import { STREAM_LIMITS } from './limits.js';
 
 /** The longest time-out Node's timers take. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Why a stream ended. */
-export type StreamEnd = 'done' | 'client_closed' | 'deadline' | 'shutdown';
+export type StreamEnd = 'done' | 'client_closed' | 'deadline' | 'shutdown' | 'slow_client';
 
 /** The writing end handed to a stream's source. */
 export interface StreamSink {
@@ -40,6 +43,11 @@ export interface StreamSource {
 export class OpenStreams {
   private readonly open = new Set<ResponseSink>();
 
+  /** `maxBufferedBytes`: what one stream may leave unsent before it is cut (default STREAM_LIMITS). */
+  constructor(private readonly maxBufferedBytes: number = STREAM_LIMITS.maxBufferedBytes) {
+    if (!(maxBufferedBytes > 0)) throw new RangeError(`maxBufferedBytes must be above 0, got ${maxBufferedBytes}`);
+  }
+
   get size(): number {
     return this.open.size;
   }
@@ -52,7 +60,7 @@ export class OpenStreams {
       ended('client_closed');
       return;
     }
-    const sink = new ResponseSink(res, (reason) => {
+    const sink = new ResponseSink(res, this.maxBufferedBytes, (reason) => {
       this.open.delete(sink);
       ended(reason);
     });
@@ -60,6 +68,7 @@ export class OpenStreams {
     if (source.maxDurationMs !== undefined) sink.endAfter(source.maxDurationMs);
     try {
       source.open(sink);
+      sink.opened();
     } catch (error) {
       sink.finish('done');
       throw error;
@@ -74,11 +83,18 @@ export class OpenStreams {
 
 class ResponseSink implements StreamSink {
   private done = false;
+  /**
+   * What may stay unsent before the stream is cut. While the source opens, no bound: what it writes
+   * then (a replay after Last-Event-ID, which may be megabytes) is what the client asked for, and
+   * it cannot have read any of it yet. From then on, that burst plus `maxBufferedBytes`.
+   */
+  private limit = Number.POSITIVE_INFINITY;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners: ((reason: StreamEnd) => void)[] = [];
 
   constructor(
     private readonly res: ServerResponse,
+    private readonly maxBufferedBytes: number,
     private readonly onEnded: (reason: StreamEnd) => void,
   ) {
     res.once('close', () => this.finish('client_closed'));
@@ -90,8 +106,15 @@ class ResponseSink implements StreamSink {
 
   write(chunk: string | Buffer): boolean {
     if (this.done) return false;
-    this.res.write(chunk);
+    // `write` returning false says the socket is behind; how far is `writableLength` (the bytes
+    // Node holds for it). Cut past the bound: the client resumes after the last whole event it read.
+    if (!this.res.write(chunk) && this.res.writableLength > this.limit) this.finish('slow_client');
     return true;
+  }
+
+  /** The source has opened: from now on the backlog may grow by at most `maxBufferedBytes`. */
+  opened(): void {
+    this.limit = this.res.writableLength + this.maxBufferedBytes;
   }
 
   end(): void {
@@ -114,7 +137,10 @@ class ResponseSink implements StreamSink {
     if (this.done) return;
     this.done = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    if (!this.res.writableEnded) this.res.end();
+    // A slow client's backlog is dropped with its connection (an `end` would keep it queued behind
+    // the data it is not reading); an event cut in half is never dispatched by an SSE client.
+    if (reason === 'slow_client') this.res.destroy();
+    else if (!this.res.writableEnded) this.res.end();
     this.onEnded(reason);
     for (const listener of this.listeners) listener(reason);
   }

@@ -3,7 +3,7 @@
  * or, for a stream, the headers at once and the chunks as they come (streams.ts); to a HEAD, the
  * headers alone.
  */
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { headerValue, type Reply } from './reply.js';
 
 /** Statuses that never carry a body (RFC 9110 §15.3.5, §15.4.5). */
@@ -21,7 +21,7 @@ export function writeReply(res: ServerResponse, reply: Reply, common: string[], 
   const { body, status } = reply;
   if (body.kind === 'stream') {
     if (headerValue(headers, 'Content-Type') === undefined) headers.push('Content-Type', body.contentType);
-    res.writeHead(status, headers);
+    res.writeHead(status, STATUS_CODES[status], headers);
     // HEAD: the headers of the stream, and nothing after them (the lifecycle never starts it).
     if (head) res.end();
     else res.flushHeaders();
@@ -35,7 +35,9 @@ export function writeReply(res: ServerResponse, reply: Reply, common: string[], 
     }
     headers.push('Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length));
   }
-  res.writeHead(status, headers);
+  // The reason phrase of this status, named: Node would keep one Koa set for an earlier status
+  // (allowedMethods' 501 "Not Implemented" on what is answered 405).
+  res.writeHead(status, STATUS_CODES[status], headers);
   // HEAD: the headers of the GET, Content-Length included, and no body (Node drops it anyway).
   res.end(head ? undefined : payload);
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { rateLimitKeyOfAddress } from '../src/client-address.js';
+import { clientKeyOf, rateLimitKeyOfAddress } from '../src/client-address.js';
 
 describe('rateLimitKeyOfAddress', () => {
   const table: readonly (readonly [string, string, string])[] = [
@@ -25,14 +25,23 @@ describe('rateLimitKeyOfAddress', () => {
     ['0:0:0:0:0:ffff:192.0.2.1', '192.0.2.1', 'an IPv4-mapped address written in full'],
     ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64', 'an embedded IPv4 that is not IPv4-mapped stays IPv6'],
     ['2001:db8:1:2::', '2001:db8:1:2::/64', 'the prefix itself'],
-    ['', '', 'an empty address (no socket address) stays one key'],
-    ['unknown', 'unknown', 'something that is not an address is kept as it is'],
-    ['2001:db8:::1', '2001:db8:::1', 'a malformed address is kept as it is'],
-    ['1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:8:9', 'too many groups'],
-    ['1::2::3', '1::2::3', 'two ::'],
-    ['12345::1', '12345::1', 'a group of five digits'],
-    ['::ffff:192.0.2.256', '::ffff:192.0.2.256', 'an IPv4 part out of range'],
-    ['1:2:3:4:5:6:7:8::', '1:2:3:4:5:6:7:8::', ':: with eight groups already'],
+  ];
+
+  const notAddresses: readonly (readonly [string, string])[] = [
+    ['', 'an empty address (no socket address)'],
+    ['unknown', 'a word'],
+    ['abc', 'a word a client wrote in X-Forwarded-For'],
+    ['0x02020202', 'an IPv4 address as one hexadecimal number'],
+    ['002.002.002.002', 'an IPv4 address with leading zeros (octal to some parsers)'],
+    ['33686018', 'an IPv4 address as one decimal number'],
+    ['2.2.2', 'three bytes'],
+    ['192.0.2.256', 'a byte out of range'],
+    ['2001:db8:::1', 'a malformed IPv6 address'],
+    ['1:2:3:4:5:6:7:8:9', 'too many groups'],
+    ['1::2::3', 'two ::'],
+    ['12345::1', 'a group of five digits'],
+    ['::ffff:192.0.2.256', 'an IPv4 part out of range'],
+    ['1:2:3:4:5:6:7:8::', ':: with eight groups already'],
   ];
 
   for (const [address, key, why] of table) {
@@ -41,8 +50,31 @@ describe('rateLimitKeyOfAddress', () => {
     });
   }
 
+  for (const [value, why] of notAddresses) {
+    it(`keys nothing for ${JSON.stringify(value)}: ${why} is not an address`, () => {
+      expect(rateLimitKeyOfAddress(value)).to.equal(undefined);
+    });
+  }
+
   it('gives two IPv6 addresses the same key exactly when they share their first 64 bits', () => {
     expect(rateLimitKeyOfAddress('2001:db8:aa:bb:1::1')).to.equal(rateLimitKeyOfAddress('2001:db8:aa:bb:ffff::9'));
     expect(rateLimitKeyOfAddress('2001:db8:aa:bb::1')).not.to.equal(rateLimitKeyOfAddress('2001:db8:aa:bc::1'));
+  });
+});
+
+describe('clientKeyOf', () => {
+  it('keys a forwarded address in its canonical spelling', () => {
+    expect(clientKeyOf('::ffff:198.51.100.7', '10.0.0.1')).to.equal('198.51.100.7');
+    expect(clientKeyOf('2001:DB8:1:2::9', '10.0.0.1')).to.equal('2001:db8:1:2::/64');
+  });
+
+  it('falls back to the socket address for a forwarded value that is not an address, so that no spelling buys a quota of its own', () => {
+    for (const forged of ['abc', '0x02020202', '002.002.002.002', '']) {
+      expect(clientKeyOf(forged, '::ffff:10.0.0.1'), forged).to.equal('10.0.0.1');
+    }
+  });
+
+  it('uses the socket address when nothing is forwarded (proxies not trusted)', () => {
+    expect(clientKeyOf(undefined, '203.0.113.5')).to.equal('203.0.113.5');
   });
 });

@@ -17,6 +17,8 @@ export interface TestServer {
   readonly url: string;
   readonly storefront: Storefront;
   readonly app: HttpApp;
+  /** The Node server it listens on (a test may watch its sockets). */
+  readonly server: Server;
   /** What the app logged (the access lines too, unless `accessLog` replaced them). */
   readonly logs: LogEntry[];
   /** Ends open streams and kept-alive connections, so that the close never waits for them. */
@@ -49,6 +51,7 @@ export async function serve(overrides: Partial<StorefrontPorts> = {}, setup: Ser
     url: `http://127.0.0.1:${port}`,
     storefront,
     app,
+    server,
     logs,
     close: () => {
       app.endStreams();

@@ -8,6 +8,7 @@ import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefr
 import { STREAM_LIMITS } from '@storefront/adapters-http';
 import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/adapters-zones';
 import type { DeliveryZones, OpeningHours, SlotRules } from '@storefront/domain';
+import { LOGIN_EMAIL_CEILING_FACTOR } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
@@ -33,9 +34,9 @@ export interface ScryptConfig {
 }
 
 /**
- * Email (password resets). SMTP with SMTP_URL; without it the memory store writes each message to
- * the log (the demo reads the reset link there) and MongoDB sends none (a reset link is a
- * credential: it must not land in production logs).
+ * Email (password resets). SMTP with SMTP_URL; without it the demo (STOREFRONT_DEMO_DATA) writes
+ * each message to the log (it reads the reset link there) and anything else sends none (a reset
+ * link is a credential: it must not land in a log outside the demo).
  */
 export interface MailConfig {
   /** SMTP_URL, checked at start; it may hold a password, so it is never logged as is. */
@@ -60,6 +61,13 @@ export interface StorefrontConfig {
   readonly demoData: boolean;
   readonly rateLimit: RateLimitConfig;
   readonly loginRateLimit: RateLimitConfig;
+  /**
+   * Login attempts per email from any clients, in LOGIN_RATE_LIMIT_WINDOW_SECONDS
+   * (LOGIN_EMAIL_RATE_LIMIT_MAX, default LOGIN_EMAIL_CEILING_FACTOR times LOGIN_RATE_LIMIT_MAX, and
+   * never below it): the bound on distributed guessing, high enough that nobody can lock a
+   * customer out (docs/security.md).
+   */
+  readonly loginEmailRateLimitMax: number;
   /** Sign-ups per client address (REGISTER_RATE_LIMIT_MAX, REGISTER_RATE_LIMIT_WINDOW_SECONDS: 5 per hour). */
   readonly registerRateLimit: RateLimitConfig;
   /** Each of GET /api/status and GET /api/rate-limit, per client address (they spend no quota). */
@@ -106,6 +114,8 @@ export interface StorefrontConfig {
   readonly deliveryZones: DeliveryZones | null;
   /** Live event streams one caller may hold open on one instance (STOREFRONT_STREAMS_PER_CALLER, default STREAM_LIMITS.perCaller: 5). */
   readonly streamsPerCaller: number;
+  /** Live event streams open on one instance, all callers together (STOREFRONT_STREAMS_MAX, default STREAM_LIMITS.perInstance: 10,000); the next is 503. */
+  readonly streamsMax: number;
   /** Prometheus metrics on a port of their own; undefined (METRICS_PORT unset) → off. */
   readonly metrics: MetricsConfig | undefined;
   readonly mail: MailConfig;
@@ -171,6 +181,7 @@ export function loadConfig(env: Env): StorefrontConfig {
   const storeName = read.text('STOREFRONT_NAME', 'Storefront', 100);
   const metrics = read.metrics('METRICS_PORT', 'METRICS_HOST', port);
   const demoData = read.boolean('STOREFRONT_DEMO_DATA', memory);
+  const loginMax = read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT);
   const config: StorefrontConfig = {
     port,
     host: read.string('HOST', '0.0.0.0'),
@@ -181,10 +192,8 @@ export function loadConfig(env: Env): StorefrontConfig {
       max: read.integer('RATE_LIMIT_MAX', 120, 1, MAX_LIMIT),
       windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
     },
-    loginRateLimit: {
-      max: read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT),
-      windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
-    },
+    loginRateLimit: { max: loginMax, windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS) },
+    loginEmailRateLimitMax: read.integer('LOGIN_EMAIL_RATE_LIMIT_MAX', Math.min(MAX_LIMIT, loginMax * LOGIN_EMAIL_CEILING_FACTOR), loginMax, MAX_LIMIT),
     registerRateLimit: {
       max: read.integer('REGISTER_RATE_LIMIT_MAX', 5, 1, MAX_LIMIT),
       windowSeconds: read.integer('REGISTER_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),
@@ -214,6 +223,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:']),
     redisCommandTimeoutMs: read.integer('REDIS_COMMAND_TIMEOUT_MS', 100, 10, 60_000),
     streamsPerCaller: read.integer('STOREFRONT_STREAMS_PER_CALLER', STREAM_LIMITS.perCaller, 1, 100_000),
+    streamsMax: read.integer('STOREFRONT_STREAMS_MAX', STREAM_LIMITS.perInstance, 1, 1_000_000),
     storeName,
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),

@@ -150,6 +150,7 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     limiter: config.redisUrl === undefined ? 'memory' : 'redis',
     rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
+    login_email_rate_limit: `${config.loginEmailRateLimitMax}/${config.loginRateLimit.windowSeconds}s`,
     register_rate_limit: `${config.registerRateLimit.max}/${config.registerRateLimit.windowSeconds}s`,
     status_rate_limit: `${config.statusRateLimit.max}/${config.statusRateLimit.windowSeconds}s`,
     // Which address the per-IP limits see: a wrong hop count is the usual proxy mistake.

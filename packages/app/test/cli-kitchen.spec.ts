@@ -81,7 +81,7 @@ describe('storefront CLI: the kitchen commands', () => {
     const [line] = await run('orders', 'list');
     expect(line).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  ann@example\\.com  450 USD  1× Soup$`));
     const { accessToken } = await storefront.login.execute({ email: 'ann@example.com', password: 'a-long-password', client: 'test' });
-    await storefront.eraseAccount.execute({ caller: await storefront.authenticate.execute(accessToken), password: 'a-long-password' });
+    await storefront.eraseAccount.execute({ caller: await storefront.authenticate.execute(accessToken), password: 'a-long-password', client: 'cli-test' });
     const after = await run('orders', 'list');
     expect(after[0]).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  deleted  450 USD  1× Soup$`));
     expect(after.at(-1)).to.equal('1 of 1 orders (page 1)');

@@ -26,6 +26,7 @@ const RUNTIME_EXPORTS = [
   'isEventId',
   'unpublishedEvents',
   'DEFAULT_LOGIN_POLICY',
+  'LOGIN_EMAIL_CEILING_FACTOR',
   'DEFAULT_REQUEST_POLICY',
   'DomainError',
   'FallbackRateLimiter',

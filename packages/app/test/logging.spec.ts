@@ -4,6 +4,9 @@
  * line saying mode, port, store and limiter; LOG_LEVEL filters; LOG_PRETTY prints for humans.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'mocha';
@@ -12,9 +15,10 @@ import { DomainError } from '@storefront/domain';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startStorefront, type RunningStorefront } from '../src/server.js';
-import { recordingLogger, TEST_ENV, type LogLine } from './helpers.js';
+import { recordingLogger, TEST_ENV, WARN, type LogLine } from './helpers.js';
 
 const ERROR = 50;
+const DEBUG = 20;
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 
 interface PlaceOrderSeam {
@@ -98,6 +102,30 @@ describe('logging: server failures', () => {
     const lines = recorder.lines.slice(from);
     expect(lines.filter((line) => line.level >= ERROR)).to.deep.equal([]);
     expect(lines.find((line) => line.msg === 'request')).to.include({ req_id: 'log-test-404', status: 404 });
+  });
+});
+
+describe('logging: a client that leaves', () => {
+  it('logs a reset connection on an event stream at debug, with its code and no stack, and no error', async () => {
+    const { logger, lines } = recordingLogger('debug');
+    const running = await startStorefront({ ...TEST_ENV, LOG_LEVEL: 'debug' }, { logger });
+    try {
+      const pair = await running.storefront.login.execute({ email: 'kitchen@example.com', password: 'kitchen-password', client: 'test' });
+      const socket = net.connect(running.port, '127.0.0.1');
+      socket.write(`GET /api/staff/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${pair.accessToken}\r\n\r\n`);
+      await once(socket, 'data');
+      const from = lines.length;
+      socket.resetAndDestroy();
+      // The stream's end is logged (its access line) once the server has seen the reset.
+      for (let i = 0; i < 100 && !lines.slice(from).some((line) => line.msg === 'request'); i++) await delay(20);
+      const after = lines.slice(from);
+      expect(after.filter((line) => line.level >= WARN), JSON.stringify(after)).to.deep.equal([]);
+      const reset = after.find((line) => line.msg === 'client connection reset');
+      expect(reset, JSON.stringify(after)).to.deep.include({ level: DEBUG, code: 'ECONNRESET' });
+      expect(JSON.stringify(after)).not.to.include('stack');
+    } finally {
+      await running.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Which Mailer the settings give: SMTP with SMTP_URL (described without its password), the log in
- * memory mode without it, and none with MongoDB without it (a reset link is a credential and must
- * not land in a production log).
+ * the demo without it, and none otherwise (a reset link is a credential and must not land in a log
+ * outside the demo).
  */
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
@@ -12,13 +12,17 @@ import { recordingLogger } from './helpers.js';
 import { startSmtpCapture } from './smtp-capture.js';
 
 describe('the mail module', () => {
-  it('writes each email to the log at info in memory mode without SMTP_URL, the whole text included', async () => {
+  it('writes each email to the log at info in the demo without SMTP_URL, the whole text included', async () => {
     const { logger, lines } = recordingLogger();
     const mailers = mailersFor(loadConfig({}), logger)!;
     expect(mailers.describe).to.match(/^log/);
     await mailers.mailer.send({ to: 'ann@example.com', subject: 'Reset', text: 'http://localhost:3000/reset-password?token=abc' });
     expect(lines).to.have.length(1);
     expect(lines[0]).to.deep.include({ level: 30, mail: { to: 'ann@example.com', subject: 'Reset', text: 'http://localhost:3000/reset-password?token=abc' } });
+  });
+
+  it('has no mailer without SMTP_URL outside the demo (STOREFRONT_DEMO_DATA=false), even in memory mode', () => {
+    expect(mailersFor(loadConfig({ STOREFRONT_DEMO_DATA: 'false' }), recordingLogger().logger)).to.equal(undefined);
   });
 
   it('has no mailer with MongoDB and no SMTP_URL, so that no reset link is ever logged in production', () => {

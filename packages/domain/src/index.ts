@@ -27,6 +27,8 @@ export type { ImportMenu } from './use-cases/import-menu.js';
 export type { ListMenu } from './use-cases/list-menu.js';
 export type { ListOrders, ListOrdersInput } from './use-cases/list-orders.js';
 export type { Login, LoginDependencies, LoginInput } from './use-cases/login.js';
+export { LOGIN_EMAIL_CEILING_FACTOR } from './use-cases/password-attempts.js';
+export type { PasswordAttemptPolicies } from './use-cases/password-attempts.js';
 export type { Logout } from './use-cases/logout.js';
 export type { PageInput } from './use-cases/paging.js';
 export type { PlaceOrder, PlaceOrderInput, PlaceOrderOptions, PlaceOrderResult } from './use-cases/place-order.js';

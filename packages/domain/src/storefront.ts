@@ -36,6 +36,7 @@ import { ImportMenu } from './use-cases/import-menu.js';
 import { ListMenu } from './use-cases/list-menu.js';
 import { ListOrders } from './use-cases/list-orders.js';
 import { Login } from './use-cases/login.js';
+import { defaultLoginEmailPolicy } from './use-cases/password-attempts.js';
 import { Logout } from './use-cases/logout.js';
 import type { PlaceOrderOptions } from './use-cases/place-order.js';
 import { PlaceOrder } from './use-cases/place-order.js';
@@ -85,8 +86,13 @@ export interface StorefrontPorts {
 export interface StorefrontOptions {
   /** Every request of a caller. Default 120 per 60 s. */
   readonly requestPolicy?: RateLimitPolicy;
-  /** Login attempts, per client and per email. Default 10 per 60 s. */
+  /** Login attempts per client. Default 10 per 60 s. */
   readonly loginPolicy?: RateLimitPolicy;
+  /**
+   * Login attempts per email, from any clients: the bound on distributed guessing, well above the
+   * per-client limit so that nobody can lock a customer out. Default 10 times `loginPolicy`'s count.
+   */
+  readonly loginEmailPolicy?: RateLimitPolicy;
   /**
    * Requests that only read the service's state (status, quota), per client address and per
    * endpoint, instead of the caller's quota. Default 600 per 60 s.
@@ -204,6 +210,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const clock = ports.clock ?? systemClock;
   const requestPolicy = options.requestPolicy ?? DEFAULT_REQUEST_POLICY;
   const loginPolicy = options.loginPolicy ?? DEFAULT_LOGIN_POLICY;
+  const loginEmailPolicy = options.loginEmailPolicy ?? defaultLoginEmailPolicy(loginPolicy);
   const catalog = new MenuCatalog(ports.menu);
   const gate = new StoreGate(
     ports.storeState,
@@ -243,7 +250,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     searchMenu: new SearchMenu(catalog),
     placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, options.orders, stored),
     listOrders: new ListOrders(ports.orders),
-    login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy }),
+    login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
     logout: new Logout(sessions, clock),
     authenticate: new Authenticate({ customers, sessions, tokens }),
@@ -270,7 +277,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     signUp: new SignUp({ customers, sessions, hasher, tokens, limiter, clock, registerPolicy: options.registerPolicy ?? DEFAULT_REGISTER_POLICY }),
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
-    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
+    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
     labelCustomers: new LabelCustomers(customers),
     background,
   };

@@ -21,7 +21,7 @@ export function accountRoutes(storefront: Storefront, streams: Pick<EventStreams
     // POST, not DELETE: a body on DELETE is not reliably carried by clients and proxies.
     post('/api/me/delete', 'deleteAccount', { retry: RETRY_ERASE, access: 'caller' }, async (exchange, { body }) => {
       const caller = requireCaller(exchange);
-      await storefront.eraseAccount.execute({ caller, password: body.password, signal: exchange.signal });
+      await storefront.eraseAccount.execute({ caller, password: body.password, client: exchange.client, signal: exchange.signal });
       streams.endCustomer(caller.customer.customerId);
       return empty(204, NO_STORE);
     }),

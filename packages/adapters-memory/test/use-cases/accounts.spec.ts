@@ -265,7 +265,7 @@ describe('Accounts: erasure', () => {
     const world = anAccountsWorld();
     const { pair } = await aLoggedInCustomer(world);
     const caller = await world.storefront.authenticate.execute(pair.accessToken);
-    await expectDomainError(world.storefront.eraseAccount.execute({ caller, password: 'wrong-password' }), 'invalid_credentials');
+    await expectDomainError(world.storefront.eraseAccount.execute({ caller, password: 'wrong-password', client: 'test' }), 'invalid_credentials');
     await world.storefront.authenticate.execute(pair.accessToken);
   });
 
@@ -278,7 +278,7 @@ describe('Accounts: erasure', () => {
     const token = tokenOf(world);
     const caller = await world.storefront.authenticate.execute(pair.accessToken);
 
-    await world.storefront.eraseAccount.execute({ caller, password });
+    await world.storefront.eraseAccount.execute({ caller, password, client: 'test' });
 
     expect(await world.adapters.customers.findById(profile.customerId)).to.equal(null);
     await expectDomainError(world.storefront.authenticate.execute(pair.accessToken), 'invalid_token');

@@ -287,7 +287,7 @@ describe('Fulfilment', () => {
       const other = await s.world.storefront.placeOrder.execute({ customerId: 'cus_other', items: [{ productId: s.pizza.productId, quantity: 2 }], fulfilment: { type: 'delivery', address: ADDRESS } });
       const { order } = await s.world.storefront.placeOrder.execute({ customerId: profile.customerId, items: [{ productId: s.pizza.productId, quantity: 2 }], fulfilment: { type: 'delivery', address: ADDRESS } });
       const caller = await s.world.storefront.authenticate.execute((await s.world.storefront.login.execute({ email, password, client: '203.0.113.9' })).accessToken);
-      await s.world.storefront.eraseAccount.execute({ caller, password });
+      await s.world.storefront.eraseAccount.execute({ caller, password, client: '203.0.113.9' });
       const after = await s.world.adapters.orders.findById(order.orderId);
       expect(after?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: order.fulfilment.promisedAt, zone: 'Centre' });
       expect(after).to.include({ deliveryFee: 250, amount: order.amount });

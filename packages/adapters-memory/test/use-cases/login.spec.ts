@@ -49,10 +49,18 @@ describe('Login', () => {
     await expectDomainError(world.storefront.login.execute({ email: 'dana@example.com', password: 42, client: 'ip' }), 'validation_failed');
   });
 
-  it('rate-limits attempts per email with a retry-after', async () => {
+  it('lets the right password in after 10 wrong ones from 10 other clients: the per-email limit is no lock-out', async () => {
+    const world = await withDana();
+    for (let i = 0; i < 10; i++) {
+      await expectDomainError(world.storefront.login.execute({ email: 'dana@example.com', password: 'wrong-password', client: `ip-${i}` }), 'invalid_credentials');
+    }
+    await world.storefront.login.execute({ email: 'dana@example.com', password: 'dana-password', client: 'ip-new' });
+  });
+
+  it('rate-limits attempts per email from any clients at 10 times the per-client limit, with a retry-after', async () => {
     const world = await withDana();
     const attempt = (client: string) => world.storefront.login.execute({ email: 'dana@example.com', password: 'wrong-password', client });
-    for (let i = 0; i < 10; i++) await expectDomainError(attempt(`ip-${i}`), 'invalid_credentials');
+    for (let i = 0; i < 100; i++) await expectDomainError(attempt(`ip-${i % 10}-${Math.floor(i / 10)}`), 'invalid_credentials');
     const limited = await expectDomainError(attempt('ip-new'), 'rate_limited');
     expect((limited as DomainError).retryAfterSeconds).to.be.at.least(1);
     world.clock.advance(61_000);

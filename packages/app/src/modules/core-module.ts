@@ -48,6 +48,7 @@ export function coreModule(): ContainerModule {
             fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
             loginPolicy: { name: 'login', limit: config.loginRateLimit.max, windowSeconds: config.loginRateLimit.windowSeconds },
+            loginEmailPolicy: { name: 'login-email', limit: config.loginEmailRateLimitMax, windowSeconds: config.loginRateLimit.windowSeconds },
             pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },
             registerPolicy: { name: 'register', limit: config.registerRateLimit.max, windowSeconds: config.registerRateLimit.windowSeconds },
             ...(config.mail.passwordResetUrl !== undefined && { passwordResetUrl: config.mail.passwordResetUrl }),

@@ -25,7 +25,7 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
         options: {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
-          streams: { ...timings, perCaller: config.streamsPerCaller },
+          streams: { ...timings, perCaller: config.streamsPerCaller, perInstance: config.streamsMax },
           observer: metrics?.http,
           apiReference: config.docs ? loadApiReference() : undefined,
         },

@@ -403,3 +403,33 @@ describe('e2e: memory mode without SMTP_URL writes the reset email to the log', 
     await login(baseOf(server), 'alice@example.com', 'alice-new-password');
   });
 });
+
+describe('e2e: outside the demo, without SMTP_URL, no reset email reaches the log', function () {
+  const recorder = recordingLogger();
+  let server: RunningServer;
+
+  before(async function () {
+    this.timeout(30_000);
+    server = await startServer({ STOREFRONT_STORE: 'memory', STOREFRONT_DEMO_DATA: 'false', LOG_LEVEL: 'info' }, { logger: recorder.logger });
+  });
+  after(() => server?.close());
+
+  it('warns once at start-up that reset emails cannot be sent', () => {
+    const warnings = recorder.lines.filter((line) => line.level === WARN && /SMTP_URL is not set/.test(line.msg));
+    expect(warnings, JSON.stringify(recorder.lines)).to.have.length(1);
+  });
+
+  it('answers a reset request 202, sends nothing and logs that it could not, never a link or token', async () => {
+    const { email } = await signUp(baseOf(server), 'no-mail');
+    const from = recorder.lines.length;
+    expect((await requestReset(baseOf(server), email)).status).to.equal(202);
+    await server.storefront.background.settled();
+    const lines = recorder.lines.slice(from);
+    const text = JSON.stringify(lines);
+    expect(lines.filter((line) => line['mail'] !== undefined), 'no email written to the log').to.deep.equal([]);
+    expect(text).not.to.match(/token=|reset-password/);
+    const failures = lines.filter((line) => line.level === ERROR && /password reset email/.test(line.msg));
+    expect(failures, text).to.have.length(1);
+    expect(JSON.stringify(failures[0])).to.include('no Mailer is configured');
+  });
+});

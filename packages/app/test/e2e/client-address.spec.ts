@@ -90,6 +90,17 @@ describe('e2e: the client address behind one trusted proxy (TRUST_PROXY=true, 5 
     expect(attempts).to.deep.equal([401, 401, 401, 429]);
   });
 
+  it('counts an X-Forwarded-For value that is not an address (abc, 0x02020202, 002.002.002.002) as the socket address: no spelling buys a quota', async function () {
+    const forged = ['abc', '0x02020202', '002.002.002.002', 'abc', '0x02020202', '002.002.002.002'];
+    const answers: number[] = [];
+    for (const value of forged) {
+      answers.push((await call(h.url, '/api/products', { headers: { 'X-Forwarded-For': value }, localAddress: '127.0.0.61' })).status);
+    }
+    expect(answers).to.deep.equal([200, 200, 200, 200, 200, 429]);
+    // The socket's own address, asked without a header, has spent that same quota.
+    expect((await call(h.url, '/api/products', { localAddress: '127.0.0.61' })).status).to.equal(429);
+  });
+
   it('uses the socket address when no X-Forwarded-For arrives (a health check made by the proxy itself)', async function () {
     const first = remaining(await call(h.url, '/api/products'));
     expect(remaining(await call(h.url, '/api/products'))).to.equal(first - 1);

@@ -64,6 +64,26 @@ describe('e2e: unknown paths and methods', function () {
   });
 });
 
+describe('e2e: methods Node parses but no route serves (TRACE, PROPFIND)', function () {
+  const h = useServer();
+
+  it('answers them 405 "Method Not Allowed" with Allow on a known path, the reason phrase of the status sent', async function () {
+    for (const method of ['TRACE', 'PROPFIND', 'DELETE']) {
+      const res = await rawRequest(h.url, `${method} /api/products HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(res.raw.split('\r\n')[0], method).to.equal('HTTP/1.1 405 Method Not Allowed');
+      expectError(res, 405, 'method_not_allowed');
+      expect(res.headers.get('allow'), method).to.include('GET');
+    }
+  });
+
+  it('answers them 404 "Not Found" on a path of no route, without an empty Allow', async function () {
+    const res = await rawRequest(h.url, 'TRACE /api/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(res.raw.split('\r\n')[0]).to.equal('HTTP/1.1 404 Not Found');
+    expectError(res, 404, 'not_found');
+    expect(res.headers.get('allow')).to.equal(null);
+  });
+});
+
 describe('e2e: OPTIONS', function () {
   const h = useServer();
 

@@ -199,9 +199,9 @@ describe('e2e: rate limiting as time passes (3 requests per 60 s, on a clock the
   });
 });
 
-describe('e2e: login rate limiting (3 attempts per 60 s)', function () {
+describe('e2e: login rate limiting (3 attempts per 60 s per client; the per-email ceiling lowered to 3 too)', function () {
   // A clock that stands still: Retry-After is exactly the window.
-  const h = useServer({ LOGIN_RATE_LIMIT_MAX: '3' }, { clock: new FakeClock(Date.now()) });
+  const h = useServer({ LOGIN_RATE_LIMIT_MAX: '3', LOGIN_EMAIL_RATE_LIMIT_MAX: '3' }, { clock: new FakeClock(Date.now()) });
 
   it('refuses the 4th login attempt from one client with 429 rate_limited and Retry-After', async function () {
     const post = client(h, '127.0.0.31');
@@ -214,7 +214,7 @@ describe('e2e: login rate limiting (3 attempts per 60 s)', function () {
     expectRateLimited(await post('/api/auth/login', { json: BOB }));
   });
 
-  it('refuses a 4th attempt on one email from any client', async function () {
+  it('refuses an attempt on one email past the per-email ceiling from any client', async function () {
     const c = await registerCustomer(h, 'login-limit');
     for (let i = 0; i < 3; i++) {
       const res = await call(h.url, '/api/auth/login', { json: { email: c.email, password: 'wrong-password' }, localAddress: `127.0.0.${40 + i}` });
@@ -245,5 +245,39 @@ describe('e2e: login rate limiting (3 attempts per 60 s)', function () {
   it('does not limit other endpoints at the login rate', async function () {
     const get = client(h, '127.0.0.50');
     for (let i = 0; i < 6; i++) expect((await get('/api/products')).status).to.equal(200);
+  });
+});
+
+describe('e2e: no lock-out through the per-email limit (the defaults: 10 attempts a minute per client, 100 per email)', function () {
+  // The test environment lifts the login limit; these are the production defaults again.
+  const h = useServer({ LOGIN_RATE_LIMIT_MAX: '10' });
+
+  async function attempt(email: string, password: string, from: string): Promise<Res> {
+    return call(h.url, '/api/auth/login', { json: { email, password }, localAddress: from });
+  }
+
+  it("lets Bob's right password in from a fresh address after 10 wrong ones for his email from 10 addresses", async function () {
+    for (let i = 0; i < 10; i++) expect((await attempt(BOB.email, 'wrong-password', `127.0.1.${10 + i}`)).status, `attempt ${i + 1}`).to.equal(401);
+    const bob = await attempt(BOB.email, BOB.password, '127.0.1.99');
+    expect(bob.status, bob.text).to.equal(200);
+  });
+
+  it('still refuses the 101st attempt on one email within the window, from any address: the bound on distributed guessing', async function () {
+    const c = await registerCustomer(h, 'guess-ceiling');
+    for (let a = 0; a < 10; a++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => attempt(c.email, 'wrong-password', `127.0.2.${10 + a}`)));
+      expect(answers.map((r) => r.status), `address ${a}`).to.deep.equal(new Array(10).fill(401));
+    }
+    expectRateLimited(await attempt(c.email, c.password, '127.0.2.200'));
+    expectRateLimited(await attempt(c.email, 'wrong-password', '127.0.2.201'));
+  });
+
+  it('counts a password asked again by POST /api/me/delete under the same limits: a stolen token guesses at the login rate and locks nobody out', async function () {
+    const c = await newCustomer(h, 'erase-guess');
+    const erase = (password: string): Promise<Res> => call(h.url, '/api/me/delete', { token: c.token, json: { password }, localAddress: '127.0.3.1' });
+    for (let i = 0; i < 10; i++) expectError(await erase('wrong-password'), 401, 'invalid_credentials');
+    expectRateLimited(await erase('wrong-password'));
+    const owner = await attempt(c.email, c.password, '127.0.3.2');
+    expect(owner.status, owner.text).to.equal(200);
   });
 });

@@ -77,6 +77,39 @@ describe('e2e: rate limits shared through Redis', function () {
   });
 });
 
+describe('e2e: login limits shared through Redis (2 attempts a minute per client, so 20 per email)', function () {
+  let a: RunningServer | undefined;
+  let b: RunningServer | undefined;
+
+  before(async function () {
+    this.timeout(30_000);
+    if (!(await redisAnswers(SHARED_REDIS))) {
+      console.log(`      (no Redis at ${SHARED_REDIS}: set E2E_REDIS_URL to run these)`);
+      this.skip();
+    }
+    const env = { LOGIN_RATE_LIMIT_MAX: '2', REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_URL: SHARED_REDIS };
+    a = await startServer(env);
+    b = await startServer(env);
+  });
+  after(async function () {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('locks nobody out across instances, and still refuses the 21st attempt on one email from any address on either', async function () {
+    // One account on both instances (each has its own memory store); its email is new to Redis.
+    const email = `shared-login-${process.pid}-${Date.now()}@example.com`;
+    for (const server of [a!, b!]) await server.storefront.registerCustomer.execute({ email, name: 'Shared', password: 'right-password' });
+    const login = (server: RunningServer, password: string, ip: string) => call(baseOf(server), '/api/auth/login', { json: { email, password }, localAddress: ip });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await login(i % 2 === 0 ? a! : b!, 'wrong-password', freshIp())).status);
+    expect(statuses, 'more wrong passwords than one client may send').to.deep.equal([401, 401, 401, 401]);
+    expect((await login(b!, 'right-password', freshIp())).status, 'the owner, from a fresh address').to.equal(200);
+    // 15 more from fresh addresses (20 in all with the owner's), spread over both instances.
+    for (let i = 0; i < 15; i++) expect((await login(i % 2 === 0 ? b! : a!, 'wrong-password', freshIp())).status).to.equal(401);
+    expectError(await login(a!, 'right-password', freshIp()), 429, 'rate_limited');
+  });
+});
+
 describe('e2e: Redis outage', function () {
   let port = 0;
   let redis: ChildProcess | undefined;

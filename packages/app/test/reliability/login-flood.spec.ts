@@ -109,6 +109,47 @@ for (const cost of [
   });
 }
 
+describe('A flood of 90 wrong-password logins from 9 addresses (logN 15, 4 at once, the default queue of 64 and wait of 1 s)', function () {
+  this.timeout(90_000);
+  let server: ComposedServer;
+  let hasher: ScryptPasswordHasher;
+
+  before(async () => {
+    server = await composeStorefront({ SCRYPT_LOG_N: '15', SCRYPT_MAX_CONCURRENCY: '4', SCRYPT_MAX_QUEUE: '', SCRYPT_MAX_WAIT_MS: '' });
+    hasher = resolve(server.container, TYPES.CryptoAdapters).hasher;
+  });
+  after(() => server?.close());
+
+  it('hashes a genuine login sent 300 ms later from a 10th address in turn (200), while the flood is shed', async () => {
+    const victim = await newCustomer(server, 'victim');
+    const genuine = await newCustomer(server, 'genuine');
+    await settled(hasher);
+    const before = hasher.stats;
+    // 10 logins from each of 9 addresses, all at once: each address within its login limit.
+    const flood = Array.from({ length: 90 }, (_, i) =>
+      call(server.url, '/api/auth/login', { json: { email: victim.email, password: 'wrong-password' }, localAddress: `127.0.0.${110 + (i % 9)}`, timeoutMs: 30_000 }),
+    );
+    await sleep(300);
+    const queuedThen = hasher.stats.queued;
+    const started = performance.now();
+    const mine = await call(server.url, '/api/auth/login', { json: { email: genuine.email, password: genuine.password }, localAddress: '127.0.0.130', timeoutMs: 30_000 });
+    const genuineMs = performance.now() - started;
+    const answers = await Promise.all(flood);
+    await settled(hasher);
+    console.log(
+      `      flood: ${JSON.stringify(counts(answers))}, ${queuedThen} waiting when the genuine login came; genuine login: ${mine.status} in ${Math.round(genuineMs)} ms; hashes started: ${hasher.stats.started - before.started}`,
+    );
+    expect(queuedThen, 'the flood is waiting for the hasher').to.be.at.least(9);
+    expect(mine.status, mine.text).to.equal(200);
+    expect(genuineMs, 'ms to answer the genuine login').to.be.below(GENUINE_WITHIN_MS);
+    for (const [i, res] of answers.entries()) {
+      if (res.status === 503) expectBusy(res, `flood login ${i}`);
+      else expect(res.status, `flood login ${i}: ${res.text}`).to.equal(401);
+    }
+    expect(counts(answers)[503] ?? 0, 'flood logins shed').to.be.greaterThan(0);
+  });
+});
+
 describe('Logins whose clients give up while they wait for a hash', function () {
   this.timeout(90_000);
   let server: ComposedServer;

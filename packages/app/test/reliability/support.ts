@@ -100,6 +100,8 @@ export interface RawRequest {
   /** The request fails with "no answer within …" after this. Default 5 s. */
   readonly timeoutMs?: number;
   readonly agent?: http.Agent | false;
+  /** The loopback address to send from (127.0.0.0/8): another client address to the server. */
+  readonly localAddress?: string;
 }
 
 export interface RawResponse {
@@ -127,6 +129,7 @@ export function send(base: string, request: RawRequest): Promise<RawResponse> {
       path: request.path,
       headers,
       agent: request.agent ?? false,
+      ...(request.localAddress === undefined ? {} : { localAddress: request.localAddress }),
     });
     const timer = setTimeout(() => {
       req.destroy(new Error(`no answer within ${timeoutMs} ms to ${method} ${request.path.slice(0, 120)}`));
@@ -159,6 +162,7 @@ export interface JsonCall {
   readonly headers?: http.OutgoingHttpHeaders;
   readonly agent?: http.Agent | false;
   readonly timeoutMs?: number;
+  readonly localAddress?: string;
 }
 
 /** A JSON request; `body` of the answer is the parsed JSON (or undefined). */
@@ -177,6 +181,7 @@ export async function call(base: string, path: string, options: JsonCall = {}): 
     ...(body === undefined ? {} : { body }),
     ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
   });
   let json: unknown;
   try {

@@ -12,6 +12,12 @@ export interface AbortSignalLike {
 export interface HashOptions {
   /** When it fires before the hash has started, the hash is never computed (rejects `service_unavailable`). */
   readonly signal?: AbortSignalLike;
+  /**
+   * Whose work this is (the client address over HTTP). A hasher that makes callers wait shares the
+   * waiting places and turns fairly between clients, so that one client's flood cannot shut out
+   * another's login. Absent: one anonymous client.
+   */
+  readonly client?: string;
 }
 
 /**

@@ -4,24 +4,27 @@ import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { OrderRepository } from '../ports/order-repository.js';
 import type { PasswordResetTokenStore } from '../ports/password-reset-tokens.js';
-import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike } from '../ports/security.js';
 import type { Caller } from './authenticate.js';
-import { refuseWhenLimited } from './rate-limits.js';
+import { countPasswordAttempt, type PasswordAttemptPolicies } from './password-attempts.js';
 
 export interface EraseAccountInput {
   readonly caller: Caller;
   /** The account's password, asked again: an access token alone must not erase an account. */
   readonly password: unknown;
+  /** Who is asking (an IP address over HTTP): the password is guessed under the login limits. */
+  readonly client: string;
   readonly signal?: AbortSignalLike;
 }
 
-export interface EraseAccountDependencies extends AccountPorts {
+/**
+ * The login limits, counted under the same keys as logins (password-attempts.ts): a stolen access
+ * token cannot guess the password faster here, nor lock the owner out of logging in.
+ */
+export interface EraseAccountDependencies extends AccountPorts, PasswordAttemptPolicies {
   readonly resetTokens: PasswordResetTokenStore;
   /** The account's orders stay, without their delivery addresses. */
   readonly orders: OrderRepository;
-  /** The login limit per email: a stolen access token cannot guess the password faster here. */
-  readonly loginPolicy: RateLimitPolicy;
 }
 
 /**
@@ -40,9 +43,9 @@ export class EraseAccount {
     }
     issues.throwIfAny();
     const { customer } = input.caller;
-    const { customers, sessions, resetTokens, hasher, limiter, clock, loginPolicy } = this.deps;
-    await refuseWhenLimited(limiter, `login:email:${customer.email}`, loginPolicy, 'Too many password attempts; retry later.');
-    const options = input.signal === undefined ? {} : { signal: input.signal };
+    const { customers, sessions, resetTokens, hasher, limiter, clock } = this.deps;
+    await countPasswordAttempt(limiter, this.deps, { email: customer.email, client: input.client }, 'Too many password attempts; retry later.');
+    const options = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
     if (!(await hasher.verify(customer.passwordHash, input.password as string, options))) {
       throw new DomainError('invalid_credentials', 'The password is wrong.');
     }

@@ -2,9 +2,8 @@ import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
 import { givenEmail } from '../model/customer.js';
 import { Issues } from '../model/validation.js';
-import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike, HashOptions, TokenService } from '../ports/security.js';
-import { refuseWhenLimited } from './rate-limits.js';
+import { countPasswordAttempt, type PasswordAttemptPolicies } from './password-attempts.js';
 import type { TokenPair } from '../session-tokens.js';
 import { openSession } from '../session-tokens.js';
 
@@ -21,10 +20,9 @@ export interface LoginInput {
   readonly signal?: AbortSignalLike;
 }
 
-export interface LoginDependencies extends AccountPorts {
+/** Login attempts are limited per client and, at a higher ceiling, per email (password-attempts.ts). */
+export interface LoginDependencies extends AccountPorts, PasswordAttemptPolicies {
   readonly tokens: TokenService;
-  /** Login attempts allowed per client and, separately, per email. */
-  readonly loginPolicy: RateLimitPolicy;
 }
 
 const MAX_PASSWORD = 1024;
@@ -50,11 +48,10 @@ export class Login {
     issues.throwIfAny();
     const password = input.password as string;
 
-    await this.consume(`login:client:${input.client}`);
-    await this.consume(`login:email:${email}`);
+    await countPasswordAttempt(this.deps.limiter, this.deps, { email, client: input.client }, 'Too many login attempts; retry later.');
 
     const { customers, hasher } = this.deps;
-    const options: HashOptions = input.signal === undefined ? {} : { signal: input.signal };
+    const options: HashOptions = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
     const customer = await customers.findByEmail(email);
     const valid = customer === null
       ? (await hasher.verify(await this.dummy(), password, options)) && false
@@ -69,10 +66,6 @@ export class Login {
   /** Computes the dummy hash ahead of the first login, so that attempt is not slower. */
   async warmUp(): Promise<void> {
     await this.dummy();
-  }
-
-  private consume(key: string): Promise<void> {
-    return refuseWhenLimited(this.deps.limiter, key, this.deps.loginPolicy, 'Too many login attempts; retry later.');
   }
 
   /**

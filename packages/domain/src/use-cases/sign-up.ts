@@ -45,7 +45,7 @@ export class SignUp {
       customerId: newId('cus'),
       email,
       name,
-      passwordHash: await hasher.hash(password, input.signal === undefined ? {} : { signal: input.signal }),
+      passwordHash: await hasher.hash(password, { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) }),
       disabled: false,
       createdAt: this.deps.clock.now(),
       role: 'customer',
