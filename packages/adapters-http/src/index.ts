@@ -10,4 +10,5 @@ export { accessLogLines, accessLogThrough, type AccessLineTarget } from './acces
 export { HTTP_LIMITS, SERVER_TIMEOUTS, STREAM_LIMITS, type ServerTimeouts } from './limits.js';
 export type { EventStreamsOptions } from './event-streams.js';
 export type { ApiReference, SwaggerUiFile } from './routes/docs.js';
+export type { KitchenPage } from './routes/kitchen-page.js';
 export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, HttpObserver, RequestSample, RouteEntry } from './app-types.js';
