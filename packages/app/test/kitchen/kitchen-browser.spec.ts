@@ -171,9 +171,11 @@ describe('Kitchen display in headless Chromium', function () {
     const before = await shown(screens[0]!);
     expect(before.length).to.be.greaterThan(1);
     const port = Number(new URL(base).port);
+    const reopening = screens[0]!.waitForRequest((request) => request.url().endsWith('/api/staff/events'));
     await server!.close();
     server = undefined;
     for (const page of screens) await page.locator('#banner').waitFor({ state: 'visible', timeout: 5_000 });
+    expect((await reopening).headers()['last-event-id'], 'the stream resumes after the last event seen').to.be.a('string').and.not.equal('');
     await serve(false, port);
     for (const page of screens) await page.locator('#banner').waitFor({ state: 'hidden', timeout: 10_000 });
     const id = await place(menu[4]!);
@@ -187,6 +189,25 @@ describe('Kitchen display in headless Chromium', function () {
     const error = page.locator('#sign-in-error');
     await error.filter({ hasText: 'not a staff account' }).waitFor({ timeout: 5_000 });
     expect(await page.locator('#workspace').isVisible()).to.equal(false);
+    await page.close();
+  });
+
+  it('refreshes its access token before it expires, without a new sign-in, and uses the new one', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    // The page's timers run on a clock the test moves; the server's tokens keep real time.
+    await page.clock.install();
+    await page.goto(`${base}/kitchen`);
+    await signIn(page, KITCHEN);
+    await page.locator('.column').first().waitFor();
+    const refreshed = page.waitForResponse((response) => response.url().endsWith('/api/auth/refresh'));
+    await page.clock.runFor(14.5 * 60_000);
+    const response = await refreshed;
+    expect(response.status()).to.equal(200);
+    const fresh = ((await response.json()) as { access_token: string }).access_token;
+    const next = page.waitForRequest((request) => request.url().endsWith('/api/store'));
+    await page.getByRole('button', { name: 'Menu & store' }).click();
+    expect((await next).headers()['authorization']).to.equal(`Bearer ${fresh}`);
+    expect(await page.locator('#sign-in').isVisible()).to.equal(false);
     await page.close();
   });
 
