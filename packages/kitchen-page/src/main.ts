@@ -16,6 +16,7 @@ import { StorePanel } from './panel.js';
 import { ApiError, Session } from './session.js';
 import { BoardView, shortRef } from './view.js';
 import { ask } from './reason-dialog.js';
+import { BoardReads } from './reads.js';
 import { byId } from './dom.js';
 
 /** Roles that may use the kitchen (DECISIONS "Roles": admin is staff and more). */
@@ -28,10 +29,7 @@ const view = new BoardView(byId('board'));
 let session: Session | undefined;
 let feed: LiveFeed | undefined;
 let panel: StorePanel | undefined;
-/** Orders whose details are being read (pending status events). */
-const reading = new Set<string>();
-let rereading: Promise<void> | undefined;
-let rereadAgain = false;
+let reads: BoardReads | undefined;
 
 function dispatch(action: BoardAction): void {
   const before = board;
@@ -39,7 +37,7 @@ function dispatch(action: BoardAction): void {
   if (board === before) return;
   if (board.arrivals > before.arrivals) chime.ring();
   view.render(board, notices, Date.now());
-  for (const id of awaited(board)) void readOrder(id);
+  for (const id of awaited(board)) void reads?.readOrder(id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -82,10 +80,12 @@ function start(email: string): void {
   byId('who').textContent = email;
   panel = new StorePanel(current, { state: byId('store-state'), pause: byId('pause'), dishes: byId('dishes'), message: byId('panel-message') });
   void panel.load();
+  // A read that answers after a sign-out belongs to the old session: dropped.
+  reads = new BoardReads(current, () => board, (action) => session === current && dispatch(action));
   feed = new LiveFeed(current, {
     connected: (resumed) => {
       byId('banner').hidden = true;
-      if (!resumed) void reread();
+      if (!resumed) void reads?.reread();
     },
     disconnected: () => {
       byId('banner').hidden = false;
@@ -99,6 +99,7 @@ function start(email: string): void {
 async function signOut(reason: string): Promise<void> {
   feed?.stop();
   feed = undefined;
+  reads = undefined;
   await session?.signOut();
   session = undefined;
   board = EMPTY_BOARD;
@@ -117,58 +118,12 @@ byId('sign-out').addEventListener('click', () => void signOut('Signed out.'));
 // Events and reads
 
 function onEvent(type: string, data: string): void {
-  if (type === 'reset') return void reread();
+  if (type === 'reset') return void reads?.reread();
   try {
     if (type === 'order.placed') dispatch({ kind: 'placed', order: JSON.parse(data) as KitchenOrder });
     else if (type === 'order.status') dispatch({ kind: 'status', change: JSON.parse(data) as StatusChange });
   } catch {
     // An event this page cannot read is skipped: the next re-read shows the order as it is.
-  }
-}
-
-/** Reads every open order again; a request made while a read is under way runs after it. */
-function reread(): Promise<void> {
-  if (rereading !== undefined) {
-    rereadAgain = true;
-    return rereading;
-  }
-  rereading = readAll().finally(() => {
-    rereading = undefined;
-    if (rereadAgain) {
-      rereadAgain = false;
-      void reread();
-    }
-  });
-  return rereading;
-}
-
-async function readAll(): Promise<void> {
-  const current = session;
-  if (current === undefined) return;
-  const since = board.seq;
-  const orders: KitchenOrder[] = [];
-  try {
-    for (let page: number | null = 1; page !== null; ) {
-      const body: { orders: KitchenOrder[]; meta: { next_page: number | null } } = await current.call(`/api/staff/orders?limit=100&page=${page}`);
-      orders.push(...body.orders);
-      page = body.meta.next_page;
-    }
-  } catch {
-    // Out of reach: the stream's reconnection brings the banner and, once open, a new read.
-    return;
-  }
-  if (session === current) dispatch({ kind: 'snapshot', orders, since });
-}
-
-async function readOrder(id: string): Promise<void> {
-  if (reading.has(id) || session === undefined) return;
-  reading.add(id);
-  try {
-    dispatch({ kind: 'loaded', order: await session.call<KitchenOrder>(`/api/orders/${encodeURIComponent(id)}`) });
-  } catch {
-    // Gone or out of reach: the next re-read settles it.
-  } finally {
-    reading.delete(id);
   }
 }
 
@@ -205,19 +160,10 @@ async function makeMove(order: KitchenOrder, move: Move, button: HTMLButtonEleme
   } catch (error) {
     const conflict = error instanceof ApiError && (error.status === 412 || error.status === 409);
     notices.set(id, conflict ? 'This order was changed on another screen: reloaded, check it and try again.' : `Not moved: ${(error as Error).message}`);
-    if (conflict) await reload(id);
+    if (conflict) await reads?.readOrder(id);
     view.render(board, notices, Date.now());
   } finally {
     button.disabled = false;
-  }
-}
-
-/** One order read again (after a 412): the board takes it if it is newer. */
-async function reload(id: string): Promise<void> {
-  try {
-    dispatch({ kind: 'loaded', order: await session!.call<KitchenOrder>(`/api/orders/${encodeURIComponent(id)}`) });
-  } catch {
-    // The notice stays; the stream brings the newer version anyway.
   }
 }
 
