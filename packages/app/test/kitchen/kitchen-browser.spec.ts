@@ -81,8 +81,9 @@ describe('Kitchen display in headless Chromium', function () {
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
-  async function place(product: Product, quantity = 1): Promise<string> {
-    const options = product.option_groups.filter((group) => group.min > 0).map((group) => group.options.find((option) => option.available)!.option_id);
+  /** Places one line of `product` as alice, with the first option of each required group (of every group with `extras`). */
+  async function place(product: Product, quantity = 1, extras = false): Promise<string> {
+    const options = product.option_groups.filter((group) => extras || group.min > 0).map((group) => group.options.find((option) => option.available)!.option_id);
     const res = await call(base, '/api/orders', { token: customer, json: { items: [{ product_id: product.product_id, quantity, ...(options.length > 0 ? { options } : {}) }] } });
     expect(res.status, res.text).to.equal(201);
     return res.body.order_id as string;
@@ -249,7 +250,7 @@ describe('Kitchen display in headless Chromium', function () {
 
   it('renders the board with orders in three columns to docs/images/kitchen.png (1280×800)', async () => {
     const pizza = menu.find((product) => product.option_groups.some((group) => group.min > 0)) ?? menu[6]!;
-    const preparing = await place(pizza);
+    const preparing = await place(pizza, 1, true);
     await move(preparing, 'accepted');
     await move(preparing, 'preparing');
     const accepted = await place(menu[7]!, 3);
