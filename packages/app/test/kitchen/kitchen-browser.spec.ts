@@ -212,6 +212,29 @@ describe('Kitchen display in headless Chromium', function () {
     await page.close();
   });
 
+  it('chimes when a new order arrives, and stays silent once muted', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    // Counts the tones the page starts (an init script runs before the page, outside its CSP).
+    await page.addInitScript('(() => { const make = AudioContext.prototype.createOscillator; window.tones = 0; AudioContext.prototype.createOscillator = function () { window.tones += 1; return make.call(this); }; })()');
+    await page.goto(`${base}/kitchen`);
+    await signIn(page, KITCHEN);
+    await page.locator('.column').first().waitFor();
+    const tones = async (): Promise<number> => Number(await page.evaluate('window.tones'));
+    expect(await tones(), 'orders already there when the page opens ring nothing').to.equal(0);
+    const loud = await place(menu[9]!);
+    await card(page, loud).waitFor({ timeout: 2_000 });
+    expect(await tones()).to.be.greaterThan(0);
+    const before = await tones();
+    await page.getByRole('button', { name: 'Sound on' }).click();
+    expect(await page.getByRole('button', { name: 'Sound off' }).getAttribute('aria-pressed')).to.equal('true');
+    const quiet = await place(menu[10]!);
+    await card(page, quiet).waitFor({ timeout: 2_000 });
+    expect(await tones()).to.equal(before);
+    await page.close();
+    // Off the board again, so that the picture below shows the board as it was.
+    for (const id of [loud, quiet]) expect((await call(base, `/api/staff/orders/${id}/status`, { token: staff, json: { status: 'rejected', reason: 'Test order' } })).status).to.equal(200);
+  });
+
   it('has no serious or critical axe-core violation, and every button has an accessible name', async () => {
     const page = screens[0]!;
     await page.getByRole('button', { name: 'Menu & store' }).click();
