@@ -3,6 +3,7 @@ import type { Storefront } from '@storefront/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamsOptions } from './event-streams.js';
 import type { ApiReference } from './routes/docs.js';
+import type { KitchenPage } from './routes/kitchen-page.js';
 
 /** The subset of pino's API the adapter logs through. */
 export interface HttpLogger {
@@ -74,6 +75,8 @@ export interface HttpAppOptions {
    * /openapi.json (routes/docs.ts). Default: none, and those paths are unknown (404).
    */
   readonly apiReference?: ApiReference | undefined;
+  /** The kitchen display at GET /kitchen (routes/kitchen-page.ts). Default: none (404). */
+  readonly kitchenPage?: KitchenPage | undefined;
 }
 
 export interface HttpAppDependencies {

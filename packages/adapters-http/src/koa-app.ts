@@ -34,6 +34,7 @@ import { eventRoutes } from './routes/events.js';
 import { menuRoutes } from './routes/menu.js';
 import { OrderTexts } from './order-texts.js';
 import { kitchenRoutes } from './routes/kitchen.js';
+import { kitchenPageRoutes } from './routes/kitchen-page.js';
 import { orderRoutes } from './routes/orders.js';
 import { storeRoutes } from './routes/store.js';
 import { OpenStreams } from './streams.js';
@@ -79,11 +80,12 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   ];
   // The document's checks are compiled now, once per process, not on the first request.
   verifyRoutes(routes);
-  // The reference is served like the interface's routes, but is not one of them (HttpApp.routes).
+  // The reference and the kitchen page are served like the interface's routes, but are not among them (HttpApp.routes).
   const reference = options.apiReference === undefined ? [] : docsRoutes(options.apiReference);
+  const kitchenPage = options.kitchenPage === undefined ? [] : kitchenPageRoutes(options.kitchenPage);
 
   const router = new Router();
-  for (const route of [...routes, ...reference]) {
+  for (const route of [...routes, ...reference, ...kitchenPage]) {
     // One middleware per route (admission, the body, the handler in turn): every layer of a
     // chain costs a dispatch per request (docs/performance.md).
     const readBody = route.method === 'GET' ? undefined : body;

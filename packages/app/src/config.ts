@@ -121,6 +121,8 @@ export interface StorefrontConfig {
   readonly mail: MailConfig;
   /** The API reference: Swagger UI at GET /docs and the document at GET /openapi.json (STOREFRONT_DOCS, default on). */
   readonly docs: boolean;
+  /** The kitchen display at GET /kitchen (STOREFRONT_KITCHEN_PAGE, default on). */
+  readonly kitchenPage: boolean;
 }
 
 export interface ConfigIssue {
@@ -232,6 +234,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     metrics,
     mail: read.mail(storeName, store),
     docs: read.boolean('STOREFRONT_DOCS', true),
+    kitchenPage: read.boolean('STOREFRONT_KITCHEN_PAGE', true),
   };
   read.throwIfAny();
   return config;

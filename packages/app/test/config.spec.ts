@@ -57,6 +57,7 @@ describe('loadConfig', () => {
       metrics: undefined,
       mail: { smtpUrl: undefined, from: '"Storefront" <no-reply@localhost>', passwordResetUrl: undefined },
       docs: true,
+      kitchenPage: true,
     });
     expect(openingHours.schedule).to.equal(null);
     expect(openingHours.timeZone).to.equal('UTC');
@@ -117,6 +118,7 @@ describe('loadConfig', () => {
       METRICS_PORT: '9464',
       METRICS_HOST: '0.0.0.0',
       STOREFRONT_DOCS: 'false',
+      STOREFRONT_KITCHEN_PAGE: 'false',
     });
     const { openingHours, deliveryZones, ...config } = loaded;
     expect(deliveryZones?.lookup(0, 0)).to.deep.equal([]);
@@ -161,6 +163,7 @@ describe('loadConfig', () => {
       metrics: { port: 9464, host: '0.0.0.0' },
       mail: { smtpUrl: 'smtp://mailer:s3cret@mail.internal:587', from: 'Chez Ann <hello@chez-ann.example>', passwordResetUrl: 'https://chez-ann.example/reset?token=' },
       docs: false,
+      kitchenPage: false,
     });
   });
 
@@ -238,6 +241,7 @@ describe('loadConfig', () => {
       ['SCRYPT_MAX_WAIT_MS', '1.5', 'SCRYPT_MAX_WAIT_MS must be an integer from 0 to 10000, got "1.5"'],
       ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
       ['LOG_PRETTY', 'maybe', 'LOG_PRETTY must be true, false, 1 or 0, got "maybe"'],
+      ['STOREFRONT_KITCHEN_PAGE', 'off', 'STOREFRONT_KITCHEN_PAGE must be true, false, 1 or 0, got "off"'],
       ['TRUST_PROXY', 'on', 'TRUST_PROXY must be true, false, 1 or 0, got "on"'],
       ['STATUS_RATE_LIMIT_MAX', '0', 'STATUS_RATE_LIMIT_MAX must be a positive integer, got "0"'],
       ['STATUS_RATE_LIMIT_WINDOW_SECONDS', '90000', 'STATUS_RATE_LIMIT_WINDOW_SECONDS must be an integer from 1 to 86400, got "90000"'],

@@ -8,11 +8,10 @@
  * against path traversal (`/docs/..%2fpackage.json` names no listed file: 404). The page's script
  * is ours (PAGE_SCRIPT), served as a file, so that the Content-Security-Policy needs no inline script.
  */
-import { contentTag, ifNoneMatch } from '../conditional.js';
-import type { Exchange } from '../exchange.js';
 import { HttpProblem } from '../problem.js';
-import { bytes, empty, JSON_TYPE, type Reply } from '../reply.js';
+import { JSON_TYPE } from '../reply.js';
 import { unlisted, type Route } from '../route.js';
+import { answer, CSS, HTML, JS, PAGE_HEADERS, PNG, render, type Rendered } from './page-files.js';
 
 /** The files of the swagger-ui-dist package the page loads: the only names `asset` is asked for. */
 export type SwaggerUiFile = 'swagger-ui-bundle.js' | 'swagger-ui.css' | 'index.css' | 'favicon-32x32.png' | 'favicon-16x16.png';
@@ -24,10 +23,6 @@ export interface ApiReference {
   /** The bytes of one of Swagger UI's files; asked once per file, on its first request. */
   asset(file: SwaggerUiFile): Promise<Buffer>;
 }
-
-const JS = 'text/javascript; charset=utf-8';
-const CSS = 'text/css; charset=utf-8';
-const PNG = 'image/png';
 
 /** The allow-list: file name → Content-Type. A Map, so that `constructor` or `__proto__` name nothing. */
 const SWAGGER_UI_FILES = new Map<string, string>([
@@ -62,45 +57,10 @@ window.addEventListener('load', async () => {
 });
 `;
 
-/**
- * What the page may do: scripts and style sheets from here only (Swagger UI's inline styles are set
- * through the DOM, which style-src does not govern), its icons as data: URLs (in swagger-ui.css),
- * requests to this origin. The browser test fails on any violation the page reports.
- */
-const PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-/**
- * Every answer here may be stored but is revalidated before each use (ETag → 304): the URLs carry
- * no version, and a deploy may bring a new document or a new Swagger UI under the same names.
- */
-const REVALIDATE = 'no-cache';
-
-/** An answer computed once: its bytes and the headers of every answer of it. */
-interface Rendered {
-  readonly body: Buffer;
-  readonly etag: string;
-  readonly headers: readonly string[];
-  readonly contentType: string;
-}
-
 export function docsRoutes(reference: ApiReference): Route[] {
   const document = render(Buffer.from(JSON.stringify(reference.document)), JSON_TYPE);
   const script = render(Buffer.from(PAGE_SCRIPT), JS);
-  const page = render(Buffer.from(PAGE_HTML), 'text/html; charset=utf-8', [
-    'Content-Security-Policy',
-    PAGE_POLICY,
-    'Referrer-Policy',
-    'no-referrer',
-  ]);
+  const page = render(Buffer.from(PAGE_HTML), HTML, PAGE_HEADERS);
 
   // Each file is read on its first request and kept; a failed read is tried again next time.
   const assets = new Map<string, Promise<Rendered>>();
@@ -132,17 +92,6 @@ export function docsRoutes(reference: ApiReference): Route[] {
     ),
     unlisted('/openapi.json', (exchange) => answer(exchange, document), peek),
   ];
-}
-
-function render(body: Buffer, contentType: string, extra: readonly string[] = []): Rendered {
-  const etag = contentTag(body);
-  return { body, etag, contentType, headers: ['ETag', etag, 'Cache-Control', REVALIDATE, ...extra] };
-}
-
-function answer(exchange: Exchange, rendered: Rendered): Reply {
-  const conditional = exchange.header('if-none-match');
-  if (conditional !== undefined && ifNoneMatch(conditional, rendered.etag)) return empty(304, rendered.headers);
-  return bytes(200, rendered.body, rendered.headers, rendered.contentType);
 }
 
 /** Swagger UI's own index.html, with absolute URLs (the page answers at /docs and /docs/ alike). */

@@ -6,6 +6,7 @@ import { createHttpApp } from '@storefront/adapters-http';
 import { ContainerModule } from 'inversify';
 import { loadApiReference } from '../api-reference.js';
 import { bindFactory } from '../binding.js';
+import { loadKitchenPage } from '../kitchen-page.js';
 import { TYPES } from '../identifiers.js';
 import { createAccessLog } from '../logger.js';
 
@@ -28,6 +29,7 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
           streams: { ...timings, perCaller: config.streamsPerCaller, perInstance: config.streamsMax },
           observer: metrics?.http,
           apiReference: config.docs ? loadApiReference() : undefined,
+          kitchenPage: config.kitchenPage ? loadKitchenPage() : undefined,
         },
       }),
     );

@@ -50,12 +50,12 @@ export function startStorefront(env: Env = {}, options: StartOptions = {}): Prom
  * What startStorefront does (configuration → container → seed → HTTP server), with a hook that may
  * rebind services before anything is resolved: a failing repository, a shared store, a spy. On the
  * store of this run, like startStorefront. `options.clock` replaces the domain's clock, as in
- * startStorefront.
+ * startStorefront; `options.port` listens on that port (a "restart" at the same address) instead of any.
  */
 export async function composeStorefront(
   env: Env = {},
   customize: (container: Container) => void = () => undefined,
-  options: Pick<StartOptions, 'clock'> = {},
+  options: Pick<StartOptions, 'clock'> & { readonly port?: number } = {},
 ): Promise<ComposedServer> {
   const database = await runDatabaseFor({ ...RELIABILITY_ENV, ...env });
   const config = loadConfig(database === null ? { ...RELIABILITY_ENV, ...env } : database.apply({ ...RELIABILITY_ENV, ...env }));
@@ -79,7 +79,7 @@ export async function composeStorefront(
     await seedStore(storefront, config, logger);
     await storefront.login.warmUp();
     server = createHttpServer(resolve(container, TYPES.HttpApp));
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    await new Promise<void>((done) => server!.listen(options.port ?? 0, '127.0.0.1', done));
     const { port } = server.address() as AddressInfo;
     return { url: `http://127.0.0.1:${port}`, container, storefront, close };
   } catch (error) {
