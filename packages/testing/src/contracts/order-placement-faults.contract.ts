@@ -56,7 +56,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementSto
     const place = (items = body): Promise<PlaceOrderResult> => placeOrder.execute({ customerId, items, idempotencyKey: key });
     const stored = async () => (await stores.orders.listByCustomer(customerId, { page: 1, limit: 100 })).items;
     const pastTheLock = () => clock.advance(LOCK_SECONDS * 1000 + 1);
-    const setAvailable = (available: boolean) => stores.menu.upsertByName([{ ...aProductDraft(), name: product!.name, available }]);
+    const setAvailable = (available: boolean) => stores.menu.setAvailability(product!.productId, available);
     return { orders, menu, clock, place, stored, pastTheLock, setAvailable, product: product!, body };
   }
 
