@@ -56,7 +56,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
-  const keys = new MongoIdempotencyKeys(db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
+  const keys = new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -65,7 +65,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
   };
   return {
     menu: new MongoMenuRepository(db.collection<ProductDocument>(COLLECTIONS.products), revisions),
-    orders: new MongoOrderRepository(orders, keys),
+    orders: new MongoOrderRepository(db.client, orders, keys),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
