@@ -36,8 +36,8 @@ export interface ReceivedCommand {
   readonly connection: number;
 }
 
-/** An answer: a document, or `'stall'` to never answer (the connection stays open). */
-export type Answer = Document | 'stall';
+/** An answer: a document, `'stall'` to never answer (the connection stays open), or `'hang-up'` to close the connection. */
+export type Answer = Document | 'stall' | 'hang-up';
 
 export interface FakeMongodOptions {
   /** A replica set member of a set named `rs0` listing `members` hosts (itself first). Default: standalone. */
@@ -188,6 +188,10 @@ export async function startFakeMongod(options: FakeMongodOptions = {}): Promise<
           fake.commands.push(command);
           if (WRITES.has(name)) clock += 1;
           const answer = fake.answer(command) ?? defaultAnswer(command);
+          if (answer === 'hang-up') {
+            socket.destroy();
+            return;
+          }
           if (answer !== 'stall' && (flags & MORE_TO_COME) === 0) socket.write(opMsg(requestId, { ...answer, ...clusterTime() }));
         }
       }
