@@ -14,6 +14,20 @@ export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MenuRevision } from './menu-revision.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, upgradeOrders } from './collections.js';
 export { isStoreUnavailable, storeOperation, toDomainError } from './store-errors.js';
+export {
+  DEFAULT_MONGODB_TIMEOUT_MS,
+  deploymentOf,
+  deploymentOn,
+  durableDb,
+  durableSettings,
+  mongoClientOptions,
+  mongoUriProblem,
+  readLevel,
+  writeAcknowledgement,
+  type Deployment,
+  type DurableSettings,
+  type UriSettings,
+} from './client-settings.js';
 export type { ProductDocument } from './product-mapper.js';
 export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './order-mapper.js';
 export type { IdempotencyDocument } from './idempotency-record.js';

@@ -7,7 +7,7 @@ import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
 import { STREAM_LIMITS } from '@storefront/adapters-http';
 import type { OpeningHours } from '@storefront/domain';
-import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
+import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type StoreKind = 'memory' | 'mongo';

@@ -8,12 +8,12 @@
  * `idempotency_key_in_use` after five blind attempts (where a different body must get 422), and the
  * loser of an order insert a plain 500.
  */
-import { createMongoAdapters, type MongoAdapters } from '@storefront/adapters-mongo';
+import type { MongoAdapters } from '@storefront/adapters-mongo';
 import { anIdempotencyClaim, anOrder } from '@storefront/testing';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
-import { Long, MongoClient, Timestamp, type Document } from 'mongodb';
-import { deploymentOf, durableDb, mongoClientOptions } from '../src/mongo-settings.js';
+import { Long, Timestamp, type Document, type MongoClient } from 'mongodb';
+import { productionAdaptersOn } from './mongo-wire-adapters.js';
 import { startFakeMongod, type FakeMongod, type ReceivedCommand } from './mongo-wire-fake.js';
 
 describe('Duplicate-key races on a replica set whose majority has not seen the winner yet', () => {
@@ -23,10 +23,7 @@ describe('Duplicate-key races on a replica set whose majority has not seen the w
 
   before(async () => {
     fake = await startFakeMongod({ replicaSetMembers: 3 });
-    client = new MongoClient(fake.uri('race'), mongoClientOptions(2_000));
-    await client.connect();
-    const { db } = durableDb(client, deploymentOf(await client.db('admin').command({ hello: 1 })));
-    adapters = await createMongoAdapters({ db });
+    ({ client, adapters } = await productionAdaptersOn(fake, 'race'));
   });
   after(async () => {
     await client.close();

@@ -4,12 +4,12 @@
  * network error itself, and the import must fail like every other store failure, with
  * `store_unavailable`. A standalone server: no retryable-write label to fall back on.
  */
-import { createMongoAdapters, type MongoAdapters } from '@storefront/adapters-mongo';
+import type { MongoAdapters } from '@storefront/adapters-mongo';
 import { aProductDraft, expectDomainError } from '@storefront/testing';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
-import { MongoBulkWriteError, MongoClient, MongoNetworkError } from 'mongodb';
-import { deploymentOf, durableDb, mongoClientOptions } from '../src/mongo-settings.js';
+import { MongoBulkWriteError, MongoNetworkError, type MongoClient } from 'mongodb';
+import { productionAdaptersOn } from './mongo-wire-adapters.js';
 import { startFakeMongod, type FakeMongod } from './mongo-wire-fake.js';
 
 describe('A menu import whose connection to MongoDB drops mid-batch', () => {
@@ -19,10 +19,7 @@ describe('A menu import whose connection to MongoDB drops mid-batch', () => {
 
   before(async () => {
     fake = await startFakeMongod();
-    client = new MongoClient(fake.uri('menu'), mongoClientOptions(2_000));
-    await client.connect();
-    const { db } = durableDb(client, deploymentOf(await client.db('admin').command({ hello: 1 })));
-    adapters = await createMongoAdapters({ db });
+    ({ client, adapters } = await productionAdaptersOn(fake, 'menu'));
   });
   after(async () => {
     await client.close();
