@@ -76,15 +76,49 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
 };
 
+export interface IndexOptions {
+  /**
+   * A replica set member or mongos: build new indexes with commitQuorum "majority". The server's
+   * default ("votingMembers") waits for every voting member, so one member down would hold
+   * start-up until it is back; a majority is what every write of the store waits for anyway. A
+   * standalone server refuses the option.
+   */
+  readonly replicated: boolean;
+}
+
 /**
  * Creates every index (and so every collection), a no-op for indexes that already exist as
  * specified, and brings documents written by an older version up to date (see upgradeOrders).
+ * A failure names the collection, its indexes and what a build waits for (IndexBuildError).
  */
-export async function ensureIndexes(db: Db): Promise<void> {
+export async function ensureIndexes(db: Db, options: IndexOptions): Promise<void> {
+  const quorum = options.replicated ? { commitQuorum: 'majority' } : {};
   await Promise.all(
-    Object.entries(SPECS).map(([collection, specs]) => db.collection(collection).createIndexes([...specs])),
+    Object.entries(SPECS).map(async ([collection, specs]) => {
+      try {
+        await db.collection(collection).createIndexes([...specs], quorum);
+      } catch (error) {
+        throw new IndexBuildError(collection, specs, options.replicated, error);
+      }
+    }),
   );
   await upgradeOrders(db);
+}
+
+/**
+ * Creating the indexes of one collection failed: the message says which, and what a build waits
+ * for; the driver's error is the cause (what start-up classifies as worth retrying or not).
+ */
+export class IndexBuildError extends Error {
+  override readonly name = 'IndexBuildError';
+
+  constructor(collection: string, specs: readonly IndexDescription[], replicated: boolean, cause: unknown) {
+    const names = specs.map((spec) => spec.name).join(', ');
+    const waitsFor = replicated
+      ? 'a new index is built on a majority of the replica set\'s voting members (commitQuorum "majority"): check that a majority is up and that the build is not still running (db.currentOp)'
+      : 'check the server';
+    super(`creating the indexes of ${collection} (${names}) failed: ${(cause as Error)?.message ?? String(cause)}; ${waitsFor}`, { cause });
+  }
 }
 
 /**

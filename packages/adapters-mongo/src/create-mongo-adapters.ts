@@ -14,6 +14,7 @@ import type {
   StoreStateRepository,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
+import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
 import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
@@ -48,11 +49,15 @@ export interface MongoAdapters {
   readonly probes: readonly HealthProbe[];
 }
 
-/** Rejects with DomainError `store_unavailable` when the database cannot be reached. */
+/**
+ * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * IndexBuildError (naming the collection and its indexes) when an index cannot be created.
+ */
 export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<MongoAdapters> {
   const revisions = new MenuRevision(db.collection<MenuRevisionDocument>(COLLECTIONS.meta));
   await storeOperation(async () => {
-    await ensureIndexes(db);
+    const { replicated } = await deploymentOn(db.client);
+    await ensureIndexes(db, { replicated });
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);

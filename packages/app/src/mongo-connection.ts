@@ -10,7 +10,7 @@
  *
  * A fresh client per attempt: the driver leaves a client whose first connect failed unusable.
  */
-import { createMongoAdapters, DEFAULT_MONGODB_TIMEOUT_MS, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
+import { createMongoAdapters, DEFAULT_MONGODB_TIMEOUT_MS, IndexBuildError, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
 import { DomainError } from '@storefront/domain';
 import { MongoClient } from 'mongodb';
 import { ConfigError } from './config.js';
@@ -83,7 +83,9 @@ export class MongoStoreConnection {
           this.logger.error({ err: error, attempt }, 'store: MongoDB refused the store for good; not retrying');
           throw ConfigError.of('MONGODB_URI', `MONGODB_URI: MongoDB refuses the store, and retrying will not change that: ${failure.reason}`);
         }
-        this.logger.warn({ err: error, attempt, retry_in_ms: delay }, 'store: MongoDB is not reachable yet; retrying');
+        // An index build that cannot finish (a majority of voting members down) is said as such.
+        const why = error instanceof IndexBuildError ? error.message : 'MongoDB is not reachable yet';
+        this.logger.warn({ err: error, attempt, retry_in_ms: delay }, `store: ${why}; retrying`);
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
         delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 10_000);
       }

@@ -3,7 +3,7 @@
  * durable database handle of adapters-mongo's client-settings.ts (time-outs, majority writes, and on a replica set
  * majority reads), so that what reaches the wire is what a real server would receive.
  */
-import { createMongoAdapters, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
+import { createMongoAdapters, DEFAULT_MONGODB_TIMEOUT_MS, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
 import { MongoClient } from 'mongodb';
 import type { FakeMongod } from './mongo-wire-fake.js';
 
@@ -12,9 +12,15 @@ export interface WireAdapters {
   readonly adapters: MongoAdapters;
 }
 
-export async function productionAdaptersOn(fake: FakeMongod, database: string): Promise<WireAdapters> {
-  const client = new MongoClient(fake.uri(database), mongoClientOptions(2_000));
-  await client.connect();
-  const { db } = durableDb(client, await deploymentOn(client));
-  return { client, adapters: await createMongoAdapters({ db }) };
+/** `timeoutMs`: MONGODB_TIMEOUT_MS (production's default: 2 s). */
+export async function productionAdaptersOn(fake: FakeMongod, database: string, timeoutMs = DEFAULT_MONGODB_TIMEOUT_MS): Promise<WireAdapters> {
+  const client = new MongoClient(fake.uri(database), mongoClientOptions(timeoutMs));
+  try {
+    await client.connect();
+    const { db } = durableDb(client, await deploymentOn(client));
+    return { client, adapters: await createMongoAdapters({ db }) };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
 }
