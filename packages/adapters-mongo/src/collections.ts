@@ -88,8 +88,7 @@ export interface IndexOptions {
 
 /**
  * Creates every index (and so every collection), a no-op for indexes that already exist as
- * specified, and brings documents written by an older version up to date (see upgradeOrders).
- * A failure names the collection, its indexes and what a build waits for (IndexBuildError).
+ * specified. A failure names the collection, its indexes and what a build waits for (IndexBuildError).
  */
 export async function ensureIndexes(db: Db, options: IndexOptions): Promise<void> {
   const quorum = options.replicated ? { commitQuorum: 'majority' } : {};
@@ -102,7 +101,6 @@ export async function ensureIndexes(db: Db, options: IndexOptions): Promise<void
       }
     }),
   );
-  await upgradeOrders(db);
 }
 
 /**
@@ -119,25 +117,4 @@ export class IndexBuildError extends Error {
       : 'check the server';
     super(`creating the indexes of ${collection} (${names}) failed: ${(cause as Error)?.message ?? String(cause)}; ${waitsFor}`, { cause });
   }
-}
-
-/**
- * Orders placed before the kitchen lifecycle have no status: the mapper reads them as placed, but
- * the queue's index and a move's compare-and-set on `version` need the fields written. This gives
- * them the placed state (one update, from their own createdAt) and matches nothing once done, so
- * running it at every start is a no-op. An order written by an older instance still running
- * (a rolling deploy) is upgraded at the next start of a newer one.
- */
-export async function upgradeOrders(db: Db): Promise<number> {
-  const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
-    {
-      $set: {
-        status: 'placed',
-        version: 1,
-        updatedAt: '$createdAt',
-        statusHistory: [{ status: 'placed', at: '$createdAt' }],
-      },
-    },
-  ]);
-  return result.modifiedCount;
 }

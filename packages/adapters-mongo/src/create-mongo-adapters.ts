@@ -16,6 +16,7 @@ import type {
 import type { Db } from 'mongodb';
 import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
+import { upgradeStore } from './upgrades.js';
 import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
@@ -58,6 +59,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
   await storeOperation(async () => {
     const { replicated } = await deploymentOn(db.client);
     await ensureIndexes(db, { replicated });
+    await upgradeStore(db);
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);

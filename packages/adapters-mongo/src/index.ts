@@ -12,7 +12,8 @@ export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store
 export { MongoStoreStateRepository } from './mongo-store-state-repository.js';
 export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MenuRevision } from './menu-revision.js';
-export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, upgradeOrders, type IndexOptions } from './collections.js';
+export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
+export { dropRetiredIndexes, upgradeOrders, upgradeStore } from './upgrades.js';
 export { isStoreUnavailable, storeOperation, toDomainError } from './store-errors.js';
 export {
   DEFAULT_MONGODB_TIMEOUT_MS,

@@ -14,6 +14,7 @@ import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
 import { isDuplicateKey } from './store-errors.js';
+import { isFirstReleaseKeyRecord, upgradeKeyRecord } from './upgrades.js';
 
 /** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */
 const MAX_ATTEMPTS = 5;
@@ -48,6 +49,11 @@ export class MongoIdempotencyKeys {
     const record = await this.records.findOne(keyOf(claim), { session });
     // Gone since the insert failed (released, or removed by the TTL monitor): insert again.
     if (record === null) return undefined;
+    if (isFirstReleaseKeyRecord(record)) {
+      // Written by the first release (an instance of it still running): upgraded, then read again.
+      await upgradeKeyRecord(this.records, this.orders, record);
+      return undefined;
+    }
     if (record.expiresAt.getTime() <= now.getTime()) {
       // Past its expiry the record is as good as gone (the TTL monitor runs about once a minute):
       // a new lifetime of the key replaces it, unless another request did so first.

@@ -11,24 +11,27 @@
  * own bookkeeping: written by `toInsertedOrderDocument` and the repository's updates, never read
  * into an Order.
  *
+ * Amounts are BSON int64 (money.ts).
+ *
  * A line's chosen options are written only when there are some: a line without options is stored
  * as before options existed, and such a line (old or new) is read with none.
  */
 import type { Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
 import { placedState } from '@storefront/domain';
+import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
 
 export interface OrderLineOptionDocument {
   optionId: string;
   name: string;
-  priceDelta: number;
+  priceDelta: StoredMoney;
 }
 
 export interface OrderLineDocument {
   productId: string;
   name: string;
   quantity: number;
-  unitPrice: number;
-  lineTotal: number;
+  unitPrice: StoredMoney;
+  lineTotal: StoredMoney;
   /** Absent when no option was chosen. */
   options?: OrderLineOptionDocument[];
 }
@@ -44,7 +47,7 @@ export interface OrderDocument {
   _id: string;
   customerId: string;
   items: OrderLineDocument[];
-  amount: number;
+  amount: StoredMoney;
   currency: string;
   createdAt: Date;
   // Optional only for documents written before the lifecycle; every write since sets them.
@@ -67,7 +70,7 @@ export function toOrderDocument(order: Order): OrderDocument {
     _id: order.orderId,
     customerId: order.customerId,
     items: order.items.map(toLine),
-    amount: order.amount,
+    amount: toStoredMoney(order.amount),
     currency: order.currency,
     createdAt: copyDate(order.createdAt),
     status: order.status,
@@ -90,7 +93,7 @@ export function toOrder(document: OrderDocument): Order {
     orderId: document._id,
     customerId: document.customerId,
     items: document.items.map(fromLineDocument),
-    amount: document.amount,
+    amount: fromStoredMoney(document.amount),
     currency: document.currency,
     createdAt: document.createdAt,
     status: document.status ?? placed.status,
@@ -111,10 +114,10 @@ function toLine(line: OrderLine): OrderLineDocument {
     productId: line.productId,
     name: line.name,
     quantity: line.quantity,
-    unitPrice: line.unitPrice,
-    lineTotal: line.lineTotal,
+    unitPrice: toStoredMoney(line.unitPrice),
+    lineTotal: toStoredMoney(line.lineTotal),
   };
-  if (line.options.length > 0) document.options = line.options.map(copyOption);
+  if (line.options.length > 0) document.options = line.options.map(toOptionDocument);
   return document;
 }
 
@@ -123,14 +126,18 @@ function fromLineDocument(document: OrderLineDocument): OrderLine {
     productId: document.productId,
     name: document.name,
     quantity: document.quantity,
-    unitPrice: document.unitPrice,
-    lineTotal: document.lineTotal,
-    options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(copyOption),
+    unitPrice: fromStoredMoney(document.unitPrice),
+    lineTotal: fromStoredMoney(document.lineTotal),
+    options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(fromOptionDocument),
   };
 }
 
-function copyOption(option: OrderLineOption): OrderLineOptionDocument {
-  return { optionId: option.optionId, name: option.name, priceDelta: option.priceDelta };
+function toOptionDocument(option: OrderLineOption): OrderLineOptionDocument {
+  return { optionId: option.optionId, name: option.name, priceDelta: toStoredMoney(option.priceDelta) };
+}
+
+function fromOptionDocument(document: OrderLineOptionDocument): OrderLineOption {
+  return { optionId: document.optionId, name: document.name, priceDelta: fromStoredMoney(document.priceDelta) };
 }
 
 function copyDate(date: Date): Date {

@@ -9,45 +9,36 @@
  */
 import { IndexBuildError } from '@storefront/adapters-mongo';
 import { expect } from 'chai';
-import { afterEach, describe, it } from 'mocha';
-import type { MongoClient } from 'mongodb';
-import { productionAdaptersOn } from './mongo-wire-adapters.js';
-import { startFakeMongod, type FakeMongod } from './mongo-wire-fake.js';
+import { describe, it } from 'mocha';
+import { useStandIns } from './mongo-wire-adapters.js';
+import type { FakeMongod } from './mongo-wire-fake.js';
 
 describe('MongoDB index builds at start-up (stand-in server)', () => {
+  const standIns = useStandIns();
   let fake: FakeMongod | undefined;
-  let client: MongoClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    await fake?.close();
-    client = fake = undefined;
-  });
 
   const indexCommands = () => fake!.commands.filter((c) => c.name === 'createindexes');
 
   it('asks a replica set to commit every new index on a majority of its voting members, not all of them', async () => {
-    fake = await startFakeMongod({ replicaSetMembers: 3 });
-    ({ client } = await productionAdaptersOn(fake, 'indexes'));
+    fake = await standIns.fake({ replicaSetMembers: 3 });
+    await standIns.adapters(fake, 'indexes');
     expect(indexCommands()).to.have.length.greaterThan(0);
     for (const command of indexCommands()) expect(command.body, String(command.body['createIndexes'])).to.include({ commitQuorum: 'majority' });
   });
 
   it('sends a standalone server no commit quorum, which it would refuse', async () => {
-    fake = await startFakeMongod();
-    ({ client } = await productionAdaptersOn(fake, 'indexes'));
+    fake = await standIns.fake();
+    await standIns.adapters(fake, 'indexes');
     expect(indexCommands()).to.have.length.greaterThan(0);
     for (const command of indexCommands()) expect(command.body).to.not.have.property('commitQuorum');
   });
 
   it('fails with an error naming the collection, its indexes and the quorum when a build does not finish in time', async () => {
-    fake = await startFakeMongod({ replicaSetMembers: 3 });
+    fake = await standIns.fake({ replicaSetMembers: 3 });
     // What a build waiting on its commit quorum looks like to the client: no answer.
     fake.answer = (command) => (command.name === 'createindexes' && command.body['createIndexes'] === 'orders' ? 'stall' : undefined);
-    const failure = await productionAdaptersOn(fake, 'indexes', 300).then(
-      (started) => {
-        client = started.client;
-        return null;
-      },
+    const failure = await standIns.adapters(fake, 'indexes', 300).then(
+      () => null,
       (error: unknown) => error,
     );
     expect(failure).to.be.instanceOf(IndexBuildError);

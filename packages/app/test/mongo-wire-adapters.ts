@@ -5,7 +5,8 @@
  */
 import { createMongoAdapters, DEFAULT_MONGODB_TIMEOUT_MS, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
 import { MongoClient } from 'mongodb';
-import type { FakeMongod } from './mongo-wire-fake.js';
+import { afterEach } from 'mocha';
+import { startFakeMongod, type FakeMongod, type FakeMongodOptions } from './mongo-wire-fake.js';
 
 export interface WireAdapters {
   readonly client: MongoClient;
@@ -23,4 +24,32 @@ export async function productionAdaptersOn(fake: FakeMongod, database: string, t
     await client.close();
     throw error;
   }
+}
+
+/**
+ * Stand-ins started by a test and the adapters' clients on them, all closed after each test:
+ * `fake()` starts one, `adapters(fake, database)` starts the adapters on it as production does.
+ */
+export function useStandIns(): {
+  fake(options?: FakeMongodOptions): Promise<FakeMongod>;
+  adapters(fake: FakeMongod, database: string, timeoutMs?: number): Promise<MongoAdapters>;
+} {
+  const fakes: FakeMongod[] = [];
+  const clients: MongoClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+    for (const fake of fakes.splice(0)) await fake.close();
+  });
+  return {
+    fake: async (options) => {
+      const fake = await startFakeMongod(options);
+      fakes.push(fake);
+      return fake;
+    },
+    adapters: async (fake, database, timeoutMs) => {
+      const started = await productionAdaptersOn(fake, database, timeoutMs);
+      clients.push(started.client);
+      return started.adapters;
+    },
+  };
 }

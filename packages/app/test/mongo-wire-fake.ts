@@ -12,7 +12,7 @@
  *   from a clock that each write moves on, so that causally consistent sessions have one to send.
  *
  * What it does NOT model (a test that needs it answers it through `answer`):
- * - stored data: a find or aggregate answers an empty batch, an update or findAndModify matches
+ * - stored data: a find, aggregate or listIndexes answers an empty batch, an update or findAndModify matches
  *   nothing, a delete deletes nothing, and none of them frees or takes a unique key (so an upsert
  *   or an update never answers E11000 here, and a deleted document's key stays taken);
  * - read concern: every read is answered the same whatever its level or afterClusterTime;
@@ -138,6 +138,7 @@ export async function startFakeMongod(options: FakeMongodOptions = {}): Promise<
         return { ok: 1, n: 0 };
       case 'find':
       case 'aggregate':
+      case 'listindexes':
         return { ok: 1, cursor: { id: Long.fromNumber(0), ns: `${database}.${collection}`, firstBatch: [] } };
       case 'findandmodify':
         return { ok: 1, value: null, lastErrorObject: { n: 0, updatedExisting: false } };
