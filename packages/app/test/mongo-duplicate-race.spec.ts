@@ -9,7 +9,8 @@
  * loser of an order insert a plain 500.
  */
 import type { MongoAdapters } from '@storefront/adapters-mongo';
-import { anIdempotencyClaim, anOrder } from '@storefront/testing';
+import { createStorefront } from '@storefront/domain';
+import { anIdempotencyClaim, anOrder, expectDomainError } from '@storefront/testing';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { Long, Timestamp, type Document, type MongoClient } from 'mongodb';
@@ -64,6 +65,19 @@ describe('Duplicate-key races on a replica set whose majority has not seen the w
     // A different body than the holder's: PlaceOrder answers 422 idempotency_key_reused on it.
     expect(held.record).to.include({ owner: winner.owner, fingerprint: winner.fingerprint, orderId: winner.orderId, state: 'in_progress' });
     expect(reads.map((read) => (read.body['readConcern'] as Document)['level'])).to.deep.equal(['majority']);
+  });
+
+  it('answers a request with the same key and another body 422 idempotency_key_reused, not 409, while the winner is not majority-committed', async () => {
+    const customerId = anIdempotencyClaim().customerId;
+    const key = `key-${Date.now()}`;
+    const winner = anIdempotencyClaim({ customerId, key, fingerprint: 'the winner’s body' });
+    await adapters.orders.claimIdempotencyKey(winner, new Date());
+    majorityLagsBehind('idempotency_keys', inserted('idempotency_keys'), fake.clusterTime);
+    // Placement claims the key before it reads the menu or the store's state: no other port is asked.
+    const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not used before the claim')) }) as never;
+    const { placeOrder } = createStorefront({ menu: unused, orders: adapters.orders, storeState: unused, events: unused, customers: unused, sessions: unused, resetTokens: unused, limiter: unused, hasher: unused, tokens: unused });
+
+    await expectDomainError(placeOrder.execute({ customerId, idempotencyKey: key, items: [{ productId: 'prd_other', quantity: 1 }] }), 'idempotency_key_reused');
   });
 
   it('gives the loser of an order insert the stored order, not a 500', async () => {
