@@ -1,8 +1,10 @@
 /**
- * What start-up changes in a store written by an older version, so that every read and every
- * compare-and-set finds the fields it expects. Each step matches nothing once done, so running them
- * at every start is a no-op; a document written by an older instance still running (a rolling
- * deploy) is upgraded at the next start of a newer one, or, for a key record, when a claim meets it.
+ * What changes in a store written by an older version, so that every read and every
+ * compare-and-set finds the fields it expects. The start-up steps match nothing once done, so running
+ * them at every start is a no-op; an order written by an older instance still running (a rolling
+ * deploy) is upgraded at the next start of a newer one. Key records are upgraded when a claim meets
+ * one instead: finding them at start would scan every key record (no index can find a missing
+ * field cheaply) under the start-up's time-out, at every start, for records that expire in a day.
  */
 import { newId } from '@storefront/domain';
 import type { Collection, Db, ObjectId } from 'mongodb';
@@ -13,9 +15,6 @@ import type { OrderDocument } from './order-mapper.js';
 export async function upgradeStore(db: Db): Promise<void> {
   await dropRetiredIndexes(db);
   await upgradeOrders(db);
-  const records = db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys);
-  const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
-  for (const record of await records.find({ owner: { $exists: false } }).toArray()) await upgradeKeyRecord(records, orders, record);
 }
 
 /**

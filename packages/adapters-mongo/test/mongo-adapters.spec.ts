@@ -175,15 +175,13 @@ describe('Mongo adapters', function () {
       expect(keys).to.deep.include({ customerId: 1, createdAt: 1, _id: 1 });
     });
 
-    it('has its key records upgraded at the next start: a completed one replays its order, one in flight can be taken over, one without an order is gone', async () => {
+    it('has its key records upgraded when a claim meets them: a completed one replays its order, one in flight can be taken over, one without an order is gone', async () => {
       const records = db().collection(COLLECTIONS.idempotencyKeys);
       const order = anOrder();
       await db().collection<RawOrder>(COLLECTIONS.orders).insertOne({ ...toOrderDocument(order), idempotencyKey: 'replayed' });
       const later = new Date(Date.now() + 3_600_000);
       const firstRelease = (key: string, state: string, extra: Document = {}) => ({ customerId: order.customerId, key, state, fingerprint: 'f', lockExpiresAt: new Date(0), expiresAt: later, claimedAt: order.createdAt, ...extra });
       await records.insertMany([firstRelease('replayed', 'completed', { orderId: order.orderId }), firstRelease('in-flight', 'in_progress'), firstRelease('lost', 'completed', { orderId: 'ord_gone' })]);
-
-      await createMongoAdapters({ db: db() });
 
       const claimOf = (key: string) => adapters.orders.claimIdempotencyKey(anIdempotencyClaim({ customerId: order.customerId, key, fingerprint: 'f' }), new Date());
       expect(await claimOf('replayed')).to.deep.include({ kind: 'held', order });
