@@ -43,7 +43,9 @@ export class InMemoryMenuRepository implements MenuRepository {
       if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
       seen.add(key);
       const existing = byName.get(key);
-      const next = freezeProduct(existing?.productId ?? newId('prd'), draft, groups[i]!);
+      // The draft's availability only for a new product: an existing one keeps the kitchen's.
+      const available = existing?.available ?? draft.available;
+      const next = freezeProduct(existing?.productId ?? newId('prd'), { ...draft, available }, groups[i]!);
       const product = existing !== undefined && sameProduct(existing, next) ? existing : next;
       if (product !== existing) changed = true;
       byName.set(key, product);

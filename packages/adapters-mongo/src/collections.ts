@@ -79,24 +79,17 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   ],
 };
 
-/**
- * Creates every index (and so every collection), a no-op for indexes that already exist as
- * specified, and brings documents written by an older version up to date (see upgradeOrders).
- */
-export async function ensureIndexes(db: Db): Promise<void> {
-  await Promise.all(
-    Object.entries(SPECS).map(([collection, specs]) => db.collection(collection).createIndexes([...specs])),
-  );
-  await upgradeOrders(db);
+export interface IndexOptions {
+  /**
+   * A replica set member or mongos: build new indexes with commitQuorum "majority". The server's
+   * default ("votingMembers") waits for every voting member, so one member down would hold
+   * start-up until it is back; a majority is what every write of the store waits for anyway. A
+   * standalone server refuses the option.
+   */
+  readonly replicated: boolean;
 }
 
-/**
- * Orders placed before the kitchen lifecycle have no status: the mapper reads them as placed, but
- * the queue's index and a move's compare-and-set on `version` need the fields written. This gives
- * them the placed state (one update, from their own createdAt) and matches nothing once done, so
- * running it at every start is a no-op. An order written by an older instance still running
- * (a rolling deploy) is upgraded at the next start of a newer one.
- */
+/** Brings orders written by older releases up to date (status, version, promisedAt). */
 export async function upgradeOrders(db: Db): Promise<number> {
   const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
     {
@@ -111,4 +104,37 @@ export async function upgradeOrders(db: Db): Promise<number> {
   // Orders placed before fulfilment are promised when they were placed: the queue's index needs it written.
   const promised = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }]);
   return result.modifiedCount + promised.modifiedCount;
+}
+
+/**
+ * Creates every index (and so every collection), a no-op for indexes that already exist as
+ * specified. A failure names the collection, its indexes and what a build waits for (IndexBuildError).
+ */
+export async function ensureIndexes(db: Db, options: IndexOptions): Promise<void> {
+  const quorum = options.replicated ? { commitQuorum: 'majority' } : {};
+  await Promise.all(
+    Object.entries(SPECS).map(async ([collection, specs]) => {
+      try {
+        await db.collection(collection).createIndexes([...specs], quorum);
+      } catch (error) {
+        throw new IndexBuildError(collection, specs, options.replicated, error);
+      }
+    }),
+  );
+}
+
+/**
+ * Creating the indexes of one collection failed: the message says which, and what a build waits
+ * for; the driver's error is the cause (what start-up classifies as worth retrying or not).
+ */
+export class IndexBuildError extends Error {
+  override readonly name = 'IndexBuildError';
+
+  constructor(collection: string, specs: readonly IndexDescription[], replicated: boolean, cause: unknown) {
+    const names = specs.map((spec) => spec.name).join(', ');
+    const waitsFor = replicated
+      ? 'a new index is built on a majority of the replica set\'s voting members (commitQuorum "majority"): check that a majority is up and that the build is not still running (db.currentOp)'
+      : 'check the server';
+    super(`creating the indexes of ${collection} (${names}) failed: ${(cause as Error)?.message ?? String(cause)}; ${waitsFor}`, { cause });
+  }
 }

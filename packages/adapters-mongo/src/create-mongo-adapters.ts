@@ -15,7 +15,9 @@ import type {
   StoreStateRepository,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
+import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
+import { upgradeStore } from './upgrades.js';
 import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
@@ -52,15 +54,20 @@ export interface MongoAdapters {
   readonly probes: readonly HealthProbe[];
 }
 
-/** Rejects with DomainError `store_unavailable` when the database cannot be reached. */
+/**
+ * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * IndexBuildError (naming the collection and its indexes) when an index cannot be created.
+ */
 export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<MongoAdapters> {
   const revisions = new MenuRevision(db.collection<MenuRevisionDocument>(COLLECTIONS.meta));
   await storeOperation(async () => {
-    await ensureIndexes(db);
+    const { replicated } = await deploymentOn(db.client);
+    await ensureIndexes(db, { replicated });
+    await upgradeStore(db);
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
-  const keys = new MongoIdempotencyKeys(db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
+  const keys = new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -69,7 +76,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
   };
   return {
     menu: new MongoMenuRepository(db.collection<ProductDocument>(COLLECTIONS.products), revisions),
-    orders: new MongoOrderRepository(orders, keys),
+    orders: new MongoOrderRepository(db.client, orders, keys),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),

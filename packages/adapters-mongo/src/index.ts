@@ -13,8 +13,23 @@ export { MongoStoreStateRepository } from './mongo-store-state-repository.js';
 export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 export { MenuRevision } from './menu-revision.js';
-export { COLLECTIONS, INDEXES, ensureIndexes, upgradeOrders } from './collections.js';
+export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
+export { dropRetiredIndexes, upgradeOrders, upgradeStore } from './upgrades.js';
 export { isStoreUnavailable, storeOperation, toDomainError } from './store-errors.js';
+export {
+  DEFAULT_MONGODB_TIMEOUT_MS,
+  deploymentOf,
+  deploymentOn,
+  durableDb,
+  durableSettings,
+  mongoClientOptions,
+  mongoUriProblem,
+  readLevel,
+  writeAcknowledgement,
+  type Deployment,
+  type DurableSettings,
+  type UriSettings,
+} from './client-settings.js';
 export type { ProductDocument } from './product-mapper.js';
 export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './order-mapper.js';
 export type { IdempotencyDocument } from './idempotency-record.js';

@@ -7,17 +7,23 @@
  */
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
-import type { Collection, Filter } from 'mongodb';
+import { setTimeout } from 'node:timers/promises';
+import type { ClientSession, Collection, Filter, MongoClient } from 'mongodb';
+import { inCausalSession } from './causal-session.js';
 import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
 import { isDuplicateKey } from './store-errors.js';
+import { isFirstReleaseKeyRecord, upgradeKeyRecord } from './upgrades.js';
 
 /** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */
 const MAX_ATTEMPTS = 5;
+/** The pause before attempt n (n ≥ 2) is n × this, so that contenders churning on one key spread out. */
+const BACK_OFF_MS = 10;
 
 export class MongoIdempotencyKeys {
   constructor(
+    private readonly client: MongoClient,
     private readonly records: Collection<IdempotencyDocument>,
     private readonly orders: Collection<OrderDocument>,
   ) {}
@@ -25,29 +31,38 @@ export class MongoIdempotencyKeys {
   async claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
     const fresh = toIdempotencyDocument(claim);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      try {
-        await this.records.insertOne({ ...fresh });
-        return { kind: 'claimed' };
-      } catch (error) {
-        if (!isDuplicateKey(error, INDEXES.idempotencyKey)) throw error;
-      }
-      const record = await this.records.findOne(keyOf(claim));
-      // Gone since the insert failed (released, or removed by the TTL monitor): insert again.
-      if (record === null) continue;
-      if (record.expiresAt.getTime() <= now.getTime()) {
-        // Past its expiry the record is as good as gone (the TTL monitor runs about once a minute):
-        // a new lifetime of the key replaces it, unless another request did so first.
-        const replaced = await this.records.updateOne(
-          { _id: record._id, owner: record.owner, expiresAt: record.expiresAt },
-          { $set: fresh },
-        );
-        if (replaced.matchedCount === 1) return { kind: 'claimed' };
-        continue;
-      }
-      const order = record.state === 'completed' ? await this.orders.findOne({ _id: record.orderId, customerId: record.customerId }) : null;
-      return { kind: 'held', record: toIdempotencyRecord(record), order: order === null ? null : toOrder(order) };
+      if (attempt > 1) await setTimeout(attempt * BACK_OFF_MS);
+      const result = await inCausalSession(this.client, (session) => this.attemptClaim(claim, fresh, now, session));
+      if (result !== undefined) return result;
     }
     throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+  }
+
+  /** One insert and, when it loses the race, the winner's record read in the same causal session. */
+  private async attemptClaim(claim: IdempotencyClaim, fresh: IdempotencyDocument, now: Date, session: ClientSession): Promise<ClaimResult | undefined> {
+    try {
+      await this.records.insertOne({ ...fresh }, { session });
+      return { kind: 'claimed' };
+    } catch (error) {
+      if (!isDuplicateKey(error, INDEXES.idempotencyKey)) throw error;
+    }
+    const record = await this.records.findOne(keyOf(claim), { session });
+    // Gone since the insert failed (released, or removed by the TTL monitor): insert again.
+    if (record === null) return undefined;
+    if (isFirstReleaseKeyRecord(record)) {
+      // Written by the first release (an instance of it still running): upgraded, then read again.
+      await upgradeKeyRecord(this.records, this.orders, record);
+      return undefined;
+    }
+    if (record.expiresAt.getTime() <= now.getTime()) {
+      // Past its expiry the record is as good as gone (the TTL monitor runs about once a minute):
+      // a new lifetime of the key replaces it, unless another request did so first.
+      const replaced = await this.records.updateOne({ _id: record._id, owner: record.owner, expiresAt: record.expiresAt }, { $set: fresh });
+      return replaced.matchedCount === 1 ? { kind: 'claimed' } : undefined;
+    }
+    // Completed after the order was stored: the session's reads see that order too.
+    const order = record.state === 'completed' ? await this.orders.findOne({ _id: record.orderId, customerId: record.customerId }, { session }) : null;
+    return { kind: 'held', record: toIdempotencyRecord(record), order: order === null ? null : toOrder(order) };
   }
 
   async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {

@@ -2,6 +2,8 @@
  * The menu in MongoDB: one document per product, `_id` = product id, matched by its lower-cased
  * name on upsert. Products are written with upserts keyed by name, so writing the same batch twice
  * converges on the same products with the same ids; see MenuRevision for how readers learn of it.
+ * A draft's `available` is written with `$setOnInsert`, like the id: only a new product takes it,
+ * an existing one keeps what the kitchen set (the MenuRepository port's rule).
  */
 import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
 import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
@@ -52,11 +54,11 @@ export class MongoMenuRepository implements MenuRepository {
         throw error;
       }
       await this.revisions.end(write, changed);
-      const ids = await this.idsByNameKey(keys);
+      const stored = await this.storedByNameKey(keys);
       return drafts.map((draft, i) => {
-        const id = ids.get(keys[i]!);
-        if (id === undefined) throw new Error(`the product "${draft.name}" was not found after its upsert`);
-        return freezeProduct(id, fields[i]!);
+        const found = stored.get(keys[i]!);
+        if (found === undefined) throw new Error(`the product "${draft.name}" was not found after its upsert`);
+        return freezeProduct(found._id, { ...fields[i]!, available: found.available });
       });
     });
   }
@@ -93,10 +95,10 @@ export class MongoMenuRepository implements MenuRepository {
    * others as they are (same ids: `$setOnInsert` assigns one only on creation).
    */
   private async write(products: readonly ProductFields[], keys: readonly string[]): Promise<boolean> {
-    const operations: AnyBulkWriteOperation<ProductDocument>[] = products.map((fields, i) => ({
+    const operations: AnyBulkWriteOperation<ProductDocument>[] = products.map(({ available, ...fields }, i) => ({
       updateOne: {
         filter: { nameKey: keys[i]! },
-        update: { $set: fields, $setOnInsert: { _id: newId('prd') } },
+        update: { $set: fields, $setOnInsert: { _id: newId('prd'), available } },
         upsert: true,
       },
     }));
@@ -115,11 +117,12 @@ export class MongoMenuRepository implements MenuRepository {
     }
   }
 
-  private async idsByNameKey(keys: readonly string[]): Promise<Map<string, string>> {
+  /** The id and availability of each product as stored, by name key. */
+  private async storedByNameKey(keys: readonly string[]): Promise<Map<string, Pick<ProductDocument, '_id' | 'available'>>> {
     const found = await this.products
-      .find({ nameKey: { $in: [...keys] } }, { projection: { _id: 1, nameKey: 1 } })
+      .find({ nameKey: { $in: [...keys] } }, { projection: { _id: 1, nameKey: 1, available: 1 } })
       .toArray();
-    return new Map(found.map((document) => [document.nameKey, document._id]));
+    return new Map(found.map((document) => [document.nameKey, { _id: document._id, available: document.available }]));
   }
 }
 

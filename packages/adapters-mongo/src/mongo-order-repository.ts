@@ -29,7 +29,8 @@ import type {
   UnpublishedOrder,
 } from '@storefront/domain';
 import { toPage } from '@storefront/domain';
-import type { Collection, MatchKeysAndValues } from 'mongodb';
+import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
+import { inCausalSession } from './causal-session.js';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
 import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from './order-queries.js';
@@ -37,6 +38,7 @@ import { isDuplicateKey, storeOperation } from './store-errors.js';
 
 export class MongoOrderRepository implements OrderRepository {
   constructor(
+    private readonly client: MongoClient,
     private readonly orders: Collection<OrderDocument>,
     private readonly keys: MongoIdempotencyKeys,
   ) {}
@@ -63,15 +65,18 @@ export class MongoOrderRepository implements OrderRepository {
 
   insert(order: Order): Promise<InsertResult> {
     return storeOperation(async () => {
-      try {
-        await this.orders.insertOne(toInsertedOrderDocument(order));
-        return { order, inserted: true };
-      } catch (error) {
-        if (!isDuplicateKey(error, '_id_')) throw error;
-      }
-      const stored = await this.orders.findOne({ _id: order.orderId });
-      if (stored === null) throw new Error(`order ${order.orderId} was refused as a duplicate but cannot be read`);
-      return { order: toOrder(stored), inserted: false };
+      // The stored order is read in the refused insert's causal session (see causal-session.ts).
+      return inCausalSession(this.client, async (session) => {
+        try {
+          await this.orders.insertOne(toInsertedOrderDocument(order), { session });
+          return { order, inserted: true };
+        } catch (error) {
+          if (!isDuplicateKey(error, '_id_')) throw error;
+        }
+        const stored = await this.orders.findOne({ _id: order.orderId }, { session });
+        if (stored === null) throw new Error(`order ${order.orderId} was refused as a duplicate but cannot be read`);
+        return { order: toOrder(stored), inserted: false };
+      });
     });
   }
 

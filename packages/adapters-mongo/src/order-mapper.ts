@@ -11,11 +11,14 @@
  * own bookkeeping: written by `toInsertedOrderDocument` and the repository's updates, never read
  * into an Order.
  *
+ * Amounts are BSON int64 (money.ts).
+ *
  * A line's chosen options are written only when there are some: a line without options is stored
  * as before options existed, and such a line (old or new) is read with none.
  */
 import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
 import { copyDeliveryAddress, placedState } from '@storefront/domain';
+import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
 
 /** How and when, as stored; `promisedAt` sits at the top of the document, where the kitchen's index reads it. */
 export interface FulfilmentDocument {
@@ -29,15 +32,15 @@ export interface FulfilmentDocument {
 export interface OrderLineOptionDocument {
   optionId: string;
   name: string;
-  priceDelta: number;
+  priceDelta: StoredMoney;
 }
 
 export interface OrderLineDocument {
   productId: string;
   name: string;
   quantity: number;
-  unitPrice: number;
-  lineTotal: number;
+  unitPrice: StoredMoney;
+  lineTotal: StoredMoney;
   /** Absent when no option was chosen. */
   options?: OrderLineOptionDocument[];
 }
@@ -53,7 +56,7 @@ export interface OrderDocument {
   _id: string;
   customerId: string;
   items: OrderLineDocument[];
-  amount: number;
+  amount: StoredMoney;
   currency: string;
   createdAt: Date;
   // Optional only for documents written before the lifecycle; every write since sets them.
@@ -66,9 +69,9 @@ export interface OrderDocument {
    * Absent on orders stored before fulfilment: they read as pickup, subtotal = amount, promised at
    * createdAt (`upgradeOrders` writes `promisedAt` into them for the kitchen's index).
    */
-  subtotal?: number;
-  deliveryFee?: number;
-  tip?: number;
+  subtotal?: StoredMoney;
+  deliveryFee?: StoredMoney;
+  tip?: StoredMoney;
   promisedAt?: Date;
   fulfilment?: FulfilmentDocument;
   /**
@@ -85,16 +88,16 @@ export function toOrderDocument(order: Order): OrderDocument {
     _id: order.orderId,
     customerId: order.customerId,
     items: order.items.map(toLine),
-    amount: order.amount,
+    amount: toStoredMoney(order.amount),
     currency: order.currency,
     createdAt: copyDate(order.createdAt),
     status: order.status,
     version: order.version,
     updatedAt: copyDate(order.updatedAt),
     statusHistory: order.statusHistory.map(toStatusChange),
-    subtotal: order.subtotal,
-    deliveryFee: order.deliveryFee,
-    tip: order.tip,
+    subtotal: toStoredMoney(order.subtotal),
+    deliveryFee: toStoredMoney(order.deliveryFee),
+    tip: toStoredMoney(order.tip),
     promisedAt: copyDate(order.fulfilment.promisedAt),
     fulfilment: toFulfilmentDocument(order.fulfilment),
   };
@@ -113,16 +116,16 @@ export function toOrder(document: OrderDocument): Order {
     orderId: document._id,
     customerId: document.customerId,
     items: document.items.map(fromLineDocument),
-    amount: document.amount,
+    amount: fromStoredMoney(document.amount),
     currency: document.currency,
     createdAt: document.createdAt,
     status: document.status ?? placed.status,
     version: document.version ?? placed.version,
     updatedAt: document.updatedAt ?? placed.updatedAt,
     statusHistory: (document.statusHistory ?? placed.statusHistory).map(toStatusChange),
-    subtotal: document.subtotal ?? document.amount,
-    deliveryFee: document.deliveryFee ?? 0,
-    tip: document.tip ?? 0,
+    subtotal: fromStoredMoney(document.subtotal ?? document.amount),
+    deliveryFee: document.deliveryFee === undefined ? 0 : fromStoredMoney(document.deliveryFee),
+    tip: document.tip === undefined ? 0 : fromStoredMoney(document.tip),
     fulfilment: fromFulfilmentDocument(document),
   };
   return document.reason === undefined ? order : { ...order, reason: document.reason };
@@ -156,10 +159,10 @@ function toLine(line: OrderLine): OrderLineDocument {
     productId: line.productId,
     name: line.name,
     quantity: line.quantity,
-    unitPrice: line.unitPrice,
-    lineTotal: line.lineTotal,
+    unitPrice: toStoredMoney(line.unitPrice),
+    lineTotal: toStoredMoney(line.lineTotal),
   };
-  if (line.options.length > 0) document.options = line.options.map(copyOption);
+  if (line.options.length > 0) document.options = line.options.map(toOptionDocument);
   return document;
 }
 
@@ -168,14 +171,18 @@ function fromLineDocument(document: OrderLineDocument): OrderLine {
     productId: document.productId,
     name: document.name,
     quantity: document.quantity,
-    unitPrice: document.unitPrice,
-    lineTotal: document.lineTotal,
-    options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(copyOption),
+    unitPrice: fromStoredMoney(document.unitPrice),
+    lineTotal: fromStoredMoney(document.lineTotal),
+    options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(fromOptionDocument),
   };
 }
 
-function copyOption(option: OrderLineOption): OrderLineOptionDocument {
-  return { optionId: option.optionId, name: option.name, priceDelta: option.priceDelta };
+function toOptionDocument(option: OrderLineOption): OrderLineOptionDocument {
+  return { optionId: option.optionId, name: option.name, priceDelta: toStoredMoney(option.priceDelta) };
+}
+
+function fromOptionDocument(document: OrderLineOptionDocument): OrderLineOption {
+  return { optionId: document.optionId, name: document.name, priceDelta: fromStoredMoney(document.priceDelta) };
 }
 
 function copyDate(date: Date): Date {

@@ -3,16 +3,19 @@
  * unique regardless of case. Products handed out are frozen, as the memory store's are, because
  * readers cache the menu by revision and must not be able to change each other's copy.
  *
+ * Prices and price deltas are BSON int64 (money.ts).
+ *
  * Option groups are stored in the product's document, camelCase as the domain names them, with
  * their ids (assigned by `assignOptionIds` before the write). Documents written before options
  * existed have no `optionGroups` and are read with none.
  */
 import type { Option, OptionGroup, Product, ProductDraft } from '@storefront/domain';
+import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
 
 export interface OptionDocument {
   optionId: string;
   name: string;
-  priceDelta: number;
+  priceDelta: StoredMoney;
   available: boolean;
 }
 
@@ -30,7 +33,7 @@ export interface ProductDocument {
   name: string;
   description: string;
   category: string;
-  price: number;
+  price: StoredMoney;
   currency: string;
   tags: string[];
   available: boolean;
@@ -55,7 +58,7 @@ export function productFields(draft: ProductDraft, optionGroups: readonly Option
     name: draft.name,
     description: draft.description,
     category: draft.category,
-    price: draft.price,
+    price: toStoredMoney(draft.price),
     currency: draft.currency,
     tags: [...draft.tags],
     available: draft.available,
@@ -73,7 +76,7 @@ export function freezeProduct(productId: string, fields: Omit<ProductDocument, '
     name: fields.name,
     description: fields.description,
     category: fields.category,
-    price: fields.price,
+    price: fromStoredMoney(fields.price),
     currency: fields.currency,
     tags: Object.freeze([...fields.tags]),
     available: fields.available,
@@ -87,7 +90,7 @@ function toGroupDocument(group: OptionGroup): OptionGroupDocument {
     name: group.name,
     min: group.min,
     max: group.max,
-    options: group.options.map((o) => ({ optionId: o.optionId, name: o.name, priceDelta: o.priceDelta, available: o.available })),
+    options: group.options.map((o) => ({ optionId: o.optionId, name: o.name, priceDelta: toStoredMoney(o.priceDelta), available: o.available })),
   };
 }
 
@@ -102,5 +105,5 @@ function toGroup(document: OptionGroupDocument): OptionGroup {
 }
 
 function toOption(document: OptionDocument): Option {
-  return Object.freeze({ optionId: document.optionId, name: document.name, priceDelta: document.priceDelta, available: document.available });
+  return Object.freeze({ optionId: document.optionId, name: document.name, priceDelta: fromStoredMoney(document.priceDelta), available: document.available });
 }

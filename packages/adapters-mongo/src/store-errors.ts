@@ -7,6 +7,7 @@
  */
 import { DomainError, isDomainError } from '@storefront/domain';
 import {
+  MongoBulkWriteError,
   MongoClientClosedError,
   MongoError,
   MongoErrorLabel,
@@ -16,7 +17,10 @@ import {
   MongoServerClosedError,
   MongoServerError,
   MongoServerSelectionError,
+  MongoStalePrimaryError,
   MongoTopologyClosedError,
+  type OneOrMore,
+  type WriteError,
 } from 'mongodb';
 
 /** Server error codes that mean "no usable primary, or no answer in time", not "bad request". */
@@ -24,6 +28,7 @@ const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
   6, // HostUnreachable
   7, // HostNotFound
   50, // MaxTimeMSExpired
+  64, // WriteConcernTimeout (wtimeoutMS from the URI): the write may not be durable yet
   89, // NetworkTimeout
   91, // ShutdownInProgress
   189, // PrimarySteppedDown
@@ -36,25 +41,58 @@ const UNAVAILABLE_SERVER_CODES: ReadonlySet<number> = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
+/**
+ * Driver errors that the driver's public entry point does not export (mongodb/src/cmap/errors.ts),
+ * known by their `name`: a connection pool that had no free connection within waitQueueTimeoutMS,
+ * and one closed under the operation (the client closing).
+ */
+const UNAVAILABLE_UNEXPORTED_ERRORS: ReadonlySet<string> = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError']);
+
 const DUPLICATE_KEY = 11000;
 
 /** True for errors that say the store is unreachable or too slow, whatever the operation. */
 export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof MongoError)) return false;
+  if (error instanceof MongoBulkWriteError) return isBulkWriteUnavailable(error);
   if (
-    error instanceof MongoNetworkError || // MongoNetworkTimeoutError included
+    error instanceof MongoNetworkError || // MongoNetworkTimeoutError and the pool's PoolClearedError included
     error instanceof MongoServerSelectionError ||
     error instanceof MongoOperationTimeoutError ||
     error instanceof MongoNotConnectedError ||
     error instanceof MongoTopologyClosedError ||
     error instanceof MongoClientClosedError ||
-    error instanceof MongoServerClosedError
+    error instanceof MongoServerClosedError ||
+    error instanceof MongoStalePrimaryError ||
+    UNAVAILABLE_UNEXPORTED_ERRORS.has(error.name)
   ) {
     return true;
   }
   if (typeof error.code === 'number' && UNAVAILABLE_SERVER_CODES.has(error.code)) return true;
   // The driver labels network failures and lost primaries this way once its own retry gave up.
   return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError);
+}
+
+/**
+ * bulkWrite reports every failure as a MongoBulkWriteError (mongodb/src/bulk/common.ts): a driver
+ * error that stopped a batch (a lost connection, no server to select) is kept as its
+ * `errorResponse`; a write concern error as `err` (or its code); the writes the server refused as
+ * `writeErrors`, one of which may be a primary stepping down mid-batch.
+ */
+function isBulkWriteUnavailable(error: MongoBulkWriteError): boolean {
+  const wrapped: unknown = error.errorResponse;
+  if (wrapped instanceof MongoError) return isStoreUnavailable(wrapped);
+  const codes = [error.code, error.err?.code, ...bulkWriteErrors(error).map((writeError) => writeError.code)];
+  if (codes.some((code) => typeof code === 'number' && UNAVAILABLE_SERVER_CODES.has(code))) return true;
+  return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError);
+}
+
+function bulkWriteErrors(error: MongoBulkWriteError): readonly WriteError[] {
+  const { writeErrors } = error;
+  return isWriteErrorList(writeErrors) ? writeErrors : [writeErrors];
+}
+
+function isWriteErrorList(errors: OneOrMore<WriteError>): errors is readonly WriteError[] {
+  return Array.isArray(errors);
 }
 
 /** The domain error that `error` stands for, or `error` itself when it has no domain meaning. */
@@ -76,6 +114,8 @@ export async function storeOperation<T>(operation: () => Promise<T>): Promise<T>
 /** A duplicate key error (E11000), optionally only one that broke the unique index `indexName`. */
 export function isDuplicateKey(error: unknown, indexName?: string): error is MongoServerError {
   if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) return false;
+  // A bulk write is a duplicate only when every write it lost was one: anything else must surface.
+  if (error instanceof MongoBulkWriteError && (error.err !== undefined || !bulkWriteErrors(error).every((e) => e.code === DUPLICATE_KEY))) return false;
   // The server names the index in the message ("… index: <name> dup key: …"); keyPattern alone
   // cannot tell two indexes on the same fields apart.
   return indexName === undefined || error.message.includes(`index: ${indexName} `);

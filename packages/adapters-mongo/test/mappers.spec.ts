@@ -1,10 +1,11 @@
 import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain';
 import { aCustomer, aPizzaDraft, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { expect } from 'chai';
+import { BSON, Long, type Document } from 'mongodb';
 import { describe, it } from 'mocha';
 import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
-import { toInsertedOrderDocument, toOrder, toOrderDocument } from '../src/order-mapper.js';
+import { toInsertedOrderDocument, toOrder, toOrderDocument, type OrderDocument } from '../src/order-mapper.js';
 import { freezeProduct, productFields, productNameKey, toProduct } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
 
@@ -64,7 +65,7 @@ describe('document mappers', () => {
       },
     });
     const document = toOrderDocument(order);
-    expect(document).to.deep.include({ promisedAt: new Date('2030-01-16T13:00:00Z'), deliveryFee: 250, tip: 200, subtotal: 2500 });
+    expect(document).to.deep.include({ promisedAt: new Date('2030-01-16T13:00:00Z'), deliveryFee: Long.fromNumber(250), tip: Long.fromNumber(200), subtotal: Long.fromNumber(2500) });
     expect(toOrder(document)).to.deep.equal(order);
   });
 
@@ -114,7 +115,7 @@ describe('document mappers', () => {
     const groups = await assignOptionIds(draft.name, draft.optionGroups);
     const document = { _id: 'prd_1', nameKey: productNameKey(draft.name), ...productFields(draft, groups) };
     expect(document.optionGroups[0]).to.have.keys('groupId', 'name', 'min', 'max', 'options');
-    expect(document.optionGroups[0]!.options[1]).to.deep.equal({ optionId: groups[0]!.options[1]!.optionId, name: 'Large', priceDelta: 400, available: true });
+    expect(document.optionGroups[0]!.options[1]).to.deep.equal({ optionId: groups[0]!.options[1]!.optionId, name: 'Large', priceDelta: Long.fromNumber(400), available: true });
     const product = toProduct(document);
     expect(product.optionGroups).to.deep.equal(groups);
     expect(Object.isFrozen(product.optionGroups[1]!.options[2])).to.equal(true);
@@ -129,9 +130,34 @@ describe('document mappers', () => {
     const withOptions = anOrderLine({ options: [{ optionId: 'opt_a', name: 'Large', priceDelta: 400 }, { optionId: 'opt_b', name: 'Olives', priceDelta: 150 }] });
     const order = anOrder({ items: [withOptions, anOrderLine()] });
     const document = toOrderDocument(order);
-    expect(document.items[0]!.options).to.deep.equal(withOptions.options);
+    expect(document.items[0]!.options).to.deep.equal(withOptions.options.map((option) => ({ ...option, priceDelta: Long.fromNumber(option.priceDelta) })));
     expect(document.items[1]).to.not.have.property('options');
     expect(toOrder(document)).to.deep.equal(order);
+  });
+
+  it('store every amount of an order and a product as BSON int64, small or large', async () => {
+    const line = anOrderLine({ unitPrice: 3_000_000_000, lineTotal: 6_000_000_000, quantity: 2, options: [{ optionId: 'opt_a', name: 'Large', priceDelta: -50 }] });
+    const order = anOrder({ items: [line, anOrderLine({ unitPrice: 5, lineTotal: 5, quantity: 1 })], amount: 6_000_000_005 });
+    const stored = BSON.deserialize(BSON.serialize(toOrderDocument(order)), { promoteLongs: false });
+    const amounts = [stored['amount'], ...(stored['items'] as Document[]).flatMap((item) => [item['unitPrice'], item['lineTotal'], ...((item['options'] ?? []) as Document[]).map((o) => o['priceDelta'])])];
+    expect(amounts).to.have.length(6);
+    for (const amount of amounts) expect(amount).to.be.instanceOf(Long);
+    const draft = aPizzaDraft({ price: 1290 });
+    const product = BSON.deserialize(BSON.serialize(productFields(draft, await assignOptionIds(draft.name, draft.optionGroups))), { promoteLongs: false });
+    expect(product['price']).to.be.instanceOf(Long);
+    for (const group of product['optionGroups'] as Document[]) for (const option of group['options'] as Document[]) expect(option['priceDelta']).to.be.instanceOf(Long);
+    // As the driver reads it back (promoteLongs): the order itself.
+    expect(toOrder(BSON.deserialize(BSON.serialize(toOrderDocument(order))) as OrderDocument)).to.deep.equal(order);
+  });
+
+  it('read amounts stored as int32 or double (before every amount was int64) as the same numbers', () => {
+    const order = anOrder({ items: [anOrderLine({ unitPrice: 3_000_000_000, lineTotal: 3_000_000_000, quantity: 1 })], amount: 3_000_000_000 });
+    // What the first release wrote: plain numbers, int32 below 2^31 and double above.
+    const legacy = { ...toOrderDocument(order), amount: 3_000_000_000, items: [{ ...toOrderDocument(order).items[0]!, unitPrice: 3_000_000_000, lineTotal: 3_000_000_000 }] };
+    const read = toOrder(BSON.deserialize(BSON.serialize(legacy)) as OrderDocument);
+    expect(read).to.deep.equal(order);
+    const product = toProduct({ _id: 'prd_1', nameKey: 'soup', ...productFields(aProductDraft({ name: 'Soup', price: 450 }), []), price: 450 });
+    expect(product.price).to.equal(450);
   });
 
   it('read an order line stored before options with none', () => {

@@ -1,6 +1,8 @@
 import {
   aCustomer,
+  anIdempotencyClaim,
   anOrder,
+  anOrderLine,
   aSession,
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
@@ -15,7 +17,7 @@ import {
   expectDomainError,
 } from '@storefront/testing';
 import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
-import type { Document } from 'mongodb';
+import { Long, type Document } from 'mongodb';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
@@ -189,7 +191,51 @@ describe('Mongo adapters', function () {
       expect(await upgradeOrders(db())).to.equal(0);
     });
   });
+
+  describe('a store written by the first MongoDB release', () => {
+    it("loses the orders' unique index on {customerId, idempotencyKey} at the next start", async () => {
+      const orders = db().collection(COLLECTIONS.orders);
+      await orders.createIndex({ customerId: 1, idempotencyKey: 1 }, { name: 'orders_by_idempotency_key', unique: true, partialFilterExpression: { idempotencyKey: { $exists: true } } });
+      await createMongoAdapters({ db: db() });
+      const keys = (await orders.indexes()).map((index) => index.key);
+      expect(keys).to.not.deep.include({ customerId: 1, idempotencyKey: 1 });
+      expect(keys).to.deep.include({ customerId: 1, createdAt: 1, _id: 1 });
+    });
+
+    it('has its key records upgraded when a claim meets them: a completed one replays its order, one in flight can be taken over, one without an order is gone', async () => {
+      const records = db().collection(COLLECTIONS.idempotencyKeys);
+      const order = anOrder();
+      await db().collection<RawOrder>(COLLECTIONS.orders).insertOne({ ...toOrderDocument(order), idempotencyKey: 'replayed' });
+      const later = new Date(Date.now() + 3_600_000);
+      const firstRelease = (key: string, state: string, extra: Document = {}) => ({ customerId: order.customerId, key, state, fingerprint: 'f', lockExpiresAt: new Date(0), expiresAt: later, claimedAt: order.createdAt, ...extra });
+      await records.insertMany([firstRelease('replayed', 'completed', { orderId: order.orderId }), firstRelease('in-flight', 'in_progress'), firstRelease('lost', 'completed', { orderId: 'ord_gone' })]);
+
+      const claimOf = (key: string) => adapters.orders.claimIdempotencyKey(anIdempotencyClaim({ customerId: order.customerId, key, fingerprint: 'f' }), new Date());
+      expect(await claimOf('replayed')).to.deep.include({ kind: 'held', order });
+      const inFlight = await claimOf('in-flight');
+      expect(inFlight.kind).to.equal('held');
+      const record = (inFlight as Extract<typeof inFlight, { kind: 'held' }>).record;
+      expect(record).to.include({ owner: 'first-release', state: 'in_progress' });
+      expect(record.orderId).to.match(/^ord_/);
+      expect(await adapters.orders.takeOverIdempotencyKey(record, 'first-release', 'new-holder', later)).to.equal(true);
+      expect(await claimOf('lost')).to.deep.equal({ kind: 'claimed' });
+    });
+
+    it('has every amount stored as int64, and reads the int32 and double amounts it wrote', async () => {
+      const order = anOrder();
+      await adapters.orders.insert(order);
+      const raw = await db().collection<RawOrder>(COLLECTIONS.orders).findOne({ _id: order.orderId }, { promoteLongs: false });
+      expect(raw!['amount']).to.be.instanceOf(Long);
+      const legacy = anOrder({ items: [anOrderLine({ unitPrice: 3_000_000_000, lineTotal: 3_000_000_000, quantity: 1 })], amount: 3_000_000_000 });
+      const document = toOrderDocument(legacy);
+      await db().collection<RawOrder>(COLLECTIONS.orders).insertOne({ ...document, amount: 3_000_000_000, items: document.items.map((item) => ({ ...item, unitPrice: 3_000_000_000, lineTotal: 3_000_000_000 })) });
+      expect(await adapters.orders.findById(legacy.orderId)).to.deep.equal(legacy);
+    });
+  });
 });
+
+/** An order document as any version wrote it. */
+type RawOrder = { _id: string; [field: string]: unknown };
 
 /** The order in the queue of `status`, read page by page as a kitchen screen would. */
 async function findInQueue(adapters: MongoAdapters, status: OrderStatus, orderId: string): Promise<Order | undefined> {

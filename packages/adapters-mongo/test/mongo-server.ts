@@ -1,12 +1,18 @@
 /**
  * A real MongoDB for the tests: MONGODB_URI when set (CI points it at a server) and it answers a
- * ping, else a throwaway `mongo:7` container through testcontainers when a Docker engine is
- * reachable (and MONGODB_URI is unset), else null, and the suites skip with one loud line saying why.
- * Every suite gets a fresh database, dropped after it.
+ * ping, else a throwaway `mongo:7` single-node replica set through testcontainers
+ * (@testcontainers/mongodb) when a Docker engine is reachable (and MONGODB_URI is unset), else
+ * null, and the suites skip with one loud line saying why. A replica set, so that the majority
+ * reads and the duplicate-key races the tests meet are a real server's.
+ *
+ * Every suite gets a fresh database, dropped after it, on a client made with the production
+ * settings (client-settings.ts: time-outs, majority journaled writes, primary and, on a replica
+ * set, majority reads), with a time-out a loaded CI machine can meet.
  */
 import { randomUUID } from 'node:crypto';
 import { after, before } from 'mocha';
 import { MongoClient, type Db } from 'mongodb';
+import { deploymentOn, durableDb, mongoClientOptions } from '../src/client-settings.js';
 
 export interface TestMongo {
   readonly uri: string;
@@ -49,10 +55,12 @@ export async function startTestMongo(): Promise<TestMongo | null> {
     return (await probe(fromEnv)) === null ? { uri: fromEnv, stop: async () => undefined } : null;
   }
   try {
-    const { GenericContainer } = await import('testcontainers');
-    const container = await new GenericContainer('mongo:7').withExposedPorts(27017).start();
+    const { MongoDBContainer } = await import('@testcontainers/mongodb');
+    // Started with --replSet rs0 and initiated as a set of one member, its own primary.
+    const container = await new MongoDBContainer('mongo:7').start();
     return {
-      uri: `mongodb://${container.getHost()}:${container.getMappedPort(27017)}/?directConnection=true`,
+      // The member's host name is the container's, unknown outside it: connect to the port directly.
+      uri: `${container.getConnectionString()}/?directConnection=true`,
       stop: async () => {
         await container.stop();
       },
@@ -64,6 +72,9 @@ export async function startTestMongo(): Promise<TestMongo | null> {
     return null;
   }
 }
+
+/** MONGODB_TIMEOUT_MS of the tests' client: production's 2 s is too tight for a shared CI machine. */
+const TEST_TIMEOUT_MS = 10_000;
 
 // One server for the whole run, shared by every suite; the warning is printed once.
 let server: Promise<TestMongo | null> | undefined;
@@ -84,8 +95,9 @@ export function useTestDatabase(): () => Db {
     this.timeout(120_000);
     const mongo = await (server ??= startTestMongo());
     if (mongo === null) return this.skip();
-    client = new MongoClient(mongo.uri, { serverSelectionTimeoutMS: 10_000 });
-    db = client.db(`storefront_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`);
+    client = new MongoClient(mongo.uri, mongoClientOptions(TEST_TIMEOUT_MS));
+    await client.connect();
+    ({ db } = durableDb(client, await deploymentOn(client), `storefront_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`));
   });
   after(async function () {
     this.timeout(60_000);

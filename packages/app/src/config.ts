@@ -10,7 +10,7 @@ import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/
 import type { DeliveryZones, OpeningHours, SlotRules } from '@storefront/domain';
 import { LOGIN_EMAIL_CEILING_FACTOR } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
-import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from './mongo-settings.js';
+import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;

@@ -5,18 +5,17 @@
  * A failure that no retry can change (see mongo-start-errors.ts) ends the attempts instead: ready()
  * rejects with a ConfigError naming MONGODB_URI, and the process exits 1 on it.
  *
- * Every operation runs with the settings of mongo-settings.ts: each stage bounded by
+ * Every operation runs with the settings of adapters-mongo's client-settings.ts: each stage bounded by
  * MONGODB_TIMEOUT_MS, majority-acknowledged journaled writes, primary majority reads.
  *
  * A fresh client per attempt: the driver leaves a client whose first connect failed unusable.
  */
-import { createMongoAdapters, type MongoAdapters } from '@storefront/adapters-mongo';
+import { createMongoAdapters, DEFAULT_MONGODB_TIMEOUT_MS, IndexBuildError, deploymentOn, durableDb, mongoClientOptions, type MongoAdapters } from '@storefront/adapters-mongo';
 import { DomainError } from '@storefront/domain';
-import { MongoClient, MongoServerError, type Document } from 'mongodb';
+import { MongoClient } from 'mongodb';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 import { classifyStartError } from './mongo-start-errors.js';
-import { DEFAULT_MONGODB_TIMEOUT_MS, deploymentOf, durableDb, mongoClientOptions } from './mongo-settings.js';
 
 export interface MongoConnectionOptions {
   /** The bound of every stage of an operation (MONGODB_TIMEOUT_MS). Default 2 s. */
@@ -70,7 +69,7 @@ export class MongoStoreConnection {
         client = new MongoClient(this.uri, mongoClientOptions(this.options.timeoutMs ?? DEFAULT_MONGODB_TIMEOUT_MS));
         this.client = client;
         await client.connect();
-        const deployment = deploymentOf(await helloOf(client));
+        const deployment = await deploymentOn(client);
         const { db, raised } = durableDb(client, deployment);
         for (const note of raised) this.logger.warn({}, note);
         this.adapters = await createMongoAdapters({ db });
@@ -84,21 +83,14 @@ export class MongoStoreConnection {
           this.logger.error({ err: error, attempt }, 'store: MongoDB refused the store for good; not retrying');
           throw ConfigError.of('MONGODB_URI', `MONGODB_URI: MongoDB refuses the store, and retrying will not change that: ${failure.reason}`);
         }
-        this.logger.warn({ err: error, attempt, retry_in_ms: delay }, 'store: MongoDB is not reachable yet; retrying');
+        // An index build that cannot finish (a majority of voting members down) is said as such.
+        const why = error instanceof IndexBuildError ? error.message : 'MongoDB is not reachable yet';
+        this.logger.warn({ err: error, attempt, retry_in_ms: delay }, `store: ${why}; retrying`);
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
         delay = Math.min(delay * 2, this.options.maxRetryDelayMs ?? 10_000);
       }
     }
   }
-}
-
-/** The server's `hello` answer; `isMaster` on a 4.4.0 or 4.4.1 server, which has no `hello` command. */
-async function helloOf(client: MongoClient): Promise<Document> {
-  const admin = client.db('admin');
-  return admin.command({ hello: 1 }).catch((error: unknown) => {
-    if (error instanceof MongoServerError && error.code === 59) return admin.command({ isMaster: 1 }); // CommandNotFound
-    throw error;
-  });
 }
 
 /** Every method of a port, named once: the compiler refuses a list that leaves one out. */

@@ -5,6 +5,7 @@
  * options, a URI the driver cannot read). The start-up retries the first kind and stops the process
  * on the second, naming MONGODB_URI. Anything not known to be permanent is retried, as before.
  */
+import { IndexBuildError } from '@storefront/adapters-mongo';
 import { isDomainError } from '@storefront/domain';
 import {
   MongoCompatibilityError,
@@ -57,8 +58,12 @@ const RETRY_LABELS = [
 const PERMANENT_DRIVER_ERRORS = [MongoParseError, MongoInvalidArgumentError, MongoMissingCredentialsError, MongoMissingDependencyError];
 
 export function classifyStartError(error: unknown): StartFailure {
-  // The adapters wrap an unreachable store as store_unavailable; what counts is the driver's error.
-  if (isDomainError(error) && error.cause !== undefined) return classifyStartError(error.cause);
+  // The adapters wrap an unreachable store as store_unavailable, and a failed index build as
+  // IndexBuildError (which names the index); what counts is the driver's error.
+  if ((isDomainError(error) || error instanceof IndexBuildError) && error.cause !== undefined) {
+    const failure = classifyStartError(error.cause);
+    return failure.permanent && error instanceof IndexBuildError ? { permanent: true, reason: `${error.message.split(': ')[0]}: ${failure.reason}` } : failure;
+  }
   if (!(error instanceof MongoError)) return { permanent: false };
   if (RETRY_LABELS.some((label) => error.hasErrorLabel(label))) return { permanent: false };
   if (error instanceof MongoCompatibilityError) return permanent(error.message, 'use a MongoDB server version this driver supports');

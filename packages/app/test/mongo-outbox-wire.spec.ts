@@ -6,11 +6,12 @@
  * everywhere.
  */
 import { anOrder } from '@storefront/testing';
-import { createMongoAdapters, INDEXES, type MongoAdapters } from '@storefront/adapters-mongo';
+import { INDEXES, type MongoAdapters } from '@storefront/adapters-mongo';
 import { planMove } from '@storefront/domain';
 import { expect } from 'chai';
 import { afterEach, beforeEach, describe, it } from 'mocha';
-import { Long, MongoClient, type Document } from 'mongodb';
+import { Long, type Document, type MongoClient } from 'mongodb';
+import { productionAdaptersOn } from './mongo-wire-adapters.js';
 import { startFakeMongod, type FakeMongod, type ReceivedCommand } from './mongo-wire-fake.js';
 
 describe('MongoDB order store: the outbox on the wire (stand-in server)', function () {
@@ -21,8 +22,7 @@ describe('MongoDB order store: the outbox on the wire (stand-in server)', functi
 
   beforeEach(async () => {
     fake = await startFakeMongod();
-    client = new MongoClient(fake.uri('storefront'), { serverSelectionTimeoutMS: 2_000 });
-    adapters = await createMongoAdapters({ db: client.db() });
+    ({ client, adapters } = await productionAdaptersOn(fake, 'storefront'));
   });
 
   afterEach(async () => {

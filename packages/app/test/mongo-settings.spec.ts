@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { MongoClient } from 'mongodb';
-import { deploymentOf, durableDb, mongoClientOptions, readLevel, writeAcknowledgement, type Deployment } from '../src/mongo-settings.js';
+import { deploymentOf, durableDb, mongoClientOptions, readLevel, writeAcknowledgement, type Deployment } from '@storefront/adapters-mongo';
 
 const STANDALONE: Deployment = { replicated: false, members: 0 };
 const SET_OF_3: Deployment = { replicated: true, members: 3 };

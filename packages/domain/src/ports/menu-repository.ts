@@ -10,6 +10,12 @@ export interface MenuRepository {
    * Inserts or updates products matched by name (names are unique on a menu). Returns the saved
    * products with their ids. Either all are saved or none. Option groups and options get the ids
    * `assignOptionIds` derives from the names, so the same draft always saves the same ids.
+   *
+   * A draft's `available` is written only when the product is created: an existing product keeps
+   * the availability the kitchen gave it (setAvailability), so importing the menu file again at a
+   * restart never brings back a dish staff 86'd (DECISIONS "Restarts never undo the kitchen's
+   * changes"). Everything else (name, description, category, price, tags, option groups with their
+   * options' availability) follows the draft. The products returned carry the stored availability.
    */
   upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]>;
   /**

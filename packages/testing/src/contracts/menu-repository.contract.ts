@@ -93,6 +93,64 @@ export function describeMenuRepositoryContract(name: string, factory: () => Prom
       expect(listed[0]!.price).to.equal(650);
     });
 
+    describe("a product's availability (the kitchen's, once the product exists)", () => {
+      it('takes the availability of a new product from its draft', async () => {
+        const menu = await factory();
+        const saved = await menu.upsertByName([aProductDraft({ available: true }), aProductDraft({ available: false })]);
+        expect(saved.map((p) => p.available)).to.deep.equal([true, false]);
+        expect((await menu.findByIds(saved.map((p) => p.productId))).map((p) => [p.productId, p.available])).to.have.deep.members(
+          saved.map((p) => [p.productId, p.available]),
+        );
+      });
+
+      it("keeps a dish the kitchen 86'd unavailable when the same menu is upserted again, as a restart re-imports its menu file", async () => {
+        const menu = await factory();
+        const draft = aPizzaDraft({ available: true });
+        const [created] = await menu.upsertByName([draft]);
+        await menu.setAvailability(created!.productId, false);
+        const [again] = await menu.upsertByName([{ ...draft }]);
+        expect(again).to.deep.equal({ ...created, available: false });
+        expect(await menu.findByIds([created!.productId])).to.deep.equal([again]);
+        expect(only(await menu.list(), [created!])).to.deep.equal([again]);
+      });
+
+      it('keeps a dish the kitchen put back on sale available when the menu says it is not', async () => {
+        const menu = await factory();
+        const draft = aProductDraft({ available: false });
+        const [created] = await menu.upsertByName([draft]);
+        await menu.setAvailability(created!.productId, true);
+        const [again] = await menu.upsertByName([{ ...draft }]);
+        expect(again!.available).to.equal(true);
+        expect((await menu.findByIds([created!.productId]))[0]!.available).to.equal(true);
+      });
+
+      it("updates every other field of an 86'd dish from the draft and leaves it unavailable", async () => {
+        const menu = await factory();
+        const draft = aPizzaDraft();
+        const [created] = await menu.upsertByName([draft]);
+        await menu.setAvailability(created!.productId, false);
+        const [size, toppings] = draft.optionGroups;
+        const noLarge = { ...size!, options: size!.options.map((o) => (o.name === 'Large' ? { ...o, available: false } : o)) };
+        const changed = { ...draft, description: 'Now with basil', price: draft.price + 100, tags: ['new'], optionGroups: [noLarge, toppings!], available: true };
+        const [updated] = await menu.upsertByName([changed]);
+        const { productId: _id, optionGroups, ...rest } = updated!;
+        const { optionGroups: _groups, ...changedFields } = changed;
+        expect(rest).to.deep.equal({ ...changedFields, available: false });
+        expect(optionGroups[0]!.options.map((o) => o.available)).to.deep.equal(noLarge.options.map((o) => o.available));
+        expect(await menu.findByIds([created!.productId])).to.deep.equal([updated]);
+      });
+
+      it('keeps its revision when an upsert differs from the stored products only in availability', async () => {
+        const menu = await factory();
+        const draft = aProductDraft({ available: true });
+        const [created] = await menu.upsertByName([draft]);
+        await menu.setAvailability(created!.productId, false);
+        const before = await menu.revision();
+        await menu.upsertByName([{ ...draft }]);
+        expect(await menu.revision()).to.equal(before);
+      });
+    });
+
     it('saves nothing when a batch names the same product twice', async () => {
       const menu = await factory();
       const name = `Twice ${uniqueSuffix()}`;

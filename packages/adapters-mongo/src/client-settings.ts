@@ -1,5 +1,6 @@
 /**
- * How this service talks to MongoDB, whatever MONGODB_URI says.
+ * How this service talks to MongoDB, whatever MONGODB_URI says: the production settings, which the
+ * app's connection (packages/app/src/mongo-connection.ts) and every MongoDB test's client use.
  *
  * Time: every stage of an operation waits at most MONGODB_TIMEOUT_MS: choosing a server, checking
  * out a pooled connection, opening one, and each wait for an answer on a socket (a socket that
@@ -12,7 +13,7 @@
  * handle, which the driver prefers to the client's (URI) settings, so a URI can ask for more but
  * never for less. See docs/decisions.md, "MongoDB client settings".
  */
-import { MongoClient, ReadConcern, ReadPreference, type Db, type DbOptions, type Document, type MongoClientOptions, type ReadConcernLevel, type W } from 'mongodb';
+import { MongoClient, MongoServerError, ReadConcern, ReadPreference, type Db, type DbOptions, type Document, type MongoClientOptions, type ReadConcernLevel, type W } from 'mongodb';
 
 export const DEFAULT_MONGODB_TIMEOUT_MS = 2_000;
 
@@ -41,6 +42,20 @@ export function deploymentOf(hello: Document): Deployment {
   const count = (field: string): number => (Array.isArray(hello[field]) ? (hello[field] as unknown[]).length : 0);
   const sharded = hello['msg'] === 'isdbgrid';
   return { replicated: sharded || typeof hello['setName'] === 'string', members: sharded ? 0 : count('hosts') + count('passives') };
+}
+
+/** What the server `client` is connected to says about the deployment. */
+export async function deploymentOn(client: MongoClient): Promise<Deployment> {
+  return deploymentOf(await helloOf(client));
+}
+
+/** The server's `hello` answer; `isMaster` on a 4.4.0 or 4.4.1 server, which has no `hello` command. */
+async function helloOf(client: MongoClient): Promise<Document> {
+  const admin = client.db('admin');
+  return admin.command({ hello: 1 }).catch((error: unknown) => {
+    if (error instanceof MongoServerError && error.code === 59) return admin.command({ isMaster: 1 }); // CommandNotFound
+    throw error;
+  });
 }
 
 /** The settings the URI asked for, as the driver parsed them (`client.options`). */
@@ -104,10 +119,10 @@ export function durableSettings(uri: UriSettings, deployment: Deployment): Durab
   };
 }
 
-/** The database handle every adapter uses: the URI's database with the durable settings. */
-export function durableDb(client: MongoClient, deployment: Deployment): { db: Db; raised: readonly string[] } {
+/** The database handle every adapter uses: the URI's database (or `database`) with the durable settings. */
+export function durableDb(client: MongoClient, deployment: Deployment, database?: string): { db: Db; raised: readonly string[] } {
   const { options, raised } = durableSettings(client.options, deployment);
-  return { db: client.db(undefined, options), raised };
+  return { db: client.db(database, options), raised };
 }
 
 /**

@@ -1,0 +1,28 @@
+/**
+ * Reading what won a duplicate-key race so that it is certainly seen. On a replica set every read
+ * has `majority` read concern (the app's settings): it sees only majority-committed data. The winner
+ * of a race on a unique index may have written to the primary a moment ago, not yet to a majority,
+ * and a plain majority read right after E11000 then misses it: the loser would take the key for
+ * free, or find no order where one exists.
+ *
+ * So the losing write and its reads run in one causally consistent session: the server's answer to
+ * the refused write carries its `operationTime` (on E11000 the server sets the client's last optime
+ * to its own latest one, which includes the winner's write), and the driver sends it as
+ * `afterClusterTime` with the next read. A majority read with `afterClusterTime` waits until the
+ * majority-committed view reaches that time (bounded by the socket time-out like any answer), so it
+ * sees the winner's document, and never one that a failover could still roll back (a `local` read
+ * would). On a standalone server nothing carries an operationTime, and local reads see everything.
+ *
+ * One session per attempt: only a session's first command goes without `afterClusterTime`, and the
+ * insert that may lose the race must be that one.
+ */
+import type { ClientSession, MongoClient } from 'mongodb';
+
+export async function inCausalSession<T>(client: MongoClient, work: (session: ClientSession) => Promise<T>): Promise<T> {
+  const session = client.startSession({ causalConsistency: true });
+  try {
+    return await work(session);
+  } finally {
+    await session.endSession().catch(() => undefined);
+  }
+}
