@@ -225,7 +225,7 @@ export const mochaHooks = {
     const memoryOnlyTests = [...memoryOnlyTally.values()].reduce((sum, entry) => sum + entry.tests, 0);
     const memoryOnlyLines = [...memoryOnlyTally].map(([suite, entry]) => `  - ${suite} (${entry.tests}): ${entry.reason}`);
     if (postgresMode()) {
-      const head = `PostgreSQL mode: ${databaseTests} end-to-end and reliability tests ran against PostgreSQL at ${postgresServerShown()} (${databaseServers} servers, a fresh database each); ${memoryOnlyTests} stayed on the memory store:`;
+      const head = `PostgreSQL mode: ${databaseTests} end-to-end and reliability tests ran against PostgreSQL at ${postgresServerShown()} (${databaseServers} servers, a fresh database each); ${memoryOnlyTests} stayed on the memory store${memoryOnlyLines.length > 0 ? ':' : '.'}`;
       console.log(`\n  ${[head, ...memoryOnlyLines].join('\n  ')}\n`);
       return;
     }
