@@ -7,7 +7,8 @@ import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
 import { STREAM_LIMITS } from '@storefront/adapters-http';
 import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/adapters-zones';
-import type { DeliveryZones, OpeningHours, SlotRules } from '@storefront/domain';
+import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules } from '@storefront/domain';
+import { DEFAULT_LOGIN_POLICY, DEFAULT_POLL_POLICY, DEFAULT_REGISTER_POLICY, DEFAULT_REQUEST_POLICY } from '@storefront/domain';
 import { LOGIN_EMAIL_CEILING_FACTOR } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
@@ -183,27 +184,19 @@ export function loadConfig(env: Env): StorefrontConfig {
   const storeName = read.text('STOREFRONT_NAME', 'Storefront', 100);
   const metrics = read.metrics('METRICS_PORT', 'METRICS_HOST', port);
   const demoData = read.boolean('STOREFRONT_DEMO_DATA', memory);
-  const loginMax = read.integer('LOGIN_RATE_LIMIT_MAX', 10, 1, MAX_LIMIT);
+  const loginMax = read.integer('LOGIN_RATE_LIMIT_MAX', DEFAULT_LOGIN_POLICY.limit, 1, MAX_LIMIT);
   const config: StorefrontConfig = {
     port,
     host: read.string('HOST', '0.0.0.0'),
     store,
     menuFile: read.optionalString('STOREFRONT_MENU_FILE'),
     demoData,
-    rateLimit: {
-      max: read.integer('RATE_LIMIT_MAX', 120, 1, MAX_LIMIT),
-      windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
-    },
-    loginRateLimit: { max: loginMax, windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS) },
+    // The defaults are the domain's (DEFAULT_*_POLICY): one place says what an unset variable means.
+    rateLimit: readPolicy(read, 'RATE_LIMIT', DEFAULT_REQUEST_POLICY),
+    loginRateLimit: { max: loginMax, windowSeconds: read.integer('LOGIN_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_LOGIN_POLICY.windowSeconds, 1, MAX_WINDOW_SECONDS) },
     loginEmailRateLimitMax: read.integer('LOGIN_EMAIL_RATE_LIMIT_MAX', Math.min(MAX_LIMIT, loginMax * LOGIN_EMAIL_CEILING_FACTOR), loginMax, MAX_LIMIT),
-    registerRateLimit: {
-      max: read.integer('REGISTER_RATE_LIMIT_MAX', 5, 1, MAX_LIMIT),
-      windowSeconds: read.integer('REGISTER_RATE_LIMIT_WINDOW_SECONDS', 3600, 1, MAX_WINDOW_SECONDS),
-    },
-    statusRateLimit: {
-      max: read.integer('STATUS_RATE_LIMIT_MAX', 600, 1, MAX_LIMIT),
-      windowSeconds: read.integer('STATUS_RATE_LIMIT_WINDOW_SECONDS', 60, 1, MAX_WINDOW_SECONDS),
-    },
+    registerRateLimit: readPolicy(read, 'REGISTER_RATE_LIMIT', DEFAULT_REGISTER_POLICY),
+    statusRateLimit: readPolicy(read, 'STATUS_RATE_LIMIT', DEFAULT_POLL_POLICY),
     scrypt,
     tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', store),
     tokenVerifyKeys: verifyKeys.length > 0 ? verifyKeys : oldNameKeys,
@@ -238,6 +231,14 @@ export function loadConfig(env: Env): StorefrontConfig {
   };
   read.throwIfAny();
   return config;
+}
+
+/** `<PREFIX>_MAX` and `<PREFIX>_WINDOW_SECONDS`, each defaulting to the policy's own. */
+function readPolicy(read: Reader, prefix: string, defaults: RateLimitPolicy): { max: number; windowSeconds: number } {
+  return {
+    max: read.integer(`${prefix}_MAX`, defaults.limit, 1, MAX_LIMIT),
+    windowSeconds: read.integer(`${prefix}_WINDOW_SECONDS`, defaults.windowSeconds, 1, MAX_WINDOW_SECONDS),
+  };
 }
 
 /** Reads variables, collecting every problem so that one start-up reports them all. */

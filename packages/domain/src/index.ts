@@ -14,6 +14,7 @@ export {
   createStorefront,
   DEFAULT_LOGIN_POLICY,
   DEFAULT_PASSWORD_RESET_URL,
+  DEFAULT_POLL_POLICY,
   DEFAULT_REGISTER_POLICY,
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
@@ -72,7 +73,11 @@ export type { Product, ProductDraft } from './model/product.js';
 export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model/option-group.js';
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
-export { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH, ROLES } from './model/customer.js';
+export { ROLES } from './model/customer.js';
+export { EMAIL_RULE, emailOf, normalizeEmail, type Email } from './model/email.js';
+export { PASSWORD_RULE, type Password } from './model/password.js';
+export { DISPLAY_NAME_RULE, type DisplayName } from './model/display-name.js';
+export { MONEY_RULE, isMoney } from './model/money.js';
 export { compareKitchenOrders, compareOrders, ORDER_LIMITS } from './model/order.js';
 export { copyDeliveryAddress, FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
 export type { DeliveryAddress, Fulfilment, FulfilmentRequest, FulfilmentType } from './model/fulfilment.js';

@@ -107,6 +107,29 @@ describe('Accounts: sign-up', () => {
     expect(await world.adapters.customers.findByEmail('erin@example.com')).to.not.equal(null);
   });
 
+  it('takes only a plain address: no lookalikes, no second recipient, no display name', async () => {
+    const world = anAccountsWorld({ registerPolicy: { name: 'register', limit: 100, windowSeconds: 3600 } });
+    const refused = ['alice@example.com\u0000', 'z2<victim@evil.test>', 'root,postmaster,z1@x.test', 'a;b@x.test', '"a b"@x.test', 'a b@x.test', 'alice@example.com\u200b', 'a..b@x.test', 'a@localhost', 'a@-x.test', `${'a'.repeat(65)}@x.test`, 'a\r\nRCPT TO:<b@x.test>@x.test'];
+    for (const email of refused) {
+      const error = (await expectDomainError(world.storefront.signUp.execute(signUpInput({ email })), 'validation_failed')) as DomainError;
+      expect(error.details?.map((d) => d.path), JSON.stringify(email)).to.deep.equal(['email']);
+    }
+    for (const [i, email] of ['bob+tag@example.com', "o'brien@mail.example.co.uk", 'josé@exämple.de', 'x_y-z@xn--bcher-kva.example'].entries()) {
+      await world.storefront.signUp.execute(signUpInput({ email, name: `Plain ${i}` }));
+    }
+    // The operator's CLI takes the same addresses only.
+    await expectDomainError(world.storefront.registerCustomer.execute({ email: 'z2<victim@evil.test>', name: 'Z', password: 'z-password' }), 'validation_failed');
+  });
+
+  it('answers a login with an address that is not one invalid_credentials, after the same hash', async () => {
+    const world = anAccountsWorld();
+    const verifications = world.hasher.verifications;
+    const lookups = world.lookups.count;
+    await expectDomainError(world.storefront.login.execute({ email: 'z2<victim@evil.test>', password: 'whatever-1', client: CLIENT }), 'invalid_credentials');
+    expect(world.hasher.verifications).to.equal(verifications + 1);
+    expect(world.lookups.count, 'never looked up').to.equal(lookups);
+  });
+
   it('answers email_taken for an address in use in any letter case, without hashing', async () => {
     const world = anAccountsWorld();
     await world.storefront.signUp.execute(signUpInput());
@@ -166,6 +189,17 @@ describe('Accounts: password reset', () => {
       expect(world.lookups.count, email).to.equal(lookups + 1);
     }
     expect(world.mailer.sent.map((m) => m.to)).to.deep.equal(['dana@example.com']);
+    expect(world.reported).to.deep.equal([]);
+  });
+
+  it('sends nothing for an address that is not one, even to an account stored with it before the rule', async () => {
+    const world = anAccountsWorld();
+    const { email } = await aLoggedInCustomer(world);
+    // An account made before the address rule, with a lookalike address.
+    const lookalike = { ...(await world.adapters.customers.findByEmail(email))!, customerId: 'cus_lookalike', email: 'z2<victim@evil.test>' };
+    await world.adapters.customers.create(lookalike);
+    await requestReset(world, 'z2<victim@evil.test>');
+    expect(world.mailer.sent).to.deep.equal([]);
     expect(world.reported).to.deep.equal([]);
   });
 

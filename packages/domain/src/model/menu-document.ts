@@ -6,7 +6,8 @@
  */
 import type { Product, ProductDraft } from './product.js';
 import { parseOptionGroups } from './option-group-validation.js';
-import { Issues, isIntegerIn, isRecord, textField, unknownFields } from './validation.js';
+import { isMoney } from './money.js';
+import { Issues, isRecord, textField, unknownFields } from './validation.js';
 
 /** One option of a group, as a menu document writes it. */
 export interface MenuDocumentOption {
@@ -61,7 +62,7 @@ export function parseProductDraft(value: unknown, path: string, issues: Issues):
   const name = textField(value, 'name', path, 100, true, issues);
   const description = textField(value, 'description', path, 1000, false, issues);
   const category = textField(value, 'category', path, 50, true, issues);
-  if (!isIntegerIn(value['price'], 0, 100_000_000)) issues.add(`${path}.price`, 'must be an integer number of minor units (cents), 0 or more');
+  if (!isMoney(value['price'])) issues.add(`${path}.price`, 'must be an integer number of minor units (cents), 0 or more');
   const currency = value['currency'] ?? 'USD';
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) issues.add(`${path}.currency`, 'must be an ISO 4217 code such as USD');
   const tags = value['tags'] ?? [];

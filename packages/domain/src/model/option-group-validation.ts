@@ -6,6 +6,7 @@
 import type { OptionDraft, OptionGroupDraft } from './option-group.js';
 import { OPTION_LIMITS } from './option-group.js';
 import { optionNameKey } from './option-ids.js';
+import { isMoney } from './money.js';
 import { isIntegerIn, isRecord, type Issues, textField, unknownFields } from './validation.js';
 
 const GROUP_FIELDS = new Set(['name', 'min', 'max', 'options']);
@@ -68,7 +69,7 @@ function parseOptions(list: readonly unknown[], path: string, issues: Issues): O
     if (name !== '' && names.has(key)) issues.add(`${at}.name`, `"${name}" appears twice in the group`);
     names.add(key);
     const priceDelta = item['price_delta'] ?? 0;
-    if (!isIntegerIn(priceDelta, 0, maxPriceDelta)) issues.add(`${at}.price_delta`, 'must be an integer number of minor units (cents), 0 or more');
+    if (!isMoney(priceDelta, maxPriceDelta)) issues.add(`${at}.price_delta`, 'must be an integer number of minor units (cents), 0 or more');
     const available = item['available'] ?? true;
     if (typeof available !== 'boolean') issues.add(`${at}.available`, 'must be true or false');
     options.push({ name, priceDelta: priceDelta as number, available: available as boolean });

@@ -3,6 +3,7 @@
  * asks for between `min` and `max` of its options (`min` 0: optional); each option adds its
  * `priceDelta` (minor units, never negative) to the dish's price when chosen.
  */
+import { MONEY_RULE } from './money.js';
 
 /** One choice within a group. `available` false: listed, but refused in an order (86'd). */
 export interface Option {
@@ -41,5 +42,5 @@ export const OPTION_LIMITS = {
   maxOptionsPerGroup: 50,
   maxNameLength: 100,
   /** The same bound as a product's price. */
-  maxPriceDelta: 100_000_000,
+  maxPriceDelta: MONEY_RULE.maximum,
 } as const;

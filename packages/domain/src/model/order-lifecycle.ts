@@ -9,7 +9,7 @@
  *   accepted | preparing → cancelled (staff, reason)
  */
 import { DomainError } from '../errors.js';
-import { Issues } from './validation.js';
+import { characterCount, Issues } from './validation.js';
 import type { Order, OrderStatus } from './order.js';
 
 /** Who moves an order: its owner (the customer who placed it) or the kitchen. */
@@ -154,7 +154,8 @@ export function invalidTransition(order: Order, to: OrderStatus): DomainError {
 export function parseReason(value: unknown, issues: Issues): string | undefined {
   if (value === undefined) return undefined;
   const text = typeof value === 'string' ? value.trim() : '';
-  if (text.length < REASON_LIMITS.minLength || text.length > REASON_LIMITS.maxLength) {
+  const length = characterCount(text);
+  if (length < REASON_LIMITS.minLength || length > REASON_LIMITS.maxLength) {
     issues.add('reason', `must be a string of ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters`);
     return undefined;
   }

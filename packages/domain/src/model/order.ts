@@ -1,3 +1,5 @@
+import { characterCount, isIntegerIn } from './validation.js';
+
 /** An option chosen on an order line, as it was priced at placement (the menu may change later). */
 export interface OrderLineOption {
   readonly optionId: string;
@@ -78,12 +80,24 @@ export const ORDER_LIMITS = {
   minQuantity: 1,
   maxQuantity: 99,
   maxOptionsPerLine: 1000,
+  /** A product or option id as a client may send it, in characters (ours are far shorter). */
+  maxIdLength: 64,
 } as const;
 
 /** The kitchen's queue order: promised_at, then placement (created_at, order_id). */
 export function compareKitchenOrders(a: Order, b: Order): number {
   const dp = a.fulfilment.promisedAt.getTime() - b.fulfilment.promisedAt.getTime();
   return dp !== 0 ? dp : compareOrders(a, b);
+}
+
+/** Quantity: how many of a line's dish, a whole number from ORDER_LIMITS.minQuantity to maxQuantity. */
+export function isQuantity(value: unknown): value is number {
+  return isIntegerIn(value, ORDER_LIMITS.minQuantity, ORDER_LIMITS.maxQuantity);
+}
+
+/** Whether `value` is an id string a client may send (1 to ORDER_LIMITS.maxIdLength characters). */
+export function isIdText(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && characterCount(value) <= ORDER_LIMITS.maxIdLength;
 }
 
 /** Orders are listed oldest first: created_at, then order_id. */

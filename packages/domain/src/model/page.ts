@@ -15,7 +15,7 @@ export interface Page<T> {
 }
 
 /** Page size when none is asked for, and the largest served (a larger `limit` is served as this). */
-export const PAGING = { defaultLimit: 20, maxLimit: 100 } as const;
+export const PAGING = { defaultLimit: 20, maxLimit: 100, maxPage: 1_000_000_000 } as const;
 
 /** Rows to skip for `request` (for repository adapters). */
 export function pageOffset(request: PageRequest): number {

@@ -44,7 +44,7 @@ export function unknownFields(record: Record<string, unknown>, known: ReadonlySe
 export function textField(record: Record<string, unknown>, field: string, path: string, max: number, required: boolean, issues: Issues): string {
   const value = record[field];
   if (value === undefined && !required) return '';
-  if (typeof value !== 'string' || (required && value.trim() === '') || value.length > max) {
+  if (typeof value !== 'string' || (required && value.trim() === '') || characterCount(value) > max) {
     issues.add(`${path}.${field}`, `must be a ${required ? 'non-empty ' : ''}string of at most ${max} characters`);
     return '';
   }

@@ -1,5 +1,6 @@
 import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
+import { givenPassword } from '../model/password.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { OrderRepository } from '../ports/order-repository.js';
@@ -38,15 +39,13 @@ export class EraseAccount {
 
   async execute(input: EraseAccountInput): Promise<void> {
     const issues = new Issues();
-    if (typeof input.password !== 'string' || input.password.length === 0 || input.password.length > 1024) {
-      issues.add('password', 'is required: the account password, a string of 1 to 1024 characters');
-    }
+    const password = givenPassword(input.password, 'password', issues);
     issues.throwIfAny();
     const { customer } = input.caller;
     const { customers, sessions, resetTokens, hasher, limiter, clock } = this.deps;
     await countPasswordAttempt(limiter, this.deps, { email: customer.email, client: input.client }, 'Too many password attempts; retry later.');
     const options = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
-    if (!(await hasher.verify(customer.passwordHash, input.password as string, options))) {
+    if (!(await hasher.verify(customer.passwordHash, password, options))) {
       throw new DomainError('invalid_credentials', 'The password is wrong.');
     }
     // The record first: with it gone no token of the account authenticates, even before the

@@ -1,6 +1,7 @@
 import type { AccountPorts } from './account-ports.js';
 import { DomainError } from '../errors.js';
-import { givenEmail } from '../model/customer.js';
+import { emailOf, givenEmail } from '../model/email.js';
+import { givenPassword } from '../model/password.js';
 import { Issues } from '../model/validation.js';
 import type { AbortSignalLike, HashOptions, TokenService } from '../ports/security.js';
 import { countPasswordAttempt, type PasswordAttemptPolicies } from './password-attempts.js';
@@ -25,8 +26,6 @@ export interface LoginDependencies extends AccountPorts, PasswordAttemptPolicies
   readonly tokens: TokenService;
 }
 
-const MAX_PASSWORD = 1024;
-
 /**
  * Email + password → a new session and its token pair. Unknown email and wrong password are the
  * same `invalid_credentials` and cost the same: an unknown email is checked against a dummy hash
@@ -42,17 +41,16 @@ export class Login {
   async execute(input: LoginInput): Promise<TokenPair> {
     const issues = new Issues();
     const email = givenEmail(input.email, issues);
-    if (typeof input.password !== 'string' || input.password.length === 0 || input.password.length > MAX_PASSWORD) {
-      issues.add('password', `is required: a string of 1 to ${MAX_PASSWORD} characters`);
-    }
+    const password = givenPassword(input.password, 'password', issues);
     issues.throwIfAny();
-    const password = input.password as string;
 
     await countPasswordAttempt(this.deps.limiter, this.deps, { email, client: input.client }, 'Too many login attempts; retry later.');
 
     const { customers, hasher } = this.deps;
     const options: HashOptions = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
-    const customer = await customers.findByEmail(email);
+    // A string that is not a plain address is an unknown email: the same answer, after the same hash.
+    const address = emailOf(email);
+    const customer = address === undefined ? null : await customers.findByEmail(address);
     const valid = customer === null
       ? (await hasher.verify(await this.dummy(), password, options)) && false
       : await hasher.verify(customer.passwordHash, password, options);

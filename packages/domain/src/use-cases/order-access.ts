@@ -6,7 +6,7 @@ import { DomainError } from '../errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
 import type { Role } from '../model/customer.js';
 import type { Order } from '../model/order.js';
-import { invalidTransition, isOrderStatus, parseReason, planMove } from '../model/order-lifecycle.js';
+import { invalidTransition, isOrderStatus, ORDER_STATUSES, parseReason, planMove } from '../model/order-lifecycle.js';
 import { Issues } from '../model/validation.js';
 import type { OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
@@ -107,7 +107,7 @@ export class MoveOrder {
 
   async execute(input: MoveOrderInput): Promise<Order> {
     const issues = new Issues();
-    if (!isOrderStatus(input.status)) issues.add('status', 'must be one of placed, accepted, preparing, ready, completed, rejected, cancelled');
+    if (!isOrderStatus(input.status)) issues.add('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
     const reason = parseReason(input.reason, issues);
     issues.throwIfAny();
     const to = input.status as Order['status'];

@@ -5,9 +5,9 @@
  */
 import { DomainError } from '../errors.js';
 import type { Order, OrderLine, OrderRequestLine } from '../model/order.js';
-import { ORDER_LIMITS } from '../model/order.js';
+import { isIdText, isQuantity, ORDER_LIMITS } from '../model/order.js';
 import type { Product } from '../model/product.js';
-import { Issues, isIntegerIn, isRecord } from '../model/validation.js';
+import { Issues, isRecord } from '../model/validation.js';
 import { chooseOptions } from './option-choice.js';
 
 /** A request line as checked: `options` always present (empty when none), without duplicates. */
@@ -28,10 +28,10 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
   items.forEach((item: unknown, i) => {
     if (!isRecord(item)) return issues.add(`items.${i}`, 'must be an object with product_id and quantity');
     const { productId, quantity, options } = item;
-    if (typeof productId !== 'string' || productId.length === 0 || productId.length > 64) {
-      issues.add(`items.${i}.product_id`, 'must be a product id string of 1 to 64 characters');
+    if (!isIdText(productId)) {
+      issues.add(`items.${i}.product_id`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters`);
     }
-    if (!isIntegerIn(quantity, ORDER_LIMITS.minQuantity, ORDER_LIMITS.maxQuantity)) {
+    if (!isQuantity(quantity)) {
       issues.add(`items.${i}.quantity`, `must be an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}`);
     }
     if (options !== undefined) checkOptionIds(options, `items.${i}.options`, issues);
@@ -46,8 +46,8 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
  */
 function checkOptionIds(options: unknown, path: string, issues: Issues): void {
   const max = ORDER_LIMITS.maxOptionsPerLine;
-  if (!Array.isArray(options) || options.length > max || !options.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 64)) {
-    issues.add(path, `must be a list of at most ${max} option ids (strings of 1 to 64 characters)`);
+  if (!Array.isArray(options) || options.length > max || !options.every(isIdText)) {
+    issues.add(path, `must be a list of at most ${max} option ids (strings of 1 to ${ORDER_LIMITS.maxIdLength} characters)`);
     return;
   }
   const seen = new Set<string>();

@@ -8,13 +8,11 @@ export interface PageInput {
   readonly limit?: number | undefined;
 }
 
-const MAX_PAGE = 1_000_000_000;
-
 /** Defaults page 1 and limit 20; a limit above 100 is served as 100; below 1 is invalid. */
 export function resolvePage(input: PageInput, issues: Issues): PageRequest {
   const page = input.page ?? 1;
   const limit = input.limit ?? PAGING.defaultLimit;
-  if (!isIntegerIn(page, 1, MAX_PAGE)) issues.add('page', `must be an integer from 1 to ${MAX_PAGE}`);
+  if (!isIntegerIn(page, 1, PAGING.maxPage)) issues.add('page', `must be an integer from 1 to ${PAGING.maxPage}`);
   if (!isIntegerIn(limit, 1, Number.MAX_SAFE_INTEGER)) issues.add('limit', 'must be an integer of 1 or more');
   return { page, limit: Math.min(limit, PAGING.maxLimit) };
 }

@@ -1,7 +1,10 @@
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Customer, CustomerProfile, Role } from '../model/customer.js';
-import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, ROLES, toProfile } from '../model/customer.js';
+import { ROLES, toProfile } from '../model/customer.js';
+import { displayNameOf } from '../model/display-name.js';
+import { emailOf } from '../model/email.js';
+import { newPassword } from '../model/password.js';
 import { Issues } from '../model/validation.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 import type { Clock, PasswordHasher } from '../ports/security.js';
@@ -17,8 +20,8 @@ export interface RegisterCustomerInput {
 }
 
 /**
- * Adds a customer account for an operator (the CLI's `customers add`, demo seeding): any role, and
- * passwords up to 1024 characters as before. Customers sign themselves up through SignUp.
+ * Adds a customer account for an operator (the CLI's `customers add`, demo seeding): any role; the
+ * email, name and password follow the rules of sign-up. Customers sign themselves up through SignUp.
  */
 export class RegisterCustomer {
   constructor(
@@ -29,20 +32,22 @@ export class RegisterCustomer {
 
   async execute(input: RegisterCustomerInput): Promise<CustomerProfile> {
     const issues = new Issues();
-    const email = normalizeEmail(input.email);
-    if (!isEmailAddress(email)) issues.add('email', 'must be an email address');
-    if (input.name.trim() === '' || input.name.length > MAX_NAME_LENGTH) issues.add('name', `must be 1 to ${MAX_NAME_LENGTH} characters`);
-    if (input.password.length < 8 || input.password.length > 1024) issues.add('password', 'must be 8 to 1024 characters');
+    const email = emailOf(input.email);
+    if (email === undefined) issues.add('email', 'must be an email address');
+    const name = displayNameOf(input.name, 'name', issues);
+    const password = newPassword(input.password, 'password', issues);
     if (input.role !== undefined && !ROLES.includes(input.role)) issues.add('role', `must be ${ROLES.join(' or ')}`);
     issues.throwIfAny();
-    if ((await this.customers.findByEmail(email)) !== null) {
-      throw new DomainError('conflict', `A customer with email ${email} already exists.`);
+    // throwIfAny has thrown for an email that is not one.
+    const address = email!;
+    if ((await this.customers.findByEmail(address)) !== null) {
+      throw new DomainError('conflict', `A customer with email ${address} already exists.`);
     }
     const customer: Customer = {
       customerId: newId('cus'),
-      email,
-      name: input.name.trim(),
-      passwordHash: await this.hasher.hash(input.password),
+      email: address,
+      name,
+      passwordHash: await this.hasher.hash(password),
       disabled: input.disabled ?? false,
       createdAt: this.clock.now(),
       role: input.role ?? 'customer',

@@ -1,5 +1,5 @@
 import { DomainError } from '../errors.js';
-import { normalizeEmail } from '../model/customer.js';
+import { normalizeEmail } from '../model/email.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 
 /** Disables or re-enables an account; a disabled customer's tokens are refused at once. */

@@ -1,5 +1,6 @@
 import { DomainError } from '../errors.js';
-import { normalizeEmail, ROLES, type Role } from '../model/customer.js';
+import { ROLES, type Role } from '../model/customer.js';
+import { normalizeEmail } from '../model/email.js';
 import type { CustomerRepository } from '../ports/customer-repository.js';
 
 /** Makes an account staff or customer again (the operator CLI); its next request sees the role. */

@@ -2,8 +2,10 @@ import type { AccountPorts } from './account-ports.js';
 import { DomainError, isDomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Customer } from '../model/customer.js';
-import { isEmailAddress, MAX_NAME_LENGTH, normalizeEmail, PASSWORD_LENGTH } from '../model/customer.js';
-import { characterCount, Issues } from '../model/validation.js';
+import { displayNameOf, type DisplayName } from '../model/display-name.js';
+import { EMAIL_RULE, emailOf, type Email } from '../model/email.js';
+import { newPassword, type Password } from '../model/password.js';
+import { Issues } from '../model/validation.js';
 import type { RateLimitPolicy } from '../ports/rate-limiter.js';
 import type { AbortSignalLike, TokenService } from '../ports/security.js';
 import type { TokenPair } from '../session-tokens.js';
@@ -60,23 +62,14 @@ export class SignUp {
   }
 }
 
-function signUpFields(input: SignUpInput): { email: string; name: string; password: string } {
+function signUpFields(input: SignUpInput): { email: Email; name: DisplayName; password: Password } {
   const issues = new Issues();
-  const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
-  if (!isEmailAddress(email)) issues.add('email', 'must be an email address of at most 254 characters');
-  const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (name === '' || characterCount(name) > MAX_NAME_LENGTH) issues.add('name', `must be a string of 1 to ${MAX_NAME_LENGTH} characters`);
-  checkNewPassword(input.password, 'password', issues);
+  const email = emailOf(input.email);
+  if (email === undefined) issues.add('email', `must be an email address of at most ${EMAIL_RULE.maxLength} characters`);
+  const name = displayNameOf(input.name, 'name', issues);
+  const password = newPassword(input.password, 'password', issues);
   issues.throwIfAny();
-  return { email, name, password: input.password as string };
-}
-
-/** A password a customer chooses (sign-up, reset): a string of 8 to 128 characters. */
-export function checkNewPassword(password: unknown, path: string, issues: Issues): void {
-  const length = typeof password === 'string' ? characterCount(password) : 0;
-  if (length < PASSWORD_LENGTH.min || length > PASSWORD_LENGTH.max) {
-    issues.add(path, `must be a string of ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
-  }
+  return { email: email!, name, password };
 }
 
 function emailTaken(): DomainError {

@@ -1,0 +1,73 @@
+/**
+ * The document's limits and the domain's rules are one rule written twice, for the HTTP check and
+ * for embedders: this holds each pair to the other, so the two cannot drift.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  DISPLAY_NAME_RULE,
+  EMAIL_RULE,
+  emailOf,
+  MONEY_RULE,
+  ORDER_LIMITS,
+  ORDER_STATUSES,
+  PAGING,
+  PASSWORD_RULE,
+  REASON_LIMITS,
+  ROLES,
+  SEARCH_LIMITS,
+} from '@storefront/domain';
+import { expect } from 'chai';
+import { describe, it } from 'mocha';
+import { parse } from 'yaml';
+import { OPENAPI_PATH } from './document-path.js';
+
+type Json = Record<string, unknown>;
+const document = parse(readFileSync(OPENAPI_PATH, 'utf8')) as Json;
+const at = (pointer: string): Json => pointer.split('/').slice(1).reduce<Json>((node, token) => node[token.replace(/~1/g, '/')] as Json, document);
+const schema = (name: string): Json => at(`/components/schemas/${name}`);
+const property = (name: string, field: string): Json => (schema(name)['properties'] as Record<string, Json>)[field]!;
+const queryParameter = (path: string, name: string): Json =>
+  ((at(`/paths/${path.replace(/\//g, '~1')}/get`)['parameters'] as Json[]).find((p) => p['name'] === name)!['schema'] as Json);
+
+describe('docs/openapi.yaml and the domain hold the same rules', () => {
+  it('order lines: 1 to 50 lines, quantities 1 to 99, ids of 1 to 64 characters, options at most 1000', () => {
+    expect(property('OrderRequest', 'items')).to.include({ minItems: ORDER_LIMITS.minLines, maxItems: ORDER_LIMITS.maxLines });
+    expect(property('OrderRequestLine', 'quantity')).to.include({ minimum: ORDER_LIMITS.minQuantity, maximum: ORDER_LIMITS.maxQuantity });
+    expect(property('OrderRequestLine', 'product_id')).to.include({ minLength: 1, maxLength: ORDER_LIMITS.maxIdLength });
+    const options = property('OrderRequestLine', 'options');
+    expect(options).to.include({ maxItems: ORDER_LIMITS.maxOptionsPerLine, uniqueItems: true });
+    expect(options['items']).to.include({ minLength: 1, maxLength: ORDER_LIMITS.maxIdLength });
+  });
+
+  it('passwords: 8 to 128 chosen, up to 1024 given', () => {
+    for (const [name, field] of [['RegisterRequest', 'password'], ['PasswordResetConfirmRequest', 'password']] as const) {
+      expect(property(name, field), name).to.include({ minLength: PASSWORD_RULE.minLength, maxLength: PASSWORD_RULE.maxLength });
+    }
+    for (const name of ['LoginRequest', 'DeleteAccountRequest']) {
+      expect(property(name, 'password'), name).to.include({ minLength: 1, maxLength: PASSWORD_RULE.maxGivenLength });
+    }
+  });
+
+  it('names, reasons, search and paging', () => {
+    expect(property('RegisterRequest', 'name')).to.include({ minLength: DISPLAY_NAME_RULE.minLength, maxLength: DISPLAY_NAME_RULE.maxLength });
+    expect(property('OrderMoveRequest', 'reason')).to.include({ minLength: REASON_LIMITS.minLength, maxLength: REASON_LIMITS.maxLength });
+    expect(queryParameter('/api/search', 'q')).to.include({ maxLength: SEARCH_LIMITS.maxQueryLength });
+    expect(at('/components/parameters/Page/schema')).to.include({ minimum: 1, maximum: PAGING.maxPage });
+    expect(schema('PageMeta')['properties']).to.have.nested.property('per_page.maximum', PAGING.maxLimit);
+  });
+
+  it('statuses, roles and money', () => {
+    expect(schema('OrderStatus')['enum']).to.deep.equal([...ORDER_STATUSES]);
+    expect(property('Customer', 'role')['enum']).to.deep.equal([...ROLES]);
+    expect(schema('Money')).to.include({ minimum: MONEY_RULE.minimum });
+  });
+
+  it('emails: the sign-up pattern is the domain\'s address rule, with blanks around it allowed', () => {
+    const email = property('RegisterRequest', 'email');
+    expect(email['pattern']).to.equal(`^\\s*(?:${EMAIL_RULE.pattern})\\s*$`);
+    expect(email['maxLength']).to.equal(EMAIL_RULE.maxLength);
+    const documented = new RegExp(email['pattern'] as string, 'u');
+    const samples = ['alice@example.com', ' Bob+tag@Example.COM ', 'josé@exämple.de', "o'brien@x.test", 'alice@example.com\u0000', 'z2<victim@evil.test>', 'root,postmaster,z1@x.test', 'a b@x.test', '"q"@x.test', 'a..b@x.test', 'a@x', 'a@-x.test', 'a;b@x.test'];
+    for (const sample of samples) expect(documented.test(sample), JSON.stringify(sample)).to.equal(emailOf(sample) !== undefined);
+  });
+});
