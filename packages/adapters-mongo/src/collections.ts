@@ -89,23 +89,6 @@ export interface IndexOptions {
   readonly replicated: boolean;
 }
 
-/** Brings orders written by older releases up to date (status, version, promisedAt). */
-export async function upgradeOrders(db: Db): Promise<number> {
-  const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
-    {
-      $set: {
-        status: 'placed',
-        version: 1,
-        updatedAt: '$createdAt',
-        statusHistory: [{ status: 'placed', at: '$createdAt' }],
-      },
-    },
-  ]);
-  // Orders placed before fulfilment are promised when they were placed: the queue's index needs it written.
-  const promised = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }]);
-  return result.modifiedCount + promised.modifiedCount;
-}
-
 /**
  * Creates every index (and so every collection), a no-op for indexes that already exist as
  * specified. A failure names the collection, its indexes and what a build waits for (IndexBuildError).

@@ -36,7 +36,8 @@ function sameKey(key: Record<string, unknown>, expected: Record<string, number>)
 /**
  * Orders placed before the kitchen lifecycle have no status: the mapper reads them as placed, but
  * the queue's index and a move's compare-and-set on `version` need the fields written. This gives
- * them the placed state (one update, from their own createdAt).
+ * them the placed state (one update, from their own createdAt). Orders placed before fulfilment are
+ * promised when they were placed: the kitchen queue's index needs `promisedAt` written.
  */
 export async function upgradeOrders(db: Db): Promise<number> {
   const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
@@ -49,7 +50,8 @@ export async function upgradeOrders(db: Db): Promise<number> {
       },
     },
   ]);
-  return result.modifiedCount;
+  const promised = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }]);
+  return result.modifiedCount + promised.modifiedCount;
 }
 
 /** The holder named on key records of the first release, which named none. */
