@@ -42,7 +42,7 @@ export function randomToken(length: number): string {
 }
 
 /** Type prefixes of ids: product, customer, order, session. */
-export type IdPrefix = 'prd' | 'cus' | 'ord' | 'ses';
+export type IdPrefix = 'prd' | 'cus' | 'ord' | 'ses' | 'whk' | 'wdl';
 
 /** A new opaque id, e.g. `prd_7mz3k9qh2w4x8c1v5n6b`: the prefix and 20 base32 characters (100 random bits). */
 export function newId(prefix: IdPrefix): string {

@@ -150,3 +150,36 @@ export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './ra
 export type { WindowBuckets } from './rate-limit/sliding-window.js';
 export { FallbackRateLimiter } from './rate-limit/fallback-rate-limiter.js';
 export type { FallbackRateLimiterOptions, RateLimitDecider } from './rate-limit/fallback-rate-limiter.js';
+
+// Outgoing webhooks: the shapes the stores keep, and their ports.
+export {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_FAILING_DISABLE_MS,
+  WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_RETRY_JITTER,
+  WEBHOOK_SECRET_OVERLAP_MS,
+} from './webhooks/model.js';
+export type {
+  DeliveryOutcome,
+  LeasedDelivery,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookDeliveryType,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookEventType,
+  WebhookSecret,
+} from './webhooks/model.js';
+export type {
+  DeliveryListRequest,
+  LeaseRequest,
+  WebhookDeliveryStats,
+  WebhookDeliveryStore,
+  WebhookEndpointChanges,
+  WebhookEndpointStore,
+  WebhookRequest,
+  WebhookResponse,
+  WebhookSender,
+  WebhookUrlPolicy,
+} from './webhooks/ports.js';
