@@ -183,3 +183,4 @@ export type {
   WebhookSender,
   WebhookUrlPolicy,
 } from './webhooks/ports.js';
+export type { AddWebhookInput, ChangeWebhookInput, WebhookAdministration, WebhookWithSecret } from './webhooks/admin.js';
