@@ -33,44 +33,52 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
 // instance's own fallback limiter, and these tests are about the shared one.
 const LIMITED = { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_SECONDS: '60', REDIS_COMMAND_TIMEOUT_MS: '2000' };
 
-describe('e2e: rate limits shared through Redis', function () {
+/**
+ * Two instances sharing the Redis at SHARED_REDIS, started before the suite's tests and closed after
+ * them; the suite is skipped, saying why, when that Redis does not answer.
+ */
+function twoInstancesOnSharedRedis(env: Record<string, string>): { a: () => RunningServer; b: () => RunningServer } {
   let a: RunningServer | undefined;
   let b: RunningServer | undefined;
-
   before(async function () {
     this.timeout(30_000);
     if (!(await redisAnswers(SHARED_REDIS))) {
       console.log(`      (no Redis at ${SHARED_REDIS}: set E2E_REDIS_URL to run these)`);
       this.skip();
     }
-    a = await startServer({ ...LIMITED, REDIS_URL: SHARED_REDIS });
-    b = await startServer({ ...LIMITED, REDIS_URL: SHARED_REDIS });
+    a = await startServer({ ...env, REDIS_URL: SHARED_REDIS });
+    b = await startServer({ ...env, REDIS_URL: SHARED_REDIS });
   });
   after(async function () {
     await Promise.all([a?.close(), b?.close()]);
   });
+  return { a: () => a!, b: () => b! };
+}
+
+describe('e2e: rate limits shared through Redis', function () {
+  const servers = twoInstancesOnSharedRedis(LIMITED);
 
   it('reports the Redis limiter ok on GET /api/status', async function () {
-    const res = await call(baseOf(a!), '/api/status', { localAddress: freshIp() });
+    const res = await call(baseOf(servers.a()), '/api/status', { localAddress: freshIp() });
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal({ status: 'ok', checks: { store: 'ok', rate_limiter: 'ok' } });
   });
 
   it('gives two instances one quota per client', async function () {
     const ip = freshIp();
-    for (const server of [a, a, a, b, b]) {
-      expect((await call(baseOf(server!), '/api/products', { localAddress: ip })).status).to.equal(200);
+    for (const server of [servers.a(), servers.a(), servers.a(), servers.b(), servers.b()]) {
+      expect((await call(baseOf(server), '/api/products', { localAddress: ip })).status).to.equal(200);
     }
-    expectError(await call(baseOf(a!), '/api/products', { localAddress: ip }), 429, 'rate_limited');
-    expectError(await call(baseOf(b!), '/api/products', { localAddress: ip }), 429, 'rate_limited');
-    const status = await call(baseOf(b!), '/api/rate-limit', { localAddress: ip });
+    expectError(await call(baseOf(servers.a()), '/api/products', { localAddress: ip }), 429, 'rate_limited');
+    expectError(await call(baseOf(servers.b()), '/api/products', { localAddress: ip }), 429, 'rate_limited');
+    const status = await call(baseOf(servers.b()), '/api/rate-limit', { localAddress: ip });
     expect(status.body).to.include({ limit: 5, remaining: 0, scope: 'ip' });
   });
 
   it('lets exactly 5 of 16 concurrent requests spread over both instances through', async function () {
     const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => call(baseOf(i % 2 === 0 ? a! : b!), '/api/products', { localAddress: ip })),
+      Array.from({ length: 16 }, (_, i) => call(baseOf(i % 2 === 0 ? servers.a() : servers.b()), '/api/products', { localAddress: ip })),
     );
     expect(results.filter((r) => r.status === 200)).to.have.length(5);
     expect(results.filter((r) => r.status === 429)).to.have.length(11);
@@ -78,35 +86,20 @@ describe('e2e: rate limits shared through Redis', function () {
 });
 
 describe('e2e: login limits shared through Redis (2 attempts a minute per client, so 20 per email)', function () {
-  let a: RunningServer | undefined;
-  let b: RunningServer | undefined;
-
-  before(async function () {
-    this.timeout(30_000);
-    if (!(await redisAnswers(SHARED_REDIS))) {
-      console.log(`      (no Redis at ${SHARED_REDIS}: set E2E_REDIS_URL to run these)`);
-      this.skip();
-    }
-    const env = { LOGIN_RATE_LIMIT_MAX: '2', REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_URL: SHARED_REDIS };
-    a = await startServer(env);
-    b = await startServer(env);
-  });
-  after(async function () {
-    await Promise.all([a?.close(), b?.close()]);
-  });
+  const servers = twoInstancesOnSharedRedis({ LOGIN_RATE_LIMIT_MAX: '2', REDIS_COMMAND_TIMEOUT_MS: '2000' });
 
   it('locks nobody out across instances, and still refuses the 21st attempt on one email from any address on either', async function () {
     // One account on both instances (each has its own memory store); its email is new to Redis.
     const email = `shared-login-${process.pid}-${Date.now()}@example.com`;
-    for (const server of [a!, b!]) await server.storefront.registerCustomer.execute({ email, name: 'Shared', password: 'right-password' });
+    for (const server of [servers.a(), servers.b()]) await server.storefront.registerCustomer.execute({ email, name: 'Shared', password: 'right-password' });
     const login = (server: RunningServer, password: string, ip: string) => call(baseOf(server), '/api/auth/login', { json: { email, password }, localAddress: ip });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await login(i % 2 === 0 ? a! : b!, 'wrong-password', freshIp())).status);
+    for (let i = 0; i < 4; i++) statuses.push((await login(i % 2 === 0 ? servers.a() : servers.b(), 'wrong-password', freshIp())).status);
     expect(statuses, 'more wrong passwords than one client may send').to.deep.equal([401, 401, 401, 401]);
-    expect((await login(b!, 'right-password', freshIp())).status, 'the owner, from a fresh address').to.equal(200);
+    expect((await login(servers.b(), 'right-password', freshIp())).status, 'the owner, from a fresh address').to.equal(200);
     // 15 more from fresh addresses (20 in all with the owner's), spread over both instances.
-    for (let i = 0; i < 15; i++) expect((await login(i % 2 === 0 ? b! : a!, 'wrong-password', freshIp())).status).to.equal(401);
-    expectError(await login(a!, 'right-password', freshIp()), 429, 'rate_limited');
+    for (let i = 0; i < 15; i++) expect((await login(i % 2 === 0 ? servers.b() : servers.a(), 'wrong-password', freshIp())).status).to.equal(401);
+    expectError(await login(servers.a(), 'right-password', freshIp()), 429, 'rate_limited');
   });
 });
 
