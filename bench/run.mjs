@@ -13,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders pgorders orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -28,6 +28,7 @@ import { streamsScenario } from './streams.mjs';
 import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
 import { postgresOrdersScenario } from './postgres-orders.mjs';
+import { koaRouterEnv, schemaScenario } from './schema.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -145,9 +146,10 @@ async function versusAll(baseline, targets, path, rounds) {
  * feature-equivalent Fastify, each the median of per-round ratios (the three ran in the same rounds).
  */
 const headlines = [];
-function headline(level, service, ceiling, fastify) {
+function headline(level, service, ceiling, fastify, koaRouter) {
   const per = (a, b) => median(a.ratios.map((r, i) => r / b.ratios[i]));
-  headlines.push(`GET /api/products at ${level}: the service is ${fmt(per(service, ceiling), 2)} of the same-response node:http ceiling and ${fmt(per(service, fastify), 2)}× the feature-equivalent Fastify (medians of per-round ratios)`);
+  const ofKoa = koaRouter === undefined ? '' : `, ${fmt(per(service, koaRouter), 2)} of the Koa + @koa/router same-response ceiling`;
+  headlines.push(`GET /api/products at ${level}: the service is ${fmt(per(service, ceiling), 2)} of the same-response node:http ceiling${ofKoa} and ${fmt(per(service, fastify), 2)}× the feature-equivalent Fastify (medians of per-round ratios)`);
   log(`  ${headlines.at(-1)}`);
 }
 
@@ -303,8 +305,10 @@ try {
     const own = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
     const headers = [...products.headers].filter(([name]) => !own.has(name));
     const ceilingEnv = { ...bodyEnv, BASELINE_KIND: 'ceiling', BASELINE_HEADERS: JSON.stringify(headers) };
-    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with the same-response ceiling, bare Koa, Fastify and a feature-equivalent Fastify`);
+    const { routeCount, ...koaRouterCeilingEnv } = await koaRouterEnv(service, tmp, bodyEnv);
+    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with the same-response ceilings (node:http; Koa + @koa/router with the service's ${routeCount} routes), bare Koa, Fastify and a feature-equivalent Fastify`);
     const ceiling = await child('baseline.mjs', ceilingEnv);
+    const koaRouter = await child('baseline.mjs', koaRouterCeilingEnv);
     const koa = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'koa' });
     const fastify = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify' });
     const featured = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify-features', LOG_LEVEL: 'info' });
@@ -313,6 +317,7 @@ try {
       [
         { name: 'service', child: service },
         { name: 'ceiling', child: ceiling },
+        { name: 'koa-router ceiling', child: koaRouter },
         { name: 'fastify-features', child: featured },
         { name: 'koa', child: koa },
         { name: 'fastify', child: fastify },
@@ -320,16 +325,17 @@ try {
       '/api/products',
       ROUNDS,
     );
-    await Promise.all([koa.stop(), fastify.stop(), featured.stop()]);
-    const [shipped, same, peerFeatured, bareKoa, peer] = all.targets;
+    await Promise.all([koa.stop(), fastify.stop(), featured.stop(), koaRouter.stop()]);
+    const [shipped, same, sameKoa, peerFeatured, bareKoa, peer] = all.targets;
     productsRps = shipped.result.rps;
     row('node:http baseline, same body and type', all.baseline);
     row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.result, shipped.ratio, 'baseline');
     row('ceiling: node:http, same body and same headers', same.result, same.ratio, 'baseline');
+    row(`ceiling of the owner's stack: Koa + @koa/router, ${routeCount} routes, same body and headers`, sameKoa.result, sameKoa.ratio, 'baseline');
     row('peer: Fastify with the same features, info → /dev/null', peerFeatured.result, peerFeatured.ratio, 'baseline');
     row('peer: bare Koa, same body and type', bareKoa.result, bareKoa.ratio, 'baseline');
     row('peer: minimal Fastify, same body and type', peer.result, peer.ratio, 'baseline');
-    headline('info', shipped, same, peerFeatured);
+    headline('info', shipped, same, peerFeatured, sameKoa);
     for (const target of all.targets) notes.push(`GET /api/products, ${target.name}: ratio to node:http per round ${target.ratios.map((r) => fmt(r, 2)).join(', ')}`);
 
     const silent = await child('service.mjs', { ...SERVICE_ENV, LOG_LEVEL: 'silent' });
@@ -355,6 +361,13 @@ try {
     await defaults.stop();
   } else {
     productsRps = (await run(service, { url: `${base}/api/products` })).rps;
+  }
+
+  // What checking requests against docs/openapi.yaml costs, and the Koa + @koa/router ceiling (bench/schema.mjs).
+  if (wanted('schema')) {
+    const schema = await schemaScenario({ child, run, row, log, serviceEnv: SERVICE_ENV, bodyEnv, tmp, rounds: ROUNDS });
+    verdicts.push(...schema.verdicts);
+    notes.push(...schema.notes);
   }
 
   // What METRICS_PORT costs GET /api/products, off and on alternated (bench/metrics.mjs).
