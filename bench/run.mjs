@@ -13,7 +13,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders pginserts orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -531,6 +531,13 @@ if (wanted('typo')) {
   typoInProcess = execFileSync(process.execPath, ['--expose-gc', new URL('search-typo.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5 * 60_000 });
 }
 
+// PostgreSQL inserts without HTTP, schema version 2 against the current one (bench/postgres-inserts.mjs, its own process).
+let pginserts;
+if (wanted('pginserts')) {
+  log('PostgreSQL order inserts, schema version 2 against the current one, alternated (bench/postgres-inserts.mjs)');
+  pginserts = execFileSync(process.execPath, [new URL('postgres-inserts.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 });
+}
+
 // The JavaScript cost alone, without the kernel or a load generator (bench/inprocess.mjs).
 let jscost;
 if (wanted('jscost')) {
@@ -556,6 +563,7 @@ for (const line of verdicts) console.log(`- target: ${line}`);
 if (verdicts.length > 0) console.log('');
 if (typoInProcess !== undefined) console.log(`${typoInProcess.trim()}\n`);
 if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
+if (pginserts !== undefined) console.log(`${pginserts.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(
   `- machine: nproc ${os.cpus().length}, node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${fmt((performance.now() - began) / 1000)} s in all`,
