@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
- * about nine minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost),
+ * about thirteen minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost,
+ * two and a half the cost of schema checking, a minute and a half PostgreSQL inserts),
  * stops by itself. See docs/performance.md for results and method.
  *
  * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
