@@ -98,7 +98,7 @@ const customerList = numberInto({
   key: CUSTOMER_KEY,
 });
 
-/** The move trigger of version 2 for numbered orders, which now skips the orders not numbered yet. */
+/** An order's place in the kitchen's lists, as the move trigger compares it (version 2's key). */
 const listKey = (row: string) => keyOf(KITCHEN_KEY, row);
 
 export const positionsByReaders: Migration = {
