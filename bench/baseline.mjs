@@ -8,6 +8,12 @@
  *             from one of its answers, BASELINE_HEADERS; the request id counts up): the most any
  *             server with this feature set's answer could do
  *   koa       a bare Koa app, one middleware setting the type and the body: what Koa costs on its own
+ *   koa-router  the ceiling of the owner's stack: Koa + @koa/router with the service's routes
+ *             (BASELINE_ROUTES: [[method, path], ...], the same count and paths), the JSON ones read by
+ *             koa-body as the service reads them, each answering the Koa way (ctx.status, ctx.set,
+ *             ctx.body) with the same bytes and headers as one of the service's answers on that route
+ *             (BASELINE_ANSWERS_FILE: {"GET /api/products": {status, headers, body (base64)}, ...});
+ *             the request id counts up. No schema check, no store: what any handler on this stack adds
  *   fastify   a minimal Fastify app, one route
  *   fastify-features  the same features as the service, written as a Fastify user would:
  *             @fastify/rate-limit (in-memory, a limit never reached), X-Request-Id (echoed when
@@ -50,6 +56,8 @@ if (kind === 'node') {
     ctx.body = body;
   });
   server = http.createServer(app.callback());
+} else if (kind === 'koa-router') {
+  server = http.createServer(await koaRouterCeiling());
 } else if (kind === 'fastify') {
   const { default: Fastify } = await import('fastify');
   const app = Fastify({ logger: false });
@@ -57,9 +65,42 @@ if (kind === 'node') {
   await app.ready();
   server = app.server;
 } else {
-  throw new Error(`BASELINE_KIND: node, koa or fastify, not ${kind}`);
+  throw new Error(`BASELINE_KIND: node, ceiling, koa, koa-router, fastify or fastify-features, not ${kind}`);
 }
 server.keepAliveTimeout = 5_000;
+
+async function koaRouterCeiling() {
+  // The Koa, @koa/router and koa-body the service runs on (dependencies of the HTTP adapter).
+  const require = createRequire(new URL('../packages/adapters-http/package.json', import.meta.url));
+  const Koa = require('koa');
+  const Router = require('@koa/router');
+  const { koaBody } = require('koa-body');
+  const routes = JSON.parse(process.env.BASELINE_ROUTES);
+  const answers = JSON.parse(readFileSync(process.env.BASELINE_ANSWERS_FILE, 'utf8'));
+  const prefix = `${Math.random().toString(16).slice(2, 18)}-`;
+  let counter = 0;
+  // The service's body options (koa-app.ts jsonBody).
+  const readJson = koaBody({ json: true, jsonStrict: true, jsonLimit: 16 * 1024, urlencoded: false, text: false, multipart: false, parsedMethods: ['POST', 'PATCH'] });
+  const app = new Koa();
+  const router = new Router();
+  for (const [method, path] of routes) {
+    const answer = answers[`${method} ${path}`] ?? { status: 204, headers: [], body: '' };
+    const bytes = Buffer.from(answer.body, 'base64');
+    const headers = answer.headers.filter(([name]) => name.toLowerCase() !== 'x-request-id');
+    const handlers = method === 'GET' ? [] : [readJson];
+    handlers.push((ctx) => {
+      if (method !== 'GET' && typeof ctx.request.body !== 'object') ctx.throw(400);
+      ctx.status = answer.status;
+      for (const [name, value] of headers) ctx.set(name, value);
+      ctx.set('X-Request-Id', prefix + ++counter);
+      ctx.body = bytes;
+    });
+    router.register(path, [method], handlers);
+  }
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app.callback();
+}
 
 async function fastifyWithFeatures() {
   const { default: Fastify } = await import('fastify');

@@ -96,7 +96,13 @@ export async function measure({ warmup = 1, duration = 4, ...options }) {
   return run({ ...options, duration });
 }
 
-async function cannonRun(options) {
+async function cannonRun({ uniqueHeader, ...options }) {
+  if (uniqueHeader !== undefined) {
+    const prefix = runPrefix();
+    let n = 0;
+    const { method, headers, body } = options;
+    options.requests = [{ method, headers, body, setupRequest: (request) => ({ ...request, headers: { ...request.headers, [uniqueHeader]: prefix + ++n } }) }];
+  }
   const result = await cannon(options);
   const ok = result['2xx'];
   return {
@@ -108,8 +114,14 @@ async function cannonRun(options) {
   };
 }
 
-/** One wrk run, one thread; a request other than a plain GET goes through a generated Lua script. */
-async function wrk({ url, connections = 16, duration, method = 'GET', headers = {}, body }) {
+/** A prefix no earlier run used: `uniqueHeader` values are this and a count. */
+const runPrefix = () => `bench-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}-`;
+
+/**
+ * One wrk run, one thread; a request other than a plain GET goes through a generated Lua script.
+ * `uniqueHeader` (e.g. 'Idempotency-Key'): that header gets a value of its own on every request.
+ */
+async function wrk({ url, connections = 16, duration, method = 'GET', headers = {}, body, uniqueHeader }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'storefront-wrk-'));
   // wrk takes whole seconds only.
   const args = ['-t1', `-c${connections}`, `-d${Math.max(1, Math.round(duration))}s`, '--latency', '--timeout', '10s'];
@@ -118,6 +130,12 @@ async function wrk({ url, connections = 16, duration, method = 'GET', headers = 
     `wrk.method = ${JSON.stringify(method)}`,
     ...Object.entries(headers).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`),
     body === undefined ? '' : `wrk.body = ${JSON.stringify(body)}`,
+    ...(uniqueHeader === undefined
+      ? []
+      : [
+          `local prefix, n = ${JSON.stringify(runPrefix())}, 0`,
+          `request = function() n = n + 1; wrk.headers[${JSON.stringify(uniqueHeader)}] = prefix .. n; return wrk.format() end`,
+        ]),
   ].join('\n');
   writeFileSync(join(dir, 'request.lua'), script);
   args.push('-s', join(dir, 'request.lua'), url);

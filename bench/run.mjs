@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
- * about nine minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost),
+ * about thirteen minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost,
+ * two and a half the cost of schema checking, a minute and a half PostgreSQL inserts),
  * stops by itself. See docs/performance.md for results and method.
  *
  * The service runs in child processes (bench/service.mjs: `startStorefront` in memory mode, the
@@ -13,7 +14,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products metrics search typo auth orders pgorders orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders pginserts orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { streamsScenario } from './streams.mjs';
 import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
 import { postgresOrdersScenario } from './postgres-orders.mjs';
+import { koaRouterEnv, schemaScenario } from './schema.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -145,9 +147,10 @@ async function versusAll(baseline, targets, path, rounds) {
  * feature-equivalent Fastify, each the median of per-round ratios (the three ran in the same rounds).
  */
 const headlines = [];
-function headline(level, service, ceiling, fastify) {
+function headline(level, service, ceiling, fastify, koaRouter) {
   const per = (a, b) => median(a.ratios.map((r, i) => r / b.ratios[i]));
-  headlines.push(`GET /api/products at ${level}: the service is ${fmt(per(service, ceiling), 2)} of the same-response node:http ceiling and ${fmt(per(service, fastify), 2)}× the feature-equivalent Fastify (medians of per-round ratios)`);
+  const ofKoa = koaRouter === undefined ? '' : `, ${fmt(per(service, koaRouter), 2)} of the Koa + @koa/router same-response ceiling`;
+  headlines.push(`GET /api/products at ${level}: the service is ${fmt(per(service, ceiling), 2)} of the same-response node:http ceiling${ofKoa} and ${fmt(per(service, fastify), 2)}× the feature-equivalent Fastify (medians of per-round ratios)`);
   log(`  ${headlines.at(-1)}`);
 }
 
@@ -303,8 +306,10 @@ try {
     const own = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
     const headers = [...products.headers].filter(([name]) => !own.has(name));
     const ceilingEnv = { ...bodyEnv, BASELINE_KIND: 'ceiling', BASELINE_HEADERS: JSON.stringify(headers) };
-    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with the same-response ceiling, bare Koa, Fastify and a feature-equivalent Fastify`);
+    const { routeCount, ...koaRouterCeilingEnv } = await koaRouterEnv(service, tmp, bodyEnv);
+    log(`GET /api/products (${productsBody.length} B, ${productsType}) against the node:http baseline, alternated, with the same-response ceilings (node:http; Koa + @koa/router with the service's ${routeCount} routes), bare Koa, Fastify and a feature-equivalent Fastify`);
     const ceiling = await child('baseline.mjs', ceilingEnv);
+    const koaRouter = await child('baseline.mjs', koaRouterCeilingEnv);
     const koa = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'koa' });
     const fastify = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify' });
     const featured = await child('baseline.mjs', { ...bodyEnv, BASELINE_KIND: 'fastify-features', LOG_LEVEL: 'info' });
@@ -313,6 +318,7 @@ try {
       [
         { name: 'service', child: service },
         { name: 'ceiling', child: ceiling },
+        { name: 'koa-router ceiling', child: koaRouter },
         { name: 'fastify-features', child: featured },
         { name: 'koa', child: koa },
         { name: 'fastify', child: fastify },
@@ -320,16 +326,17 @@ try {
       '/api/products',
       ROUNDS,
     );
-    await Promise.all([koa.stop(), fastify.stop(), featured.stop()]);
-    const [shipped, same, peerFeatured, bareKoa, peer] = all.targets;
+    await Promise.all([koa.stop(), fastify.stop(), featured.stop(), koaRouter.stop()]);
+    const [shipped, same, sameKoa, peerFeatured, bareKoa, peer] = all.targets;
     productsRps = shipped.result.rps;
     row('node:http baseline, same body and type', all.baseline);
     row('GET /api/products, LOG_LEVEL=info → /dev/null', shipped.result, shipped.ratio, 'baseline');
     row('ceiling: node:http, same body and same headers', same.result, same.ratio, 'baseline');
+    row(`ceiling of the owner's stack: Koa + @koa/router, ${routeCount} routes, same body and headers`, sameKoa.result, sameKoa.ratio, 'baseline');
     row('peer: Fastify with the same features, info → /dev/null', peerFeatured.result, peerFeatured.ratio, 'baseline');
     row('peer: bare Koa, same body and type', bareKoa.result, bareKoa.ratio, 'baseline');
     row('peer: minimal Fastify, same body and type', peer.result, peer.ratio, 'baseline');
-    headline('info', shipped, same, peerFeatured);
+    headline('info', shipped, same, peerFeatured, sameKoa);
     for (const target of all.targets) notes.push(`GET /api/products, ${target.name}: ratio to node:http per round ${target.ratios.map((r) => fmt(r, 2)).join(', ')}`);
 
     const silent = await child('service.mjs', { ...SERVICE_ENV, LOG_LEVEL: 'silent' });
@@ -355,6 +362,13 @@ try {
     await defaults.stop();
   } else {
     productsRps = (await run(service, { url: `${base}/api/products` })).rps;
+  }
+
+  // What checking requests against docs/openapi.yaml costs, and the Koa + @koa/router ceiling (bench/schema.mjs).
+  if (wanted('schema')) {
+    const schema = await schemaScenario({ child, run, row, log, serviceEnv: SERVICE_ENV, bodyEnv, tmp, rounds: ROUNDS });
+    verdicts.push(...schema.verdicts);
+    notes.push(...schema.notes);
   }
 
   // What METRICS_PORT costs GET /api/products, off and on alternated (bench/metrics.mjs).
@@ -518,6 +532,13 @@ if (wanted('typo')) {
   typoInProcess = execFileSync(process.execPath, ['--expose-gc', new URL('search-typo.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5 * 60_000 });
 }
 
+// PostgreSQL inserts without HTTP, schema version 2 against the current one (bench/postgres-inserts.mjs, its own process).
+let pginserts;
+if (wanted('pginserts')) {
+  log('PostgreSQL order inserts, schema version 2 against the current one, alternated (bench/postgres-inserts.mjs)');
+  pginserts = execFileSync(process.execPath, [new URL('postgres-inserts.mjs', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 });
+}
+
 // The JavaScript cost alone, without the kernel or a load generator (bench/inprocess.mjs).
 let jscost;
 if (wanted('jscost')) {
@@ -543,6 +564,7 @@ for (const line of verdicts) console.log(`- target: ${line}`);
 if (verdicts.length > 0) console.log('');
 if (typoInProcess !== undefined) console.log(`${typoInProcess.trim()}\n`);
 if (jscost !== undefined) console.log(`${jscost.trim()}\n`);
+if (pginserts !== undefined) console.log(`${pginserts.trim()}\n`);
 for (const note of notes) console.log(`- ${note}`);
 console.log(
   `- machine: nproc ${os.cpus().length}, node ${process.version}; load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${fmt((performance.now() - began) / 1000)} s in all`,

@@ -37,6 +37,7 @@ import {
   type Query,
 } from './order-queries.js';
 import type { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+import { numberCustomerList, numberKitchenLists } from './list-numbering.js';
 import { isUniqueViolation, storeOperation } from './store-errors.js';
 import { retryOnConflict } from './retry.js';
 
@@ -69,8 +70,8 @@ export class PostgresOrderRepository implements OrderRepository {
   insert(order: Order): Promise<InsertResult> {
     return storeOperation(async () => {
       try {
-        // A plain INSERT, not ON CONFLICT DO NOTHING: the list triggers run before the conflict
-        // check, and only a failed statement undoes what they did.
+        // A plain INSERT (no list positions: readers give them, list-numbering.ts); a second
+        // insert of one order id is refused by the primary key and read back below.
         await retryOnConflict(() => this.pool.query(INSERT_ORDER, orderParameters(order)));
         return { order, inserted: true };
       } catch (error) {
@@ -91,11 +92,11 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>> {
-    return this.page(customerOrdersQuery(customerId, page), customerOrdersTotalQuery(customerId), page);
+    return this.page(() => numberCustomerList(this.pool, customerId), customerOrdersQuery(customerId, page), customerOrdersTotalQuery(customerId), page);
   }
 
   listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
-    return this.page(ordersByStatusQuery(statuses, page), ordersByStatusTotalQuery(statuses), page);
+    return this.page(() => numberKitchenLists(this.pool), ordersByStatusQuery(statuses, page), ordersByStatusTotalQuery(statuses), page);
   }
 
   applyMove(move: OrderMove): Promise<Order | null> {
@@ -140,8 +141,10 @@ export class PostgresOrderRepository implements OrderRepository {
     });
   }
 
-  private page(rows: Query, total: Query, page: PageRequest): Promise<Page<Order>> {
+  /** A page of a list, once the orders waiting for a position in it are numbered (list-numbering.ts). */
+  private page(numberWaiting: () => Promise<void>, rows: Query, total: Query, page: PageRequest): Promise<Page<Order>> {
     return storeOperation(async () => {
+      await numberWaiting();
       const [found, counted] = await Promise.all([
         this.pool.query<OrderRow>(rows.text, rows.values),
         this.pool.query<{ size: string }>(total.text, total.values),

@@ -1,7 +1,8 @@
 /**
  * The positions behind page-number paging (see the initial migration) stay dense and in order under
  * concurrent writers: orders placed out of time order by several customers at once while the
- * kitchen moves others through the lifecycle, on a pool of ten connections.
+ * kitchen moves others through the lifecycle and readers page the lists (giving the positions,
+ * migration 3), on a pool of ten connections.
  */
 import { anOrder, seededRandom } from '@storefront/testing';
 import { OPEN_STATUSES, planMove, type Order, type OrderStatus } from '@storefront/domain';
@@ -44,10 +45,25 @@ describe('Dense list positions under concurrent writers', () => {
         current = moved;
       }
     };
+    // Readers number the waiting orders while they are placed and moved (no ordering between them).
+    let writing = true;
+    const read = async (list: () => Promise<unknown>) => {
+      while (writing) await list();
+    };
+    const readers = [
+      read(() => orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 10 })),
+      read(() => orders.listByStatus(['accepted'], { page: 2, limit: 5 })),
+      ...customers.map((customer) => read(() => orders.listByCustomer(customer, { page: 1, limit: 10 }))),
+    ].map((reading) => reading.catch((error: unknown) => failures.push(error)));
     const work = placed.map((order, i) => run(order, PATHS[i % PATHS.length]!).catch((error: unknown) => failures.push(error)));
     await Promise.all(work);
+    writing = false;
+    await Promise.all(readers);
     expect(failures.map(String)).to.deep.equal([]);
-    expect(await listsOutOfPlace(database().pool)).to.deep.equal([]);
+    // One more read of each list numbers what the readers left; the positions must then be right as they are.
+    await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 1 });
+    for (const customer of customers) await orders.listByCustomer(customer, { page: 1, limit: 1 });
+    expect(await listsOutOfPlace(database().pool, { numberWaiting: false })).to.deep.equal([]);
     const queue = await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 100 });
     expect(queue.total).to.equal(placed.filter((_, i) => [4, 5].includes(i % PATHS.length)).length);
   });

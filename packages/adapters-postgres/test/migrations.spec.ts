@@ -4,12 +4,21 @@
  * migrate once, and a schema newer than the code is refused and left alone.
  */
 import { createTestDatabaseOrSkip, aCustomer, anOrder, type TestDatabase } from '@storefront/testing';
-import { OPEN_STATUSES, ORDER_STATUSES } from '@storefront/domain';
+import { OPEN_STATUSES, ORDER_STATUSES, planMove, type Order } from '@storefront/domain';
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
 import pg from 'pg';
 import { listsOutOfPlace } from './list-positions.js';
-import { createPostgresAdapters, migrate, postgresStartError, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError } from '../src/index.js';
+import {
+  createPostgresAdapters,
+  migrate,
+  PostgresIdempotencyKeys,
+  PostgresOrderRepository,
+  postgresStartError,
+  SCHEMA_VERSION,
+  SchemaNotMigratedError,
+  SchemaTooNewError,
+} from '../src/index.js';
 
 interface Upgrade {
   /** The version this case migrates to. */
@@ -62,7 +71,85 @@ const UPGRADES: readonly Upgrade[] = [
       expect(await adapters.slotPlaces.take(new Date('2025-01-15T13:00:00Z'), preOrder.orderId, 1)).to.equal(true);
     },
   },
+  {
+    to: 3,
+    // Orders placed and moved on version 2 (positions given at insert) keep every position; orders
+    // placed after are numbered by readers into the same lists, in the same order, paged alike.
+    seed: async (pool) => {
+      // The repository's own statements, on the version-2 schema (its triggers give the positions).
+      const orders = new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool));
+      for (const order of V2_ORDERS) await orders.insert(order);
+      const moved = await orders.applyMove(planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z')));
+      await orders.applyMove(planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));
+      await orders.applyMove(planMove(moved!, { to: 'preparing', by: 'staff' }, new Date('2025-03-01T12:32:00Z')));
+      positionsAtV2 = await positions(pool);
+    },
+    check: async (pool) => {
+      expect(await positions(pool), 'every order of version 2, at its positions').to.deep.equal(positionsAtV2);
+      expect(await listsOutOfPlace(pool, { numberWaiting: false })).to.deep.equal([]);
+      const { orders } = await createPostgresAdapters({ pool });
+      const queueBefore = (await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 20 })).items;
+      // New orders: one placed late, one promised before every open order, one of a new customer.
+      const late = anOrder({ customerId: 'cus_v2a', createdAt: new Date('2025-03-01T13:00:00Z') });
+      const early = anOrder({
+        customerId: 'cus_v2b',
+        createdAt: new Date('2025-03-01T13:01:00Z'),
+        fulfilment: { type: 'pickup', time: '2025-03-01T11:00:00.000Z', promisedAt: new Date('2025-03-01T11:00:00Z') },
+      });
+      const other = anOrder({ customerId: 'cus_v3', createdAt: new Date('2025-03-01T13:02:00Z') });
+      for (const order of [late, early, other]) expect((await orders.insert(order)).inserted).to.equal(true);
+      const queue = await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 20 });
+      expect(queue.items.map((order) => order.orderId)).to.deep.equal(inKitchenOrder([...queueBefore, late, early, other]));
+      expect(queue.items[0]?.orderId, 'the order promised first leads').to.equal(early.orderId);
+      expect(queue.total).to.equal(queueBefore.length + 3);
+      // Paging: page 2 of 2 per page is the 3rd and 4th of the queue, with the same total.
+      const page2 = await orders.listByStatus(OPEN_STATUSES, { page: 2, limit: 2 });
+      expect(page2.items.map((order) => order.orderId)).to.deep.equal(queue.items.slice(2, 4).map((order) => order.orderId));
+      expect(page2.total).to.equal(queue.total);
+      const mine = await orders.listByCustomer('cus_v2a', { page: 1, limit: 20 });
+      const v2Mine = V2_ORDERS.filter((order) => order.customerId === 'cus_v2a').sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+      expect(mine.items.map((order) => order.orderId)).to.deep.equal([...v2Mine.map((order) => order.orderId), late.orderId]);
+      // Moves of an order of version 2 and of a new one keep every list in place.
+      await orders.applyMove(planMove(V2_ORDERS[0]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T13:10:00Z')));
+      await orders.applyMove(planMove(other, { to: 'cancelled', by: 'owner', reason: 'Changed my mind' }, new Date('2025-03-01T13:11:00Z')));
+      expect(await listsOutOfPlace(pool)).to.deep.equal([]);
+      const after = await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 20 });
+      expect(after.items.map((order) => order.orderId)).to.deep.equal(queue.items.map((order) => order.orderId).filter((id) => id !== other.orderId));
+    },
+  },
 ];
+
+/** Orders of two customers, created out of time order, one promised for later. */
+const V2_ORDERS: readonly Order[] = [
+  ['cus_v2a', '2025-03-01T12:02:00Z'],
+  ['cus_v2b', '2025-03-01T12:00:00Z'],
+  ['cus_v2a', '2025-03-01T12:01:00Z', '2025-03-01T14:00:00Z'],
+  ['cus_v2a', '2025-03-01T12:03:00Z'],
+  ['cus_v2b', '2025-03-01T12:04:00Z'],
+].map(([customerId, at, promised]) => {
+  const createdAt = new Date(at!);
+  if (customerId === undefined) throw new Error('a customer per order');
+  const promisedAt = promised === undefined ? createdAt : new Date(promised);
+  return anOrder({ customerId, createdAt, fulfilment: { type: 'pickup', time: promised === undefined ? 'asap' : promisedAt.toISOString(), promisedAt } });
+});
+let positionsAtV2: unknown[] = [];
+
+/** The kitchen's order (promise, creation, id), written out independently of the store. */
+function inKitchenOrder(orders: readonly Order[]): string[] {
+  const key = (order: Order) => [order.fulfilment.promisedAt.getTime(), order.createdAt.getTime(), order.orderId] as const;
+  return [...orders]
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
+    })
+    .map((order) => order.orderId);
+}
+
+/** Every order's positions in its lists. */
+async function positions(pool: pg.Pool): Promise<unknown[]> {
+  const result = await pool.query('SELECT order_id, status, customer_seq, status_seq, open_seq FROM orders ORDER BY order_id');
+  return result.rows;
+}
 
 async function versions(pool: pg.Pool): Promise<number[]> {
   const result = await pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');

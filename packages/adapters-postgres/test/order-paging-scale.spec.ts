@@ -7,6 +7,7 @@
  * PG_SCALE_ORDERS orders (default 250,000, about 15 s here; `pnpm --filter
  * @storefront/adapters-postgres test:scale` runs it with 1,000,000 and page 5,000).
  */
+import { anOrder } from '@storefront/testing';
 import { OPEN_STATUSES, type OrderStatus, type PageRequest } from '@storefront/domain';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
@@ -52,7 +53,7 @@ function scanned(node: PlanNode): { rows: number; scans: string[] } {
 
 describe('Order paging at scale (EXPLAIN ANALYZE)', function () {
   this.timeout(300_000);
-  const { database } = usePostgresAdapters('storefront_scale');
+  const { database, adapters: usePostgresAdaptersOf } = usePostgresAdapters('storefront_scale');
   before(async function () {
     this.timeout(600_000);
     await seedOrders(database().pool, ORDERS);
@@ -99,6 +100,46 @@ describe('Order paging at scale (EXPLAIN ANALYZE)', function () {
   it('reads a deep page of one status (the completed orders) as cheaply as page 1', async () => {
     const completed: OrderStatus[] = ['completed'];
     await expectDeepPageAsCheap((request) => ordersByStatusQuery(completed, request), ordersByStatusTotalQuery(completed));
+  });
+
+  // Positions are given by readers (migration 3): what a reader adds before its page must not grow
+  // with the orders stored either.
+  it('numbers orders placed since the last read without reading the lists, and with nothing to number reads nothing', async () => {
+    // One session, the functions' plans made once before (a first call reads the catalogues).
+    const client = await database().pool.connect();
+    const buffers = async (text: string, values: unknown[]) => {
+      const result = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, values);
+      const plan = result.rows[0]!['QUERY PLAN'][0]!.Plan;
+      return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+    };
+    const { orders } = usePostgresAdaptersOf();
+    const place = async () => {
+      const order = anOrder({ customerId: BIG_CUSTOMER });
+      await orders.insert(order);
+      return order;
+    };
+    let kitchen = 0;
+    let customer = 0;
+    let idle = 0;
+    const placed = [];
+    try {
+      for (let round = 0; round < 2; round++) {
+        placed.push(await place(), await place());
+        kitchen = await buffers('SELECT storefront_number_kitchen(500)', []);
+        customer = await buffers('SELECT storefront_number_customer($1, 500)', [BIG_CUSTOMER]);
+        idle = await buffers('SELECT storefront_number_kitchen(500), storefront_number_customer($1, 500)', [BIG_CUSTOMER]);
+      }
+    } finally {
+      client.release();
+    }
+    // About 200 buffers at 2,000 orders as at 250,000 (a few pages of each index its statements use).
+    const table = Number((await database().pool.query<{ pages: string }>("SELECT pg_relation_size('orders') / current_setting('block_size')::int AS pages")).rows[0]!.pages);
+    console.log(`      numbering 2 new orders: kitchen ${kitchen} buffers, customer ${customer} buffers; nothing to number: ${idle} buffers (the orders table: ${table} pages)`);
+    expect(kitchen, 'the kitchen numbering touches a few index pages, not the lists').to.be.below(400);
+    expect(customer, 'the customer numbering likewise').to.be.below(400);
+    expect(idle, 'nothing to number').to.be.below(20);
+    const last = await orders.listByCustomer(BIG_CUSTOMER, { page: Math.ceil(ORDERS / 4 / LIMIT) + 1, limit: LIMIT });
+    expect(last.items.slice(-placed.length).map((order) => order.orderId)).to.deep.equal(placed.map((order) => order.orderId));
   });
 
   it('has enough orders that an OFFSET query would read every row before the deep page', async () => {

@@ -4,6 +4,7 @@
  */
 import { initialSchema } from './001-initial-schema.js';
 import { fulfilment } from './002-fulfilment.js';
+import { positionsByReaders } from './003-positions-by-readers.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -12,4 +13,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders];
