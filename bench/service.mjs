@@ -22,7 +22,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStorefront } from '../packages/app/dist/src/server.js';
-import { pathFromPlaced } from '../packages/domain/dist/src/index.js';
+import { pathFromPlaced } from '../packages/domain/dist/src/adapter-kit.js';
 import { answerParent } from './child.mjs';
 
 const started = performance.now();

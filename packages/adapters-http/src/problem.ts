@@ -5,7 +5,7 @@
  * Nothing else in the adapter names a status for an error.
  */
 import type { DomainError, DomainErrorCode, FieldIssue } from '@storefront/domain';
-import { validationFailed } from '@storefront/domain';
+import { validationFailed } from '@storefront/domain/adapter-kit';
 
 /** Codes of failures that never reach the domain. */
 export type HttpErrorCode =

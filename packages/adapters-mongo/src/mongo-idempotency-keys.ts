@@ -5,7 +5,7 @@
  * outlived its lock and was taken over) changes nothing. The protocol that uses these steps is the
  * domain's PlaceOrder.
  */
-import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import { setTimeout } from 'node:timers/promises';
 import type { ClientSession, Collection, Filter, MongoClient } from 'mongodb';

@@ -5,8 +5,9 @@
  * A draft's `available` is written with `$setOnInsert`, like the id: only a new product takes it,
  * an existing one keeps what the kitchen set (the MenuRepository port's rule).
  */
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MenuRevision } from './menu-revision.js';
 import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument, type ProductFields } from './product-mapper.js';

@@ -16,19 +16,21 @@
  * neither field: their changes are not due, and a move of one publishes from that move on.
  */
 import type {
+  Order,
+  OrderRepository,
+  OrderStatus,
+  Page,
+} from '@storefront/domain';
+import type {
   ClaimResult,
   IdempotencyClaim,
   IdempotencyKeyRef,
   InsertResult,
-  Order,
   OrderMove,
-  OrderRepository,
-  OrderStatus,
-  Page,
   PageRequest,
   UnpublishedOrder,
-} from '@storefront/domain';
-import { toPage } from '@storefront/domain';
+} from '@storefront/domain/adapter-kit';
+import { toPage } from '@storefront/domain/adapter-kit';
 import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
 import { inCausalSession } from './causal-session.js';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';

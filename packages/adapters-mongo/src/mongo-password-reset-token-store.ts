@@ -4,7 +4,8 @@
  * one gets it back (the driver, since v6, resolves to the document or null). The TTL index removes
  * expired tokens within about a minute; until then the `expiresAt > now` filter refuses them.
  */
-import type { PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import {

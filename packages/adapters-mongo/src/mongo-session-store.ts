@@ -4,7 +4,8 @@
  * updates of a document and re-checks the filter for the losers. Expired sessions are removed by
  * the TTL index; an expired and a missing session are refused alike, so that changes no answer.
  */
-import type { Session, SessionStore } from '@storefront/domain';
+import type { SessionStore } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import { toSession, toSessionDocument, type SessionDocument } from './session-mapper.js';

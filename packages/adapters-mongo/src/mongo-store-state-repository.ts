@@ -5,7 +5,7 @@
  * the same without a migration. Each instance reads it at most once a second (StoreGate).
  */
 import type { StoreState, StoreStateRepository } from '@storefront/domain';
-import { DEFAULT_STORE_STATE } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import type { Collection } from 'mongodb';
 import { storeOperation } from './store-errors.js';
 

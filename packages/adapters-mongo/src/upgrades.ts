@@ -6,7 +6,7 @@
  * one instead: finding them at start would scan every key record (no index can find a missing
  * field cheaply) under the start-up's time-out, at every start, for records that expire in a day.
  */
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import type { Collection, Db, ObjectId } from 'mongodb';
 import { COLLECTIONS } from './collections.js';
 import type { IdempotencyDocument } from './idempotency-record.js';

@@ -16,7 +16,8 @@ import {
   describeStoreStateRepositoryContract,
   expectDomainError,
 } from '@storefront/testing';
-import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
+import { type Order, type OrderStatus, type Page } from '@storefront/domain';
+import { newId, OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { Long, type Document } from 'mongodb';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';

@@ -7,8 +7,9 @@
  * availability: an upsert sets `available` only when it creates the product (DECISIONS, "Restarts
  * never undo the kitchen's changes").
  */
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { PRODUCT_COLUMNS, productInput, productNameKey, toProduct, type ProductRow } from './product-mapper.js';
 import { storeOperation } from './store-errors.js';

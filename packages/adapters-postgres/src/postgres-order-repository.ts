@@ -12,19 +12,21 @@
  * index, holds only those orders).
  */
 import type {
+  Order,
+  OrderRepository,
+  OrderStatus,
+  Page,
+} from '@storefront/domain';
+import type {
   ClaimResult,
   IdempotencyClaim,
   IdempotencyKeyRef,
   InsertResult,
-  Order,
   OrderMove,
-  OrderRepository,
-  OrderStatus,
-  Page,
   PageRequest,
   UnpublishedOrder,
-} from '@storefront/domain';
-import { toPage } from '@storefront/domain';
+} from '@storefront/domain/adapter-kit';
+import { toPage } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { copyDate } from './account-mappers.js';
 import { historyEntry, INSERT_ORDER, ORDER_COLUMNS, orderParameters, toOrder, type OrderRow } from './order-mapper.js';

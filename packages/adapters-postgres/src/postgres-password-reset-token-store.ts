@@ -4,7 +4,8 @@
  * calls with one hash at most one gets it back. Expired tokens are swept a few at a time by each
  * new one.
  */
-import type { PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, RESET_TOKEN_COLUMNS, toResetToken, type ResetTokenRow } from './account-mappers.js';

@@ -4,7 +4,8 @@
  * condition against the winner's row and matches nothing. Sessions long expired are swept a few at
  * a time by each new login, so the table does not grow with every session ever made.
  */
-import type { Session, SessionStore } from '@storefront/domain';
+import type { SessionStore } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, SESSION_COLUMNS, toSession, type SessionRow } from './account-mappers.js';

@@ -3,7 +3,7 @@
  * it set takes orders (DEFAULT_STORE_STATE). Each instance reads it at most once a second (StoreGate).
  */
 import type { StoreState, StoreStateRepository } from '@storefront/domain';
-import { DEFAULT_STORE_STATE } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { storeOperation } from './store-errors.js';
 

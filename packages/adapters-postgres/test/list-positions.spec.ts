@@ -4,7 +4,8 @@
  * kitchen moves others through the lifecycle, on a pool of ten connections.
  */
 import { anOrder, seededRandom } from '@storefront/testing';
-import { OPEN_STATUSES, planMove, type Order, type OrderStatus } from '@storefront/domain';
+import { type Order, type OrderStatus } from '@storefront/domain';
+import { OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { listsOutOfPlace } from './list-positions.js';

@@ -7,7 +7,8 @@
  * PG_SCALE_ORDERS orders (default 250,000, about 15 s here; `pnpm --filter
  * @storefront/adapters-postgres test:scale` runs it with 1,000,000 and page 5,000).
  */
-import { OPEN_STATUSES, type OrderStatus, type PageRequest } from '@storefront/domain';
+import { type OrderStatus } from '@storefront/domain';
+import { OPEN_STATUSES, type PageRequest } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { customerOrdersQuery, customerOrdersTotalQuery, ordersByStatusQuery, ordersByStatusTotalQuery, type Query } from '../src/order-queries.js';

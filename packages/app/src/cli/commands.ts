@@ -4,7 +4,8 @@
  */
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
-import { DomainError, isDomainError, menuDocumentOf, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { menuDocumentOf } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
 
 export class CliError extends Error {

@@ -7,7 +7,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
-import { createStorefront, DEFAULT_STORE_STATE, isDomainError } from '@storefront/domain';
+import { createStorefront, isDomainError } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import { expectDomainError, rejectionOf } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
