@@ -56,7 +56,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
-  store_unavailable: 500,
+  database_unavailable: 500,
   service_unavailable: 503,
 };
 

@@ -13,7 +13,7 @@ import { inCausalSession } from './causal-session.js';
 import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
-import { isDuplicateKey } from './store-errors.js';
+import { isDuplicateKey } from './database-errors.js';
 import { isFirstReleaseKeyRecord, upgradeKeyRecord } from './upgrades.js';
 
 /** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */

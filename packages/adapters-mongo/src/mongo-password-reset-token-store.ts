@@ -13,13 +13,13 @@ import {
   toPasswordResetTokenDocument,
   type PasswordResetTokenDocument,
 } from './password-reset-token-mapper.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoPasswordResetTokenStore implements PasswordResetTokenStore {
   constructor(private readonly tokens: Collection<PasswordResetTokenDocument>) {}
 
   save(token: PasswordResetToken): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.tokens.insertOne(toPasswordResetTokenDocument(token));
       } catch (error) {
@@ -31,21 +31,21 @@ export class MongoPasswordResetTokenStore implements PasswordResetTokenStore {
   }
 
   find(tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.tokens.findOne({ _id: tokenHash, expiresAt: { $gt: now } });
       return document === null ? null : toPasswordResetToken(document);
     });
   }
 
   consume(tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.tokens.findOneAndDelete({ _id: tokenHash, expiresAt: { $gt: now } });
       return document === null ? null : toPasswordResetToken(document);
     });
   }
 
   deleteAllOf(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       await this.tokens.deleteMany({ customerId });
     });
   }

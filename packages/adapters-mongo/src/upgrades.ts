@@ -12,7 +12,7 @@ import { COLLECTIONS } from './collections.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import type { OrderDocument } from './order-mapper.js';
 
-export async function upgradeStore(db: Db): Promise<void> {
+export async function upgradeDatabase(db: Db): Promise<void> {
   await dropRetiredIndexes(db);
   await upgradeOrders(db);
 }

@@ -23,7 +23,7 @@ import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
 import { toOrderDocument } from '../src/order-mapper.js';
-import { isDuplicateKey } from '../src/store-errors.js';
+import { isDuplicateKey } from '../src/database-errors.js';
 import { findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from '../src/order-queries.js';
 import { useTestDatabase } from './mongo-server.js';
 

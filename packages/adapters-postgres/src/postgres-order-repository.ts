@@ -39,7 +39,7 @@ import {
   type Query,
 } from './order-queries.js';
 import type { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
-import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { isUniqueViolation, databaseOperation } from './database-errors.js';
 import { retryOnConflict } from './retry.js';
 
 export class PostgresOrderRepository implements OrderRepository {
@@ -49,27 +49,27 @@ export class PostgresOrderRepository implements OrderRepository {
   ) {}
 
   claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    return storeOperation(() => this.keys.claim(claim, now));
+    return databaseOperation(() => this.keys.claim(claim, now));
   }
 
   takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return storeOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
+    return databaseOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
   }
 
   completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return storeOperation(() => this.keys.complete(ref, owner));
+    return databaseOperation(() => this.keys.complete(ref, owner));
   }
 
   abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    return storeOperation(() => this.keys.abandon(ref, owner, now));
+    return databaseOperation(() => this.keys.abandon(ref, owner, now));
   }
 
   releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    return storeOperation(() => this.keys.release(ref, owner));
+    return databaseOperation(() => this.keys.release(ref, owner));
   }
 
   insert(order: Order): Promise<InsertResult> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         // A plain INSERT, not ON CONFLICT DO NOTHING: the list triggers run before the conflict
         // check, and only a failed statement undoes what they did.
@@ -108,14 +108,14 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   eraseDeliveryAddresses(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // The partial index orders_with_address finds the few orders that still have one.
       await this.pool.query("UPDATE orders SET fulfilment = fulfilment - 'address' WHERE customer_id = $1 AND fulfilment ? 'address'", [customerId]);
     });
   }
 
   listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       if (!(limit >= 1)) return [];
       const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
       const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
@@ -124,7 +124,7 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   markPublished(orderId: string, version: number): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Raises the mark only: never lowers it, and never above the version the order has (a mark
       // ahead of the order would hide the changes to come).
       await this.pool.query('UPDATE orders SET published_version = $2 WHERE order_id = $1 AND published_version < $2 AND version >= $2', [
@@ -135,7 +135,7 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   private one(query: Query): Promise<Order | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await retryOnConflict(() => this.pool.query<OrderRow>(query.text, query.values));
       const row = result.rows[0];
       return row === undefined ? null : toOrder(row);
@@ -143,7 +143,7 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   private page(rows: Query, total: Query, page: PageRequest): Promise<Page<Order>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const [found, counted] = await Promise.all([
         this.pool.query<OrderRow>(rows.text, rows.values),
         this.pool.query<{ size: string }>(total.text, total.values),

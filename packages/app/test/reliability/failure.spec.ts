@@ -59,7 +59,7 @@ describe('A store that fails one kind of operation', function () {
   before(async () => {
     server = await composeStorefront({}, (container) => {
       container.rebind<OrderRepository>(TYPES.OrderRepository).toResolvedValue((memory: { orders: OrderRepository }) => failing(memory.orders), [TYPES.MemoryAdapters]);
-      container.rebind<HealthProbe>(TYPES.StoreProbe).toConstantValue(probe);
+      container.rebind<HealthProbe>(TYPES.DatabaseProbe).toConstantValue(probe);
       // A short handler time-out, to see a store call that never returns answered in time.
       container
         .rebind(TYPES.HttpApp)
