@@ -5,7 +5,7 @@
  * and never in the message (which may reach a client). Duplicate keys are left to the repository
  * that hit them: only it knows which unique rule a duplicate breaks.
  */
-import { DomainError, isDomainError } from '@storefront/domain';
+import { databaseOperations } from '@storefront/domain/adapter-kit';
 import {
   MongoBulkWriteError,
   MongoClientClosedError,
@@ -95,21 +95,8 @@ function isWriteErrorList(errors: OneOrMore<WriteError>): errors is readonly Wri
   return Array.isArray(errors);
 }
 
-/** The domain error that `error` stands for, or `error` itself when it has no domain meaning. */
-export function toDomainError(error: unknown): unknown {
-  if (isDomainError(error)) return error;
-  if (isDatabaseUnavailable(error)) return new DomainError('database_unavailable', 'The database is unavailable.', { cause: error });
-  return error;
-}
-
-/** Runs one repository operation and rethrows what it fails with as a domain error where one fits. */
-export async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw toDomainError(error);
-  }
-}
+/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
 
 /** A duplicate key error (E11000), optionally only one that broke the unique index `indexName`. */
 export function isDuplicateKey(error: unknown, indexName?: string): error is MongoServerError {

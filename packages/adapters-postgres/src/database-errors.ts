@@ -8,7 +8,7 @@
  *
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
-import { DomainError, isDomainError } from '@storefront/domain';
+import { databaseOperations } from '@storefront/domain/adapter-kit';
 
 /** Classes of SQLSTATE that say "the server is unreachable, overloaded or going away". */
 const UNAVAILABLE_CLASSES: readonly string[] = [
@@ -78,21 +78,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return error.cause !== undefined && error.cause !== error && isDatabaseUnavailable(error.cause);
 }
 
-/** The domain error that `error` stands for, or `error` itself when it has no domain meaning. */
-export function toDomainError(error: unknown): unknown {
-  if (isDomainError(error)) return error;
-  if (isDatabaseUnavailable(error)) return new DomainError('database_unavailable', 'The database is unavailable.', { cause: error });
-  return error;
-}
-
-/** Runs one repository operation and rethrows what it fails with as a domain error where one fits. */
-export async function databaseOperation<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw toDomainError(error);
-  }
-}
+/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
 
 /** A unique_violation (23505), optionally only one of the constraint or unique index `constraint`. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -105,7 +105,7 @@ describe('embedding @storefront/domain', () => {
     const kit = exportedNames(join(DOMAIN, 'dist', 'src', 'adapter-kit.d.ts'));
     expect(root.length, `names exported by @storefront/domain: ${root.sort().join(' ')}`).to.be.at.most(ROOT_EXPORT_LIMIT);
     // What adapters share is there and only there: an adapter's ports come from the root, its helpers from the kit.
-    expect(kit).to.include.members(['newId', 'toPage', 'planMove', 'copyIdempotencyRecord', 'FallbackRateLimiter']);
+    expect(kit).to.include.members(['newId', 'toPage', 'planMove', 'copyIdempotencyRecord', 'FallbackRateLimiter', 'databaseOperations']);
     expect(root.filter((name) => kit.includes(name)), 'exported by both entry points').to.deep.equal([]);
   });
 

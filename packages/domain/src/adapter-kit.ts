@@ -45,9 +45,11 @@ export { STORE_STATE_CACHE_MS } from './use-cases/store-gate.js';
 export type { OrderEventRelay, OrderEventRelayOptions } from './use-cases/order-event-relay.js';
 export type { Feed, OpenKitchenFeedInput, OpenOrderFeedInput, OrderFeeds } from './use-cases/order-feeds.js';
 
-// Errors: building them as the use cases do.
+// Errors: building them as the use cases do, and a database's failures as every database adapter does.
 export { validationFailed } from './errors.js';
 export type { DomainErrorOptions } from './errors.js';
+export { databaseOperations } from './database-operations.js';
+export type { DatabaseOperations, OutageClassifier } from './database-operations.js';
 
 // Entities: drafts, limits, the orders lists follow, the order lifecycle, fulfilment, paging,
 // sessions and the menu file format.
