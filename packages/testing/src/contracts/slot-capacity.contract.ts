@@ -13,8 +13,8 @@ import { expectDomainError } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
 
-/** The stores a placement with capacity needs. `second`, when given, is the same database through another connection. */
-export interface CapacityStores {
+/** The adapters a placement with capacity needs. `second`, when given, is the same database through another connection. */
+export interface CapacityAdapters {
   readonly orders: OrderRepository;
   readonly menu: MenuRepository;
   readonly places: SlotPlaces;
@@ -28,7 +28,7 @@ const openStore: StoreStateRepository = {
   setAcceptingOrders: () => Promise.reject(new Error('not used')),
 };
 
-export function describeSlotCapacityContract(name: string, factory: () => Promise<CapacityStores>): void {
+export function describeSlotCapacityContract(name: string, factory: () => Promise<CapacityAdapters>): void {
   describe(`${name} (slot capacity contract)`, () => {
     async function world(capacity: number) {
       const stores = await factory();
