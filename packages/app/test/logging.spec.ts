@@ -77,7 +77,7 @@ describe('logging: server failures', () => {
     expect(lines.find((line) => line.msg === 'request')).to.include({ req_id: 'log-test-500', status: 500 });
   });
 
-  it('logs a store outage (a domain error that maps to 500) once with the driver error as its cause', async () => {
+  it('logs a database outage (a domain error that maps to 500) once with the driver error as its cause', async () => {
     const failure = new DomainError('database_unavailable', 'The database is unreachable.', { cause: new Error('MongoNetworkError: connect ECONNREFUSED') });
     const { status, lines } = await failingOrder(failure, 'log-test-store');
     expect(status).to.equal(500);
@@ -130,7 +130,7 @@ describe('logging: a client that leaves', () => {
 });
 
 describe('logging: start-up and settings', () => {
-  it('says at start-up, in one line, the mode, port, store and limiter', async () => {
+  it('says at start-up, in one line, the mode, port, database and limiter', async () => {
     const { logger, lines } = recordingLogger();
     const running = await startStorefront({ ...TEST_ENV, LOG_LEVEL: 'info' }, { logger });
     await running.close();
