@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { OPEN_STATUSES } from '../packages/domain/dist/src/index.js';
+import { OPEN_STATUSES } from '../packages/domain/dist/src/adapter-kit.js';
 import { anOrder } from '../packages/testing/dist/src/builders.js';
 import { createTestDatabase } from '../packages/testing/dist/src/postgres-test-database.js';
 import { createPostgresAdapters, migrate, PostgresIdempotencyKeys, PostgresOrderRepository, SCHEMA_VERSION } from '../packages/adapters-postgres/dist/src/index.js';

@@ -29,7 +29,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStorefront } from '../packages/app/dist/src/server.js';
-import { pathFromPlaced } from '../packages/domain/dist/src/index.js';
+import { pathFromPlaced } from '../packages/domain/dist/src/adapter-kit.js';
 import { openApiDocument } from '../packages/adapters-http/dist/src/contract/document.js';
 import { operationChecks } from '../packages/adapters-http/dist/src/contract/operations.js';
 import { answerParent } from './child.mjs';

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { InspectFooter, PasetoError, PublicProtocol } from 'paseto';
 import { SignFactory, VerifyFactory, type PublicKey } from 'paseto/v4/public';
-import { DomainError, systemClock, type AccessClaims, type Clock, type TokenService } from '@storefront/domain';
+import { DomainError, type Clock, type TokenService } from '@storefront/domain';
+import { systemClock, type AccessClaims } from '@storefront/domain/adapter-kit';
 import { importSigningKey, importVerificationKey, type SigningKey } from './paseto-keys.js';
 
 export interface PasetoTokenServiceOptions {

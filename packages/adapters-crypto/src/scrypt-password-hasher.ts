@@ -4,7 +4,8 @@
  * (parameters + salt + HMAC), so a change of cost applies to new hashes while old ones still verify.
  */
 import * as scryptModule from 'scrypt-kdf';
-import { DomainError, type HashOptions, type PasswordHasher } from '@storefront/domain';
+import { DomainError, type PasswordHasher } from '@storefront/domain';
+import { type HashOptions } from '@storefront/domain/adapter-kit';
 import { Semaphore, SemaphoreRefusedError, type SemaphoreStats } from './semaphore.js';
 
 // scrypt-kdf's JavaScript has only a default export (the Scrypt class with static methods) while its

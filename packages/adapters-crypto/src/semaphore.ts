@@ -9,7 +9,7 @@
  * served soon at once instead of after the request time-out (when nobody is left to read its
  * answer, and its hash would only delay the others).
  */
-import type { AbortSignalLike } from '@storefront/domain';
+import type { AbortSignalLike } from '@storefront/domain/adapter-kit';
 import { WaitingLanes, type Waiter } from './waiting-lanes.js';
 
 export interface SemaphoreStats {

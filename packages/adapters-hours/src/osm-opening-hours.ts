@@ -11,7 +11,8 @@
  */
 import OpeningHoursLibrary from 'opening_hours';
 import type { optional_conf } from 'opening_hours';
-import { alwaysOpen, type OpeningHours } from '@storefront/domain';
+import { type OpeningHours } from '@storefront/domain';
+import { alwaysOpen } from '@storefront/domain/adapter-kit';
 import { fromLocalDate, isValidTimeZone, nextTransition, offsetAt, toLocalDate, wallTimeAt } from './zoned-time.js';
 
 const DAY_MS = 86_400_000;

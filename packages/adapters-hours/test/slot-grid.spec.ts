@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { SlotGrid } from '@storefront/domain';
+import { SlotGrid } from '@storefront/domain/adapter-kit';
 import { createOpeningHours } from '../src/index.js';
 
 const gridIn = (timeZone: string, minutes = 15) => new SlotGrid(createOpeningHours(undefined, timeZone), minutes);

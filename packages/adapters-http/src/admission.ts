@@ -13,7 +13,8 @@
  * A staff route (`access: 'staff'`) is refused here, after counting like any other refusal of a
  * known caller, and before its body is read: no token → 401, a customer's token → 403.
  */
-import type { Authenticate, Caller, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain';
+import type { Caller } from '@storefront/domain';
+import type { Authenticate, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain/adapter-kit';
 import { DomainError, isDomainError, RateLimitedError } from '@storefront/domain';
 import { requireStaff, type Exchange } from './exchange.js';
 import type { Route } from './route.js';

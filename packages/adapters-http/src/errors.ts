@@ -4,7 +4,8 @@
  * says only what the client may do next (the route's retry advice). No body ever carries a stack
  * trace or a driver message; the caller logs the unexpected ones with their cause.
  */
-import type { FieldIssue, RateLimitStatus } from '@storefront/domain';
+import type { FieldIssue } from '@storefront/domain';
+import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
 import { DomainError, RateLimitedError } from '@storefront/domain';
 import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_CODE } from './problem.js';

@@ -9,7 +9,8 @@
  * is never sent), `release` runs once: the feed is closed and the stream's slot in its caller's
  * count is given back (event-streams.ts).
  */
-import type { Feed, FeedItem } from '@storefront/domain';
+import type { FeedItem } from '@storefront/domain';
+import type { Feed } from '@storefront/domain/adapter-kit';
 import type { EventFrames } from './sse-frames.js';
 import { PING_FRAME, RETRY_FRAME } from './sse-frames.js';
 import type { StreamSink, StreamSource } from './streams.js';

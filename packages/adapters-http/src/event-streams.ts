@@ -18,7 +18,8 @@
  * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
  * (`HttpApp.endStreams`).
  */
-import type { Authenticate, Caller } from '@storefront/domain';
+import type { Caller } from '@storefront/domain';
+import type { Authenticate } from '@storefront/domain/adapter-kit';
 import { DomainError, isDomainError } from '@storefront/domain';
 import { EventStream, type StreamOwner } from './event-stream.js';
 import { STREAM_LIMITS } from './limits.js';

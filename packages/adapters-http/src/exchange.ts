@@ -3,7 +3,8 @@
  * about it (the caller, its quota). Handlers take an Exchange and return a Reply (reply.ts); they
  * never see Koa, so they can be called in a test with a plain object.
  */
-import type { Caller, RateLimitStatus } from '@storefront/domain';
+import type { Caller } from '@storefront/domain';
+import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 
 export interface Exchange {

@@ -13,7 +13,8 @@
  * route, admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
-import type { Caller, RateLimitStatus } from '@storefront/domain';
+import type { Caller } from '@storefront/domain';
+import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
 import Koa, { type Context, type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { admission, type Admitted } from './admission.js';

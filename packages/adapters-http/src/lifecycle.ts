@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RateLimitStatus } from '@storefront/domain';
+import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
 import type { AccessLog, HttpLogger, HttpObserver } from './app-types.js';
 import { Deadlines, type Pending } from './deadlines.js';
 import { errorReply, internalErrorBody } from './errors.js';

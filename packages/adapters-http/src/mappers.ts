@@ -2,18 +2,20 @@
 import type {
   CustomerProfile,
   DeliveryAddress,
-  DeliveryZone,
   Fulfilment,
   OptionGroup,
   Order,
-  OrderLineOption,
   Page,
   Product,
-  RateLimitStatus,
-  SlotList,
   StoreStatus,
   TokenPair,
 } from '@storefront/domain';
+import type {
+  DeliveryZone,
+  OrderLineOption,
+  RateLimitStatus,
+  SlotList,
+} from '@storefront/domain/adapter-kit';
 
 export function productJson(p: Product) {
   return {

@@ -5,7 +5,7 @@
  * Nothing else in the adapter names a status for an error.
  */
 import type { DomainError, DomainErrorCode, FieldIssue } from '@storefront/domain';
-import { validationFailed } from '@storefront/domain';
+import { validationFailed } from '@storefront/domain/adapter-kit';
 
 /** Codes of failures that never reach the domain. */
 export type HttpErrorCode =
@@ -56,7 +56,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
-  store_unavailable: 500,
+  database_unavailable: 500,
   service_unavailable: 503,
 };
 

@@ -4,7 +4,8 @@
  */
 import { createCryptoAdapters } from '@storefront/adapters-crypto';
 import { createMemoryAdapters, seedDemoData } from '@storefront/adapters-memory';
-import type { Caller, MailMessage, Storefront } from '@storefront/domain';
+import type { Caller, Storefront } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import { createStorefront, isDomainError } from '@storefront/domain';
 import { rejectionOf } from '@storefront/testing';
 import { expect } from 'chai';

@@ -34,7 +34,7 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   product_unavailable: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
-  store_unavailable: 500,
+  database_unavailable: 500,
   service_unavailable: 503,
 };
 

@@ -2,7 +2,8 @@
  * The parts of the live order streams on their own, without a socket: the frames, the slot ticker,
  * one stream between its feed and its sink, and the registry's limit and token revalidation.
  */
-import type { Caller, Feed, OrderEvent } from '@storefront/domain';
+import type { Caller, OrderEvent } from '@storefront/domain';
+import type { Feed } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import { anOrder } from '@storefront/testing';
 import { expect } from 'chai';

@@ -55,7 +55,7 @@ describe('HTTP observer', () => {
   });
 
   it('hears each failure answered 500, with the error as thrown, and no expected one', async () => {
-    const outage = new DomainError('store_unavailable', 'The store is unreachable.');
+    const outage = new DomainError('database_unavailable', 'The database is unreachable.');
     const real = createMemoryAdapters().menu;
     // Every read of the whole menu fails as an unreachable store does (seeding only writes).
     const server = await observed({

@@ -1,5 +1,6 @@
 /** The cache of rendered orders: one text per order version, never a stale one, never unbounded. */
-import { applyOrderMove, type Order, type Page } from '@storefront/domain';
+import { type Order, type Page } from '@storefront/domain';
+import { applyOrderMove } from '@storefront/domain/adapter-kit';
 import { anOrder } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';

@@ -2,7 +2,8 @@
  * The Mailer port for memory mode (no `SMTP_URL`): each message goes to the log, whole, so the
  * demo can read the reset link from it. Never for production: the link is a credential.
  */
-import type { Mailer, MailMessage } from '@storefront/domain';
+import type { Mailer } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 
 export type MailLogSink = (entry: MailMessage) => void;
 

@@ -11,7 +11,8 @@
  * are counted, spaced and bounded.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Mailer, MailMessage } from '@storefront/domain';
+import type { Mailer } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import nodemailer, { type SMTPPoolOptions, type Transporter } from 'nodemailer';
 import { describeFailure, isTransientFailure, MailDeliveryError, type Scrub } from './delivery-failure.js';
 import { backoffDelay, retryPolicy, type RetryPolicy } from './retry-policy.js';

@@ -1,5 +1,5 @@
 /** The Mailer contract, run by both adapters: SMTP against a real SMTP server, and the log. */
-import type { MailMessage } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import { describeMailerContract } from '@storefront/testing';
 import { LogMailer, SmtpMailer } from '../src/index.js';
 import { startSmtpServer } from './smtp-test-server.js';

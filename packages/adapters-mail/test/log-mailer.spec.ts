@@ -1,4 +1,4 @@
-import type { MailMessage } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { LogMailer } from '../src/index.js';

@@ -4,8 +4,8 @@
  * over the claims that grow the map, so memory follows the keys of the last TTL, not all time.
  * Every change is filtered on the record's holder, as in every store (see the OrderRepository port).
  */
-import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain';
-import { copyIdempotencyRecord } from '@storefront/domain';
+import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
+import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 const MIN_SWEEP_INTERVAL = 1024;

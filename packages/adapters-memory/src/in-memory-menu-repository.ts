@@ -4,8 +4,9 @@
  * list at once, so a reader never sees half an import.
  */
 import { randomUUID } from 'node:crypto';
-import type { MenuRepository, OptionGroup, Product, ProductDraft } from '@storefront/domain';
-import { assignOptionIds, compareProducts, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, OptionGroup, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, compareProducts, newId, validationFailed } from '@storefront/domain/adapter-kit';
 
 export class InMemoryMenuRepository implements MenuRepository {
   private products: readonly Product[] = Object.freeze([]);

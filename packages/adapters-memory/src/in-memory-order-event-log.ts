@@ -8,8 +8,9 @@
  * (the newest version appended for it) is dropped once its event has left the window and it was
  * written more than 24 hours ago.
  */
-import type { Clock, EventReplay, LogPosition, OrderEvent, OrderEventData, OrderEventListener, OrderEventLog } from '@storefront/domain';
-import { isEventId, systemClock } from '@storefront/domain';
+import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
+import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
+import { isEventId, systemClock } from '@storefront/domain/adapter-kit';
 
 export interface InMemoryOrderEventLogOptions {
   readonly clock?: Clock | undefined;

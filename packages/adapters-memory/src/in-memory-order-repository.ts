@@ -10,19 +10,21 @@
  * without being due for publishing.
  */
 import type {
+  Order,
+  OrderRepository,
+  OrderStatus,
+  Page,
+} from '@storefront/domain';
+import type {
   ClaimResult,
   IdempotencyClaim,
   IdempotencyKeyRef,
   InsertResult,
-  Order,
   OrderMove,
-  OrderRepository,
-  OrderStatus,
-  Page,
   PageRequest,
   UnpublishedOrder,
-} from '@storefront/domain';
-import { orderIdTime, pageOffset, toPage } from '@storefront/domain';
+} from '@storefront/domain/adapter-kit';
+import { orderIdTime, pageOffset, toPage } from '@storefront/domain/adapter-kit';
 import { CustomerOrderLog } from './customer-order-log.js';
 import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';

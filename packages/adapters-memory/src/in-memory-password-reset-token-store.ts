@@ -5,8 +5,9 @@
  * at most as many expired ones again: an expired token and a missing one are refused alike, so
  * dropping changes no answer, only memory.
  */
-import type { Clock, PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
-import { systemClock } from '@storefront/domain';
+import type { Clock, PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
+import { systemClock } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemoryPasswordResetTokenStoreOptions {

@@ -8,8 +8,9 @@
  * cap is large and only a flood of distinct keys ever reaches it. "Least recently seen" is kept to
  * the second: a caller is moved to the end of the map at most once a second, not on every request.
  */
-import type { Clock, RateLimitDecision, RateLimiter, RateLimitPolicy, WindowBuckets } from '@storefront/domain';
-import { decideSlidingWindow, systemClock } from '@storefront/domain';
+import type { Clock, RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import type { RateLimitDecision, WindowBuckets } from '@storefront/domain/adapter-kit';
+import { decideSlidingWindow, systemClock } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemoryRateLimiterOptions {

@@ -4,8 +4,9 @@
  * dropped by a sweep spread over `create` calls: an expired session and a missing one are refused
  * alike, so dropping changes no answer, only memory.
  */
-import type { Clock, Session, SessionStore } from '@storefront/domain';
-import { systemClock } from '@storefront/domain';
+import type { Clock, SessionStore } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
+import { systemClock } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemorySessionStoreOptions {

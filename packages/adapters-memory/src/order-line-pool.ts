@@ -6,7 +6,8 @@
  * A line without options (most lines) shares one frozen empty list and costs what it did before
  * options existed; a line with options is pooled by its options too.
  */
-import type { OrderLine, OrderLineOption } from '@storefront/domain';
+import type { OrderLine } from '@storefront/domain';
+import type { OrderLineOption } from '@storefront/domain/adapter-kit';
 
 const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
 

@@ -6,8 +6,10 @@
  * numbers (see `lifecycle`) instead of an object per history entry: a million completed orders
  * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
  */
-import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderStatus, StatusChange } from '@storefront/domain';
-import { copyDeliveryAddress, ORDER_STATUSES } from '@storefront/domain';
+import type { DeliveryAddress, Fulfilment, Order, OrderStatus } from '@storefront/domain';
+import type { FulfilmentType, StatusChange } from '@storefront/domain/adapter-kit';
+import { ORDER_STATUSES } from '@storefront/domain';
+import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
 
 /** An order's fulfilment and charges as a row keeps them; rows of pickup as soon as possible without a tip share one. */
 export interface RowFulfilment {

@@ -4,7 +4,8 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { FallbackRateLimiter, type RateLimitDecider, type RateLimitPolicy } from '@storefront/domain';
+import { type RateLimitPolicy } from '@storefront/domain';
+import { FallbackRateLimiter, type RateLimitDecider } from '@storefront/domain/adapter-kit';
 import { FakeClock, Faults } from '@storefront/testing';
 import { InMemoryRateLimiter } from '../src/index.js';
 

@@ -6,7 +6,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine, OrderStatus } from '@storefront/domain';
-import { compareOrders, legacyFulfilment, newId, OPEN_STATUSES, ORDER_STATUSES, OrderStamper, placedState, planMove } from '@storefront/domain';
+import { ORDER_STATUSES } from '@storefront/domain';
+import { compareOrders, legacyFulfilment, newId, OPEN_STATUSES, OrderStamper, placedState, planMove } from '@storefront/domain/adapter-kit';
 import { anOrder, anOrderLine, seededRandom } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 

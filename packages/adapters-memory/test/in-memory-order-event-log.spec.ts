@@ -1,5 +1,5 @@
 /** What is the memory log's own: bounded records, and the id order of appends made while delivering. */
-import { eventOfVersion } from '@storefront/domain';
+import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { anOrder, EventRecorder, FakeClock, placedEvents, readAllEvents } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';

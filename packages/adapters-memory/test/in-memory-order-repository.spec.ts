@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderLine } from '@storefront/domain';
-import { legacyFulfilment, newId, OrderStamper, placedState, planMove } from '@storefront/domain';
+import { legacyFulfilment, newId, OrderStamper, placedState, planMove } from '@storefront/domain/adapter-kit';
 import { anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { InMemoryOrderRepository } from '../src/index.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import { FakeClock, randomHex } from '@storefront/testing';
 import { InMemoryPasswordResetTokenStore } from '../src/index.js';
 

@@ -17,7 +17,7 @@ import type {
 import type { Db } from 'mongodb';
 import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
-import { upgradeStore } from './upgrades.js';
+import { upgradeDatabase } from './upgrades.js';
 import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
@@ -33,7 +33,7 @@ import type { OrderDocument } from './order-mapper.js';
 import type { PasswordResetTokenDocument } from './password-reset-token-mapper.js';
 import type { ProductDocument } from './product-mapper.js';
 import type { SessionDocument } from './session-mapper.js';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 
 export interface MongoAdapterOptions {
   /** The database to use; its client stays the caller's. */
@@ -55,15 +55,15 @@ export interface MongoAdapters {
 }
 
 /**
- * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * Rejects with DomainError `database_unavailable` when the database cannot be reached, and with
  * IndexBuildError (naming the collection and its indexes) when an index cannot be created.
  */
 export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<MongoAdapters> {
   const revisions = new MenuRevision(db.collection<MenuRevisionDocument>(COLLECTIONS.meta));
-  await storeOperation(async () => {
+  await databaseOperation(async () => {
     const { replicated } = await deploymentOn(db.client);
     await ensureIndexes(db, { replicated });
-    await upgradeStore(db);
+    await upgradeDatabase(db);
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);

@@ -4,8 +4,8 @@
  * domain's IdempotencyRecord is field for field; dates are copied so that neither side can change
  * the other's.
  */
-import type { IdempotencyClaim, IdempotencyRecord } from '@storefront/domain';
-import { copyIdempotencyRecord } from '@storefront/domain';
+import type { IdempotencyClaim, IdempotencyRecord } from '@storefront/domain/adapter-kit';
+import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
 import type { ObjectId } from 'mongodb';
 
 export interface IdempotencyDocument {

@@ -14,8 +14,8 @@ export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 export { MenuRevision } from './menu-revision.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
-export { dropRetiredIndexes, upgradeOrders, upgradeStore } from './upgrades.js';
-export { isStoreUnavailable, storeOperation, toDomainError } from './store-errors.js';
+export { dropRetiredIndexes, upgradeOrders, upgradeDatabase } from './upgrades.js';
+export { isDatabaseUnavailable, databaseOperation, toDomainError } from './database-errors.js';
 export {
   DEFAULT_MONGODB_TIMEOUT_MS,
   deploymentOf,

@@ -9,27 +9,27 @@ import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import { INDEXES } from './collections.js';
 import { toCustomer, toCustomerDocument, type CustomerDocument } from './customer-mapper.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoCustomerRepository implements CustomerRepository {
   constructor(private readonly customers: Collection<CustomerDocument>) {}
 
   findByEmail(email: string): Promise<Customer | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.customers.findOne({ email });
       return document === null ? null : toCustomer(document);
     });
   }
 
   findById(customerId: string): Promise<Customer | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.customers.findOne({ _id: customerId });
       return document === null ? null : toCustomer(document);
     });
   }
 
   create(customer: Customer): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.customers.insertOne(toCustomerDocument(customer));
       } catch (error) {
@@ -45,21 +45,21 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   setDisabled(email: string, disabled: boolean): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.customers.updateOne({ email }, { $set: { disabled } });
       return result.matchedCount > 0;
     });
   }
 
   setRole(email: string, role: Role): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.customers.updateOne({ email }, { $set: { role } });
       return result.matchedCount > 0;
     });
   }
 
   updatePasswordHash(customerId: string, expected: string, replacement: string): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // The filter on the old hash makes it a compare-and-set in one atomic update.
       const result = await this.customers.updateOne({ _id: customerId, passwordHash: expected }, { $set: { passwordHash: replacement } });
       return result.matchedCount > 0;
@@ -67,7 +67,7 @@ export class MongoCustomerRepository implements CustomerRepository {
   }
 
   delete(customerId: string): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.customers.deleteOne({ _id: customerId });
       return result.deletedCount === 1;
     });

@@ -5,7 +5,7 @@
  * outlived its lock and was taken over) changes nothing. The protocol that uses these steps is the
  * domain's PlaceOrder.
  */
-import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import { setTimeout } from 'node:timers/promises';
 import type { ClientSession, Collection, Filter, MongoClient } from 'mongodb';
@@ -13,7 +13,7 @@ import { inCausalSession } from './causal-session.js';
 import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
-import { isDuplicateKey } from './store-errors.js';
+import { isDuplicateKey } from './database-errors.js';
 import { isFirstReleaseKeyRecord, upgradeKeyRecord } from './upgrades.js';
 
 /** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */

@@ -5,12 +5,13 @@
  * A draft's `available` is written with `$setOnInsert`, like the id: only a new product takes it,
  * an existing one keeps what the kitchen set (the MenuRepository port's rule).
  */
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MenuRevision } from './menu-revision.js';
 import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument, type ProductFields } from './product-mapper.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoMenuRepository implements MenuRepository {
   constructor(
@@ -19,7 +20,7 @@ export class MongoMenuRepository implements MenuRepository {
   ) {}
 
   list(): Promise<readonly Product[]> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // No collation: strings then compare by their UTF-8 bytes, which is code-point order, the
       // order `compareProducts` documents (served from the products_menu_order index).
       const documents = await this.products.find({}).sort({ category: 1, name: 1, _id: 1 }).toArray();
@@ -29,7 +30,7 @@ export class MongoMenuRepository implements MenuRepository {
 
   async findByIds(productIds: readonly string[]): Promise<readonly Product[]> {
     if (productIds.length === 0) return [];
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const documents = await this.products.find({ _id: { $in: [...new Set(productIds)] } }).toArray();
       return documents.map(toProduct);
     });
@@ -43,7 +44,7 @@ export class MongoMenuRepository implements MenuRepository {
     const fields = await Promise.all(
       drafts.map(async (draft, i) => productFields(draft, await assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`))),
     );
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const write = await this.revisions.begin();
       let changed: boolean;
       try {
@@ -70,7 +71,7 @@ export class MongoMenuRepository implements MenuRepository {
    * look again.
    */
   setAvailability(productId: string, available: boolean): Promise<Product | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const write = await this.revisions.begin();
       let before: ProductDocument | null;
       try {
@@ -85,7 +86,7 @@ export class MongoMenuRepository implements MenuRepository {
   }
 
   revision(): Promise<string> {
-    return storeOperation(() => this.revisions.current());
+    return databaseOperation(() => this.revisions.current());
   }
 
   /**

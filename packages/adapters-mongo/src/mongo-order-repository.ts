@@ -16,25 +16,27 @@
  * neither field: their changes are not due, and a move of one publishes from that move on.
  */
 import type {
+  Order,
+  OrderRepository,
+  OrderStatus,
+  Page,
+} from '@storefront/domain';
+import type {
   ClaimResult,
   IdempotencyClaim,
   IdempotencyKeyRef,
   InsertResult,
-  Order,
   OrderMove,
-  OrderRepository,
-  OrderStatus,
-  Page,
   PageRequest,
   UnpublishedOrder,
-} from '@storefront/domain';
-import { toPage } from '@storefront/domain';
+} from '@storefront/domain/adapter-kit';
+import { toPage } from '@storefront/domain/adapter-kit';
 import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
 import { inCausalSession } from './causal-session.js';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
 import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from './order-queries.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoOrderRepository implements OrderRepository {
   constructor(
@@ -44,27 +46,27 @@ export class MongoOrderRepository implements OrderRepository {
   ) {}
 
   claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    return storeOperation(() => this.keys.claim(claim, now));
+    return databaseOperation(() => this.keys.claim(claim, now));
   }
 
   takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return storeOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
+    return databaseOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
   }
 
   completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return storeOperation(() => this.keys.complete(ref, owner));
+    return databaseOperation(() => this.keys.complete(ref, owner));
   }
 
   abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    return storeOperation(() => this.keys.abandon(ref, owner, now));
+    return databaseOperation(() => this.keys.abandon(ref, owner, now));
   }
 
   releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    return storeOperation(() => this.keys.release(ref, owner));
+    return databaseOperation(() => this.keys.release(ref, owner));
   }
 
   insert(order: Order): Promise<InsertResult> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // The stored order is read in the refused insert's causal session (see causal-session.ts).
       return inCausalSession(this.client, async (session) => {
         try {
@@ -81,14 +83,14 @@ export class MongoOrderRepository implements OrderRepository {
   }
 
   findOrder(customerId: string, orderId: string): Promise<Order | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.orders.findOne({ _id: orderId, customerId });
       return document === null ? null : toOrder(document);
     });
   }
 
   listByCustomer(customerId: string, page: PageRequest): Promise<Page<Order>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const [documents, total] = await Promise.all([
         findCustomerOrders(this.orders, customerId, page).toArray(),
         countCustomerOrders(this.orders, customerId),
@@ -98,14 +100,14 @@ export class MongoOrderRepository implements OrderRepository {
   }
 
   findById(orderId: string): Promise<Order | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.orders.findOne({ _id: orderId });
       return document === null ? null : toOrder(document);
     });
   }
 
   applyMove(move: OrderMove): Promise<Order | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const changes: MatchKeysAndValues<OrderDocument> = {
         status: move.status,
         version: move.fromVersion + 1,
@@ -126,13 +128,13 @@ export class MongoOrderRepository implements OrderRepository {
   }
 
   eraseDeliveryAddresses(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       await this.orders.updateMany({ customerId, 'fulfilment.address': { $exists: true } }, { $unset: { 'fulfilment.address': '' } });
     });
   }
 
   listByStatus(statuses: readonly OrderStatus[], page: PageRequest): Promise<Page<Order>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const [documents, total] = await Promise.all([
         findOrdersByStatus(this.orders, statuses, page).toArray(),
         countOrdersByStatus(this.orders, statuses),
@@ -142,7 +144,7 @@ export class MongoOrderRepository implements OrderRepository {
   }
 
   listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // A limit of 0 would be no limit at all to MongoDB.
       if (!(limit >= 1)) return [];
       const documents = await findUnpublishedOrders(this.orders, Math.floor(limit)).toArray();
@@ -151,7 +153,7 @@ export class MongoOrderRepository implements OrderRepository {
   }
 
   markPublished(orderId: string, version: number): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Still at the version published (the usual case): its changes are all published.
       const published = await this.orders.updateOne(
         { _id: orderId, version },

@@ -4,7 +4,8 @@
  * one gets it back (the driver, since v6, resolves to the document or null). The TTL index removes
  * expired tokens within about a minute; until then the `expiresAt > now` filter refuses them.
  */
-import type { PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import {
@@ -12,13 +13,13 @@ import {
   toPasswordResetTokenDocument,
   type PasswordResetTokenDocument,
 } from './password-reset-token-mapper.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoPasswordResetTokenStore implements PasswordResetTokenStore {
   constructor(private readonly tokens: Collection<PasswordResetTokenDocument>) {}
 
   save(token: PasswordResetToken): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.tokens.insertOne(toPasswordResetTokenDocument(token));
       } catch (error) {
@@ -30,21 +31,21 @@ export class MongoPasswordResetTokenStore implements PasswordResetTokenStore {
   }
 
   find(tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.tokens.findOne({ _id: tokenHash, expiresAt: { $gt: now } });
       return document === null ? null : toPasswordResetToken(document);
     });
   }
 
   consume(tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.tokens.findOneAndDelete({ _id: tokenHash, expiresAt: { $gt: now } });
       return document === null ? null : toPasswordResetToken(document);
     });
   }
 
   deleteAllOf(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       await this.tokens.deleteMany({ customerId });
     });
   }

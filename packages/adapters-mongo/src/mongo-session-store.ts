@@ -4,11 +4,12 @@
  * updates of a document and re-checks the filter for the losers. Expired sessions are removed by
  * the TTL index; an expired and a missing session are refused alike, so that changes no answer.
  */
-import type { Session, SessionStore } from '@storefront/domain';
+import type { SessionStore } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import { toSession, toSessionDocument, type SessionDocument } from './session-mapper.js';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export interface MongoSessionStoreOptions {
   /**
@@ -29,7 +30,7 @@ export class MongoSessionStore implements SessionStore {
   }
 
   create(session: Session): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.sessions.insertOne(toSessionDocument(session));
       } catch (error) {
@@ -40,14 +41,14 @@ export class MongoSessionStore implements SessionStore {
   }
 
   findById(sessionId: string): Promise<Session | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.sessions.findOne({ _id: sessionId });
       return document === null ? null : toSession(document);
     });
   }
 
   rotate(sessionId: string, expectedHash: string, nextHash: string, expiresAt: Date): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.sessions.updateOne(
         { _id: sessionId, refreshTokenHash: expectedHash, revokedAt: null },
         {
@@ -60,14 +61,14 @@ export class MongoSessionStore implements SessionStore {
   }
 
   revoke(sessionId: string, at: Date): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Matches only an unrevoked session: the first revocation time stands.
       await this.sessions.updateOne({ _id: sessionId, revokedAt: null }, { $set: { revokedAt: new Date(at.getTime()) } });
     });
   }
 
   revokeAllOf(customerId: string, at: Date): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // One update, read through sessions_by_customer; `revokedAt: null` keeps the first revocation
       // time of a session already revoked. Each document is updated atomically; a session created
       // during the call may be missed, as it would be by a call made a moment earlier.

@@ -12,7 +12,7 @@
  */
 import type { SlotPlaces } from '@storefront/domain';
 import type { Collection } from 'mongodb';
-import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export interface SlotPlacesDocument {
   /** The slot's start. */
@@ -26,7 +26,7 @@ export class MongoSlotPlaces implements SlotPlaces {
   constructor(private readonly slots: Collection<SlotPlacesDocument>) {}
 
   take(slot: Date, orderId: string, capacity: number): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const filter = { _id: new Date(slot.getTime()), holders: { $ne: orderId }, count: { $lt: capacity } };
       const update = { $inc: { count: 1 }, $push: { holders: orderId } };
       try {
@@ -41,14 +41,14 @@ export class MongoSlotPlaces implements SlotPlaces {
   }
 
   release(slot: Date, orderId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Filtered on the holder: a second release of one order gives back nothing.
       await this.slots.updateOne({ _id: new Date(slot.getTime()), holders: orderId }, { $pull: { holders: orderId }, $inc: { count: -1 } });
     });
   }
 
   taken(from: Date, to: Date): Promise<ReadonlyMap<number, number>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const documents = await this.slots
         .find({ _id: { $gte: new Date(from.getTime()), $lt: new Date(to.getTime()) } }, { projection: { count: 1 } })
         .toArray();

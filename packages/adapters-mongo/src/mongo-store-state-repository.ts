@@ -5,9 +5,9 @@
  * the same without a migration. Each instance reads it at most once a second (StoreGate).
  */
 import type { StoreState, StoreStateRepository } from '@storefront/domain';
-import { DEFAULT_STORE_STATE } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import type { Collection } from 'mongodb';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 
 export interface StoreStateDocument {
   _id: 'store';
@@ -22,14 +22,14 @@ export class MongoStoreStateRepository implements StoreStateRepository {
   constructor(private readonly meta: Collection<StoreStateDocument>) {}
 
   get(): Promise<StoreState> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const document = await this.meta.findOne({ _id: STORE });
       return document === null ? { ...DEFAULT_STORE_STATE } : toStoreState(document);
     });
   }
 
   setAcceptingOrders(acceptingOrders: boolean): Promise<StoreState> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // An upsert on _id: the server retries the insert of two racing first writers itself.
       const document = await this.meta.findOneAndUpdate(
         { _id: STORE },

@@ -16,8 +16,9 @@
  * A line's chosen options are written only when there are some: a line without options is stored
  * as before options existed, and such a line (old or new) is read with none.
  */
-import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
-import { copyDeliveryAddress, placedState } from '@storefront/domain';
+import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
+import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
+import { copyDeliveryAddress, placedState } from '@storefront/domain/adapter-kit';
 import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
 
 /** How and when, as stored; `promisedAt` sits at the top of the document, where the kitchen's index reads it. */

@@ -8,8 +8,9 @@
  * documents. The outbox: the orders_outbox index holds only the pending orders, in (updatedAt, _id)
  * order, so the oldest due are read first whatever the number of published orders.
  */
-import type { OrderStatus, PageRequest } from '@storefront/domain';
-import { pageOffset } from '@storefront/domain';
+import type { OrderStatus } from '@storefront/domain';
+import type { PageRequest } from '@storefront/domain/adapter-kit';
+import { pageOffset } from '@storefront/domain/adapter-kit';
 import type { Collection, Filter, FindCursor, WithId } from 'mongodb';
 import type { OrderDocument } from './order-mapper.js';
 

@@ -1,5 +1,5 @@
 /** Password reset tokens as stored: `_id` = the token's SHA-256 (the token itself is never stored). */
-import type { PasswordResetToken } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
 
 export interface PasswordResetTokenDocument {
   _id: string;

@@ -9,7 +9,8 @@
  * their ids (assigned by `assignOptionIds` before the write). Documents written before options
  * existed have no `optionGroups` and are read with none.
  */
-import type { Option, OptionGroup, Product, ProductDraft } from '@storefront/domain';
+import type { OptionGroup, Product } from '@storefront/domain';
+import type { Option, ProductDraft } from '@storefront/domain/adapter-kit';
 import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
 
 export interface OptionDocument {

@@ -1,5 +1,5 @@
 /** Sessions as stored: `_id` = session id; only hashes of refresh tokens, never the tokens. */
-import type { Session } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
 
 export interface SessionDocument {
   _id: string;

@@ -6,13 +6,13 @@
  * one instead: finding them at start would scan every key record (no index can find a missing
  * field cheaply) under the start-up's time-out, at every start, for records that expire in a day.
  */
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import type { Collection, Db, ObjectId } from 'mongodb';
 import { COLLECTIONS } from './collections.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import type { OrderDocument } from './order-mapper.js';
 
-export async function upgradeStore(db: Db): Promise<void> {
+export async function upgradeDatabase(db: Db): Promise<void> {
   await dropRetiredIndexes(db);
   await upgradeOrders(db);
 }

@@ -1,7 +1,7 @@
 /**
  * Every driver error class that can end a store operation, made with the driver's own classes the
  * way the driver makes them (mongodb/src/bulk/common.ts, cmap/errors.ts, error.ts), and what the
- * store makes of it: `store_unavailable` for "unreachable, or no answer in time", a duplicate key
+ * store makes of it: `database_unavailable` for "unreachable, or no answer in time", a duplicate key
  * for the repository to judge, and anything else left as it is (a 500 with its cause in the logs).
  */
 import { createRequire } from 'node:module';
@@ -21,7 +21,7 @@ import {
   type WriteError,
 } from 'mongodb';
 import { toDomainError } from '../src/index.js';
-import { isDuplicateKey } from '../src/store-errors.js';
+import { isDuplicateKey } from '../src/database-errors.js';
 
 const require = createRequire(import.meta.url);
 /** The pool's errors are not exported by the driver's entry point (they reach callers all the same). */
@@ -52,12 +52,12 @@ function refusedWrites(...writeErrors: WriteError[]): MongoBulkWriteError {
   return new MongoBulkWriteError({ message: writeErrors[0]!.errmsg!, code: writeErrors[0]!.code, writeErrors }, aBulkResult(writeErrors));
 }
 
-const unavailable = (error: unknown): boolean => isDomainError(toDomainError(error), 'store_unavailable');
+const unavailable = (error: unknown): boolean => isDomainError(toDomainError(error), 'database_unavailable');
 const dupKey = (index: string, n = 0) => aWriteError(11000, `E11000 duplicate key error collection: t.products index: ${index} dup key: { nameKey: "soup${n}" }`, n);
 
 describe('driver errors as the store reports them', () => {
   describe('a bulk write (the menu import) that failed', () => {
-    it('is store_unavailable when a lost connection stopped the batch (MongoBulkWriteError wrapping MongoNetworkError)', () => {
+    it('is database_unavailable when a lost connection stopped the batch (MongoBulkWriteError wrapping MongoNetworkError)', () => {
       const cause = new MongoNetworkError('connection 4 to 10.1.2.3:27017 closed');
       const error = new MongoBulkWriteError(cause, aBulkResult());
       expect(error).to.not.be.instanceOf(MongoNetworkError);
@@ -65,12 +65,12 @@ describe('driver errors as the store reports them', () => {
       expect(unavailable(new MongoBulkWriteError(new MongoNetworkTimeoutError('timed out'), aBulkResult()))).to.equal(true);
     });
 
-    it('is store_unavailable when no server could be selected for the batch', () => {
+    it('is database_unavailable when no server could be selected for the batch', () => {
       const cause = new MongoServerSelectionError('Server selection timed out after 2000 ms', { type: 'Unknown' } as never);
       expect(unavailable(new MongoBulkWriteError(cause, aBulkResult()))).to.equal(true);
     });
 
-    it('is store_unavailable when its write concern timed out or the primary shut down', () => {
+    it('is database_unavailable when its write concern timed out or the primary shut down', () => {
       // thrownError instanceof MongoWriteConcernError: the message and code of the write concern error.
       expect(unavailable(new MongoBulkWriteError({ message: 'waiting for replication timed out', code: 64 }, aBulkResult()))).to.equal(true);
       // handleWriteError: the WriteConcernError itself, its code kept as `err.code`.
@@ -78,7 +78,7 @@ describe('driver errors as the store reports them', () => {
       expect(unavailable(shutdown)).to.equal(true);
     });
 
-    it('is store_unavailable when the primary stepped down between its writes, whichever write reports it', () => {
+    it('is database_unavailable when the primary stepped down between its writes, whichever write reports it', () => {
       const error = refusedWrites(dupKey('products_by_name_key'), aWriteError(11602, 'operation was interrupted', 1));
       expect(unavailable(error)).to.equal(true);
       expect(isDuplicateKey(error)).to.equal(false);
@@ -95,18 +95,18 @@ describe('driver errors as the store reports them', () => {
   });
 
   describe('a single operation that failed', () => {
-    it('is store_unavailable when its write concern timed out (MongoWriteConcernError 64)', () => {
+    it('is database_unavailable when its write concern timed out (MongoWriteConcernError 64)', () => {
       const error = new MongoWriteConcernError({ ok: 1, n: 1, writeConcernError: { code: 64, errmsg: 'waiting for replication timed out' } } as never);
       expect(unavailable(error)).to.equal(true);
     });
 
-    it('is store_unavailable when the pool had no free connection in time, was closed, or was cleared', () => {
+    it('is database_unavailable when the pool had no free connection in time, was closed, or was cleared', () => {
       expect(unavailable(new poolErrors.WaitQueueTimeoutError('Timed out while checking out a connection from connection pool', '10.1.2.3:27017'))).to.equal(true);
       expect(unavailable(new poolErrors.PoolClosedError({ address: '10.1.2.3:27017' }))).to.equal(true);
       expect(unavailable(new poolErrors.PoolClearedError({ address: '10.1.2.3:27017' }))).to.equal(true);
     });
 
-    it('is store_unavailable when the primary it reached turned out to be stale', () => {
+    it('is database_unavailable when the primary it reached turned out to be stale', () => {
       expect(unavailable(new MongoStalePrimaryError('primary marked stale due to electionId/setVersion mismatch'))).to.equal(true);
     });
   });

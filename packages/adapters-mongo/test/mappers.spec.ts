@@ -1,4 +1,4 @@
-import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain';
+import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain/adapter-kit';
 import { aCustomer, aPizzaDraft, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
 import { expect } from 'chai';
 import { BSON, Long, type Document } from 'mongodb';

@@ -16,13 +16,14 @@ import {
   describeStoreStateRepositoryContract,
   expectDomainError,
 } from '@storefront/testing';
-import { newId, OPEN_STATUSES, planMove, type Order, type OrderStatus, type Page } from '@storefront/domain';
+import { type Order, type OrderStatus, type Page } from '@storefront/domain';
+import { newId, OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { Long, type Document } from 'mongodb';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAdapters, type OrderDocument } from '../src/index.js';
 import { toOrderDocument } from '../src/order-mapper.js';
-import { isDuplicateKey } from '../src/store-errors.js';
+import { isDuplicateKey } from '../src/database-errors.js';
 import { findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from '../src/order-queries.js';
 import { useTestDatabase } from './mongo-server.js';
 

@@ -1,5 +1,6 @@
 /** Customers, sessions and reset tokens as rows, and back; dates are fresh objects either way. */
-import type { Customer, PasswordResetToken, Role, Session } from '@storefront/domain';
+import type { Customer, Role } from '@storefront/domain';
+import type { PasswordResetToken, Session } from '@storefront/domain/adapter-kit';
 
 export interface CustomerRow {
   customer_id: string;

@@ -24,7 +24,7 @@ import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresSlotPlaces } from './postgres-slot-places.js';
 import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
 import { assertSchemaSupported } from './migrate.js';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 
 export interface PostgresAdapterOptions {
   /** The pool to use; it stays the caller's (never ended here). */
@@ -46,11 +46,11 @@ export interface PostgresAdapters {
 }
 
 /**
- * Rejects with DomainError `store_unavailable` when the database cannot be reached, and with
+ * Rejects with DomainError `database_unavailable` when the database cannot be reached, and with
  * SchemaTooNewError when its schema is newer than this code (an unmigrated one is refused too).
  */
 export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): Promise<PostgresAdapters> {
-  await storeOperation(() => assertSchemaSupported(pool));
+  await databaseOperation(() => assertSchemaSupported(pool));
   return {
     menu: new PostgresMenuRepository(pool),
     orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
@@ -59,12 +59,12 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),
     slotPlaces: new PostgresSlotPlaces(pool),
-    probes: [postgresStoreProbe(pool)],
+    probes: [postgresDatabaseProbe(pool)],
   };
 }
 
 /** `store`: one `SELECT 1` through the pool (a connection from it, and the server's answer). */
-export function postgresStoreProbe(pool: pg.Pool): HealthProbe {
+export function postgresDatabaseProbe(pool: pg.Pool): HealthProbe {
   return {
     name: 'store',
     check: async () => {

@@ -4,9 +4,9 @@
  * conditional updates and row locks, with versioned migrations applied under an advisory lock.
  * Start from `migrate(pool)` then `createPostgresAdapters({ pool })`.
  */
-export { createPostgresAdapters, postgresStoreProbe, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
+export { createPostgresAdapters, postgresDatabaseProbe, type PostgresAdapterOptions, type PostgresAdapters } from './create-postgres-adapters.js';
 export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaNotMigratedError, SchemaTooNewError, type MigrateOptions } from './migrate.js';
-export { isStoreUnavailable, isUniqueViolation, postgresStartError, storeOperation, toDomainError } from './store-errors.js';
+export { isDatabaseUnavailable, isUniqueViolation, postgresStartError, databaseOperation, toDomainError } from './database-errors.js';
 export { PostgresMenuRepository } from './postgres-menu-repository.js';
 export { PostgresOrderRepository } from './postgres-order-repository.js';
 export { PostgresCustomerRepository } from './postgres-customer-repository.js';

@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 
 /** The schema version this code reads and writes: the last migration's. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;
@@ -42,7 +42,7 @@ export interface MigrateOptions {
 
 /** Brings the schema up to SCHEMA_VERSION; resolves to the versions before and after. */
 export function migrate(pool: pg.Pool, options: MigrateOptions = {}): Promise<{ from: number; to: number }> {
-  return storeOperation(async () => {
+  return databaseOperation(async () => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');

@@ -4,8 +4,9 @@
  * of the caller's objects nor later edits to them reach the store; history times are ISO strings
  * in jsonb and Dates again when read. Money is bigint, which node-postgres hands back as a string.
  */
-import type { DeliveryAddress, Fulfilment, FulfilmentType, Order, OrderLine, OrderLineOption, OrderStatus, StatusChange } from '@storefront/domain';
-import { copyDeliveryAddress } from '@storefront/domain';
+import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
+import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
+import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
 
 /** The fulfilment as jsonb, without `promised_at` (a column of its own: the kitchen's sort key). */
 interface FulfilmentJson {

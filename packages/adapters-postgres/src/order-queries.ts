@@ -9,8 +9,9 @@
  * reads `status_seq`; any other set of several statuses merges the statuses' index runs (a Merge
  * Append, no sort) and skips the rows before the page, so its cost grows with the page number.
  */
-import type { OrderStatus, PageRequest } from '@storefront/domain';
-import { OPEN_STATUSES, pageOffset } from '@storefront/domain';
+import type { OrderStatus } from '@storefront/domain';
+import type { PageRequest } from '@storefront/domain/adapter-kit';
+import { OPEN_STATUSES, pageOffset } from '@storefront/domain/adapter-kit';
 import { ORDER_COLUMNS } from './order-mapper.js';
 
 export interface Query {

@@ -7,7 +7,7 @@ import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, CUSTOMER_COLUMNS, toCustomer, type CustomerRow } from './account-mappers.js';
-import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { isUniqueViolation, databaseOperation } from './database-errors.js';
 
 export const CUSTOMER_EMAIL_INDEX = 'customers_email_key';
 
@@ -23,7 +23,7 @@ export class PostgresCustomerRepository implements CustomerRepository {
   }
 
   create(customer: Customer): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.pool.query(`INSERT INTO customers (${CUSTOMER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
           customer.customerId,
@@ -64,7 +64,7 @@ export class PostgresCustomerRepository implements CustomerRepository {
   }
 
   private findOne(condition: string, value: string): Promise<Customer | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<CustomerRow>(`SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE ${condition}`, [value]);
       const row = result.rows[0];
       return row === undefined ? null : toCustomer(row);
@@ -72,6 +72,6 @@ export class PostgresCustomerRepository implements CustomerRepository {
   }
 
   private updated(sql: string, values: unknown[]): Promise<boolean> {
-    return storeOperation(async () => ((await this.pool.query(sql, values)).rowCount ?? 0) > 0);
+    return databaseOperation(async () => ((await this.pool.query(sql, values)).rowCount ?? 0) > 0);
   }
 }

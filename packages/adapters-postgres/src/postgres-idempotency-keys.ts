@@ -6,8 +6,9 @@
  * and state, so a request that lost the record (it outlived its lock and was taken over) changes
  * nothing. The protocol built from these steps is the domain's PlaceOrder.
  */
-import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain';
-import { copyIdempotencyRecord, DomainError } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
+import { DomainError } from '@storefront/domain';
+import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { copyDate } from './account-mappers.js';
 import { ORDER_COLUMNS, toOrder, type OrderRow } from './order-mapper.js';

@@ -7,11 +7,12 @@
  * availability: an upsert sets `available` only when it creates the product (DECISIONS, "Restarts
  * never undo the kitchen's changes").
  */
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain';
+import type { MenuRepository, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { PRODUCT_COLUMNS, productInput, productNameKey, toProduct, type ProductRow } from './product-mapper.js';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 import { inTransaction } from './transaction.js';
 
 /** The columns the file owns: an upsert of an existing product writes these only. */
@@ -33,7 +34,7 @@ export class PostgresMenuRepository implements MenuRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   list(): Promise<readonly Product[]> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Columns in "C" collation: code-point order, the order `compareProducts` documents.
       const result = await this.pool.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products ORDER BY category, name, product_id`);
       return result.rows.map(toProduct);
@@ -42,7 +43,7 @@ export class PostgresMenuRepository implements MenuRepository {
 
   async findByIds(productIds: readonly string[]): Promise<readonly Product[]> {
     if (productIds.length === 0) return [];
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE product_id = ANY($1::text[])`, [
         [...new Set(productIds)],
       ]);
@@ -57,7 +58,7 @@ export class PostgresMenuRepository implements MenuRepository {
     const inputs = await Promise.all(
       drafts.map(async (draft, i) => productInput(newId('prd'), draft, await assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`))),
     );
-    return storeOperation(() =>
+    return databaseOperation(() =>
       inTransaction(this.pool, async (client) => {
         const written = await client.query(UPSERT, [JSON.stringify(inputs)]);
         if ((written.rowCount ?? 0) > 0) await client.query(BUMP_REVISION);
@@ -74,7 +75,7 @@ export class PostgresMenuRepository implements MenuRepository {
 
   /** One statement: the product changes, and the revision with it, only when the availability differs. */
   setAvailability(productId: string, available: boolean): Promise<Product | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<ProductRow>(
         `WITH changed AS (
            UPDATE products SET available = $2 WHERE product_id = $1 AND available <> $2 RETURNING ${PRODUCT_COLUMNS}
@@ -92,7 +93,7 @@ export class PostgresMenuRepository implements MenuRepository {
   }
 
   revision(): Promise<string> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<{ revision: string }>("SELECT epoch || '.' || version AS revision FROM menu_revision");
       return result.rows[0]?.revision ?? 'empty';
     });

@@ -12,19 +12,21 @@
  * index, holds only those orders).
  */
 import type {
+  Order,
+  OrderRepository,
+  OrderStatus,
+  Page,
+} from '@storefront/domain';
+import type {
   ClaimResult,
   IdempotencyClaim,
   IdempotencyKeyRef,
   InsertResult,
-  Order,
   OrderMove,
-  OrderRepository,
-  OrderStatus,
-  Page,
   PageRequest,
   UnpublishedOrder,
-} from '@storefront/domain';
-import { toPage } from '@storefront/domain';
+} from '@storefront/domain/adapter-kit';
+import { toPage } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { copyDate } from './account-mappers.js';
 import { historyEntry, INSERT_ORDER, ORDER_COLUMNS, orderParameters, toOrder, type OrderRow } from './order-mapper.js';
@@ -38,7 +40,7 @@ import {
 } from './order-queries.js';
 import type { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { numberCustomerList, numberKitchenLists } from './list-numbering.js';
-import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { isUniqueViolation, databaseOperation } from './database-errors.js';
 import { retryOnConflict } from './retry.js';
 
 export class PostgresOrderRepository implements OrderRepository {
@@ -48,27 +50,27 @@ export class PostgresOrderRepository implements OrderRepository {
   ) {}
 
   claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    return storeOperation(() => this.keys.claim(claim, now));
+    return databaseOperation(() => this.keys.claim(claim, now));
   }
 
   takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return storeOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
+    return databaseOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
   }
 
   completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return storeOperation(() => this.keys.complete(ref, owner));
+    return databaseOperation(() => this.keys.complete(ref, owner));
   }
 
   abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    return storeOperation(() => this.keys.abandon(ref, owner, now));
+    return databaseOperation(() => this.keys.abandon(ref, owner, now));
   }
 
   releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    return storeOperation(() => this.keys.release(ref, owner));
+    return databaseOperation(() => this.keys.release(ref, owner));
   }
 
   insert(order: Order): Promise<InsertResult> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         // A plain INSERT (no list positions: readers give them, list-numbering.ts); a second
         // insert of one order id is refused by the primary key and read back below.
@@ -107,14 +109,14 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   eraseDeliveryAddresses(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // The partial index orders_with_address finds the few orders that still have one.
       await this.pool.query("UPDATE orders SET fulfilment = fulfilment - 'address' WHERE customer_id = $1 AND fulfilment ? 'address'", [customerId]);
     });
   }
 
   listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       if (!(limit >= 1)) return [];
       const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
       const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
@@ -123,7 +125,7 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   markPublished(orderId: string, version: number): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Raises the mark only: never lowers it, and never above the version the order has (a mark
       // ahead of the order would hide the changes to come).
       await this.pool.query('UPDATE orders SET published_version = $2 WHERE order_id = $1 AND published_version < $2 AND version >= $2', [
@@ -134,7 +136,7 @@ export class PostgresOrderRepository implements OrderRepository {
   }
 
   private one(query: Query): Promise<Order | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await retryOnConflict(() => this.pool.query<OrderRow>(query.text, query.values));
       const row = result.rows[0];
       return row === undefined ? null : toOrder(row);
@@ -143,7 +145,7 @@ export class PostgresOrderRepository implements OrderRepository {
 
   /** A page of a list, once the orders waiting for a position in it are numbered (list-numbering.ts). */
   private page(numberWaiting: () => Promise<void>, rows: Query, total: Query, page: PageRequest): Promise<Page<Order>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       await numberWaiting();
       const [found, counted] = await Promise.all([
         this.pool.query<OrderRow>(rows.text, rows.values),

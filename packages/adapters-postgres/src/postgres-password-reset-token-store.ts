@@ -4,17 +4,18 @@
  * calls with one hash at most one gets it back. Expired tokens are swept a few at a time by each
  * new one.
  */
-import type { PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, RESET_TOKEN_COLUMNS, toResetToken, type ResetTokenRow } from './account-mappers.js';
-import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { isUniqueViolation, databaseOperation } from './database-errors.js';
 
 export class PostgresPasswordResetTokenStore implements PasswordResetTokenStore {
   constructor(private readonly pool: pg.Pool) {}
 
   save(token: PasswordResetToken): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.pool.query(
           `WITH swept AS (
@@ -40,13 +41,13 @@ export class PostgresPasswordResetTokenStore implements PasswordResetTokenStore 
   }
 
   deleteAllOf(customerId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       await this.pool.query('DELETE FROM password_reset_tokens WHERE customer_id = $1', [customerId]);
     });
   }
 
   private one(sql: string, tokenHash: string, now: Date): Promise<PasswordResetToken | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<ResetTokenRow>(sql, [tokenHash, copyDate(now)]);
       const row = result.rows[0];
       return row === undefined ? null : toResetToken(row);

@@ -4,11 +4,12 @@
  * condition against the winner's row and matches nothing. Sessions long expired are swept a few at
  * a time by each new login, so the table does not grow with every session ever made.
  */
-import type { Session, SessionStore } from '@storefront/domain';
+import type { SessionStore } from '@storefront/domain';
+import type { Session } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, SESSION_COLUMNS, toSession, type SessionRow } from './account-mappers.js';
-import { isUniqueViolation, storeOperation } from './store-errors.js';
+import { isUniqueViolation, databaseOperation } from './database-errors.js';
 
 export interface PostgresSessionStoreOptions {
   /**
@@ -33,7 +34,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   create(session: Session): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       try {
         await this.pool.query(
           `WITH swept AS (
@@ -58,7 +59,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   findById(sessionId: string): Promise<Session | null> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE session_id = $1`, [sessionId]);
       const row = result.rows[0];
       return row === undefined ? null : toSession(row);
@@ -66,7 +67,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   rotate(sessionId: string, expectedHash: string, nextHash: string, expiresAt: Date): Promise<boolean> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query(
         `UPDATE sessions
             SET refresh_token_hash = $3,
@@ -80,14 +81,14 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   revoke(sessionId: string, at: Date): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Matches only an unrevoked session: the first revocation time stands.
       await this.pool.query('UPDATE sessions SET revoked_at = $2 WHERE session_id = $1 AND revoked_at IS NULL', [sessionId, copyDate(at)]);
     });
   }
 
   revokeAllOf(customerId: string, at: Date): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // Read through sessions_live_by_customer (only unrevoked sessions are in it).
       await this.pool.query('UPDATE sessions SET revoked_at = $2 WHERE customer_id = $1 AND revoked_at IS NULL', [customerId, copyDate(at)]);
     });

@@ -9,14 +9,14 @@
  */
 import type { SlotPlaces } from '@storefront/domain';
 import type pg from 'pg';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 import { inTransaction } from './transaction.js';
 
 export class PostgresSlotPlaces implements SlotPlaces {
   constructor(private readonly pool: pg.Pool) {}
 
   take(slot: Date, orderId: string, capacity: number): Promise<boolean> {
-    return storeOperation(() =>
+    return databaseOperation(() =>
       inTransaction(this.pool, async (client) => {
         const held = await client.query('INSERT INTO slot_holders (slot, order_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [slot, orderId]);
         if (held.rowCount === 0) return true;
@@ -36,7 +36,7 @@ export class PostgresSlotPlaces implements SlotPlaces {
   }
 
   release(slot: Date, orderId: string): Promise<void> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // One statement: the count falls only when a holder row was deleted (a second release finds none).
       await this.pool.query(
         `WITH gone AS (DELETE FROM slot_holders WHERE slot = $1 AND order_id = $2 RETURNING slot)
@@ -47,7 +47,7 @@ export class PostgresSlotPlaces implements SlotPlaces {
   }
 
   taken(from: Date, to: Date): Promise<ReadonlyMap<number, number>> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<{ slot: Date; taken: number }>('SELECT slot, taken FROM slot_places WHERE slot >= $1 AND slot < $2', [from, to]);
       return new Map(result.rows.map((row) => [row.slot.getTime(), row.taken]));
     });

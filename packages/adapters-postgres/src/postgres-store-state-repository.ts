@@ -3,15 +3,15 @@
  * it set takes orders (DEFAULT_STORE_STATE). Each instance reads it at most once a second (StoreGate).
  */
 import type { StoreState, StoreStateRepository } from '@storefront/domain';
-import { DEFAULT_STORE_STATE } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
-import { storeOperation } from './store-errors.js';
+import { databaseOperation } from './database-errors.js';
 
 export class PostgresStoreStateRepository implements StoreStateRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   get(): Promise<StoreState> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       const result = await this.pool.query<{ accepting_orders: boolean }>('SELECT accepting_orders FROM store_state');
       const row = result.rows[0];
       return row === undefined ? { ...DEFAULT_STORE_STATE } : { acceptingOrders: row.accepting_orders };
@@ -19,7 +19,7 @@ export class PostgresStoreStateRepository implements StoreStateRepository {
   }
 
   setAcceptingOrders(acceptingOrders: boolean): Promise<StoreState> {
-    return storeOperation(async () => {
+    return databaseOperation(async () => {
       // An upsert on the one row: two first writers racing cannot both insert.
       const result = await this.pool.query<{ accepting_orders: boolean }>(
         `INSERT INTO store_state (accepting_orders, updated_at) VALUES ($1, now())

@@ -3,7 +3,8 @@
  * write) as jsonb. Products handed out are frozen, as the memory store's are, because readers cache
  * the menu by revision and must not be able to change each other's copy.
  */
-import type { Option, OptionGroup, Product, ProductDraft } from '@storefront/domain';
+import type { OptionGroup, Product } from '@storefront/domain';
+import type { Option, ProductDraft } from '@storefront/domain/adapter-kit';
 
 export interface ProductRow {
   product_id: string;

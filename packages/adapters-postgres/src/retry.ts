@@ -1,6 +1,6 @@
 /**
  * A statement that lost a deadlock or a serialisation check did nothing (PostgreSQL rolled it
- * back), so running it again is safe; a few attempts, then the error stands (store_unavailable).
+ * back), so running it again is safe; a few attempts, then the error stands (database_unavailable).
  */
 const RETRIED = new Set(['40P01', '40001']);
 const ATTEMPTS = 3;

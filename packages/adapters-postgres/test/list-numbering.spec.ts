@@ -4,7 +4,8 @@
  * moves meet orders still waiting for theirs.
  */
 import { anOrder } from '@storefront/testing';
-import { OPEN_STATUSES, planMove, type Order } from '@storefront/domain';
+import type { Order } from '@storefront/domain';
+import { OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { listsOutOfPlace } from './list-positions.js';

@@ -5,7 +5,8 @@
  * migration 3), on a pool of ten connections.
  */
 import { anOrder, seededRandom } from '@storefront/testing';
-import { OPEN_STATUSES, planMove, type Order, type OrderStatus } from '@storefront/domain';
+import { type Order, type OrderStatus } from '@storefront/domain';
+import { OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { listsOutOfPlace } from './list-positions.js';

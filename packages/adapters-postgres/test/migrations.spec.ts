@@ -4,7 +4,8 @@
  * migrate once, and a schema newer than the code is refused and left alone.
  */
 import { createTestDatabaseOrSkip, aCustomer, anOrder, type TestDatabase } from '@storefront/testing';
-import { OPEN_STATUSES, ORDER_STATUSES, planMove, type Order } from '@storefront/domain';
+import { ORDER_STATUSES, type Order } from '@storefront/domain';
+import { OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
 import pg from 'pg';

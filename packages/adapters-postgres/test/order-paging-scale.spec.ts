@@ -8,7 +8,8 @@
  * @storefront/adapters-postgres test:scale` runs it with 1,000,000 and page 5,000).
  */
 import { anOrder } from '@storefront/testing';
-import { OPEN_STATUSES, type OrderStatus, type PageRequest } from '@storefront/domain';
+import { type OrderStatus } from '@storefront/domain';
+import { OPEN_STATUSES, type PageRequest } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { customerOrdersQuery, customerOrdersTotalQuery, ordersByStatusQuery, ordersByStatusTotalQuery, type Query } from '../src/order-queries.js';

@@ -3,8 +3,9 @@
  * same algorithm, the order event log on a Redis Stream, and a health probe for /api/status. The
  * client is the caller's: never closed here (`events.close()` closes only the log's own reader).
  */
-import type { Clock, HealthProbe, RateLimitDecision, RateLimiter, RateLimitPolicy } from '@storefront/domain';
-import { FallbackRateLimiter } from '@storefront/domain';
+import type { Clock, HealthProbe, RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
+import { FallbackRateLimiter } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { RedisOrderEventLog, type RedisOrderEventLogOptions } from './redis-order-event-log.js';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';

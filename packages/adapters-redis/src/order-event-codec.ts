@@ -5,8 +5,9 @@
  * some were written by the version before this one: an order line written before options existed
  * is read with none.
  */
-import type { Fulfilment, Order, OrderEvent, OrderEventData, OrderEventType, OrderLine, OrderStatus } from '@storefront/domain';
-import { legacyFulfilment } from '@storefront/domain';
+import type { Fulfilment, Order, OrderEvent, OrderLine, OrderStatus } from '@storefront/domain';
+import type { OrderEventData, OrderEventType } from '@storefront/domain/adapter-kit';
+import { legacyFulfilment } from '@storefront/domain/adapter-kit';
 
 type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 

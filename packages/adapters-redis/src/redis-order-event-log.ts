@@ -12,8 +12,9 @@
  * Not detected: an instance that never saw the old ids appending past them before any instance
  * that did reconnects (a fresh process publishing more events than were lost, within a second).
  */
-import type { Clock, EventReplay, LogPosition, OrderEvent, OrderEventData, OrderEventListener, OrderEventLog } from '@storefront/domain';
-import { isEventId } from '@storefront/domain';
+import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
+import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
+import { isEventId } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEvent } from './order-event-codec.js';
 import { APPEND_EVENTS_LUA, EVENTS_POSITION_LUA, READ_EVENTS_LUA } from './order-event-log-scripts.js';

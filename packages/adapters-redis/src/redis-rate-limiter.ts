@@ -2,8 +2,9 @@
  * RateLimiter on a shared Redis: one EVALSHA round trip per decision (the script is loaded once by
  * ioredis `defineCommand`, which falls back to EVAL after a Redis restart flushed the script cache).
  */
-import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '@storefront/domain';
-import { bucketWidthMs } from '@storefront/domain';
+import type { RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
+import { bucketWidthMs } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { SLIDING_WINDOW_LUA } from './sliding-window-script.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { eventOfVersion } from '@storefront/domain';
+import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { anOrder, anOrderLine } from '@storefront/testing';
 import { decodeEvent, encodeEvent } from '../src/order-event-codec.js';
 

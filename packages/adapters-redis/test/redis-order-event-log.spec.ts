@@ -1,7 +1,7 @@
 /** The OrderEventLog contract on a real Redis (two instances on one prefix), and what is Redis's own: keys, TTLs, trimming at scale. */
 import { anOrder, describeOrderEventLogContract, FakeClock, randomHex } from '@storefront/testing';
-import type { OrderEventData } from '@storefront/domain';
-import { eventOfVersion } from '@storefront/domain';
+import type { OrderEventData } from '@storefront/domain/adapter-kit';
+import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';

@@ -8,7 +8,8 @@
  * @turf/boolean-point-in-polygon about: a point on a zone's edge is inside it. 1,000 zones of 100
  * vertices answer in a few microseconds (bench/fulfilment.mjs).
  */
-import type { DeliveryZone, DeliveryZones } from '@storefront/domain';
+import type { DeliveryZones } from '@storefront/domain';
+import type { DeliveryZone } from '@storefront/domain/adapter-kit';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { parseZoneFeatures, type ZoneFeature } from './zone-document.js';

@@ -2,7 +2,7 @@
  * The zones file checked, feature by feature: a bad file must stop the process with a message that
  * says where it is wrong, never leave an area silently without delivery.
  */
-import type { DeliveryZone } from '@storefront/domain';
+import type { DeliveryZone } from '@storefront/domain/adapter-kit';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 
 export interface ZoneFeature {

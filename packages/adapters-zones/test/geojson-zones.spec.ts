@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { cheapestZone } from '@storefront/domain';
+import { cheapestZone } from '@storefront/domain/adapter-kit';
 import { DEMO_STORE_LOCATION, DEMO_ZONES_FILE, DeliveryZonesError, GeoJsonDeliveryZones, loadZonesFile } from '../src/index.js';
 
 /** A square [lng0, lat0]–[lng1, lat1]. */

@@ -1,6 +1,6 @@
 /**
  * `pnpm storefront <command>`: the operator CLI. It builds the same container as the server from
- * the same environment, runs one command against the configured store, and exits: 0 on success, 1
+ * the same environment, runs one command against the configured database, and exits: 0 on success, 1
  * when the command failed, 2 for a usage error.
  *
  * stdout carries the command's output and nothing else (`menu export > menu.json` must parse): the
@@ -39,12 +39,12 @@ async function main(): Promise<number> {
     await migrateDatabase(config, io, (message) => process.stderr.write(`storefront: ${message}\n`));
     return 0;
   }
-  if (config.store === 'memory') {
+  if (config.database === 'memory') {
     process.stderr.write('storefront: STOREFRONT_STORE=memory keeps nothing after this command exits; set STOREFRONT_STORE=mongo or postgres to change a real store\n');
   }
   const container = createContainer(config, createLogger(config, pino.destination({ dest: 2, sync: true })));
   try {
-    await waitForStore(resolve(container, TYPES.StoreReady), config.store === 'postgres' ? 'DATABASE_URL' : 'MONGODB_URI');
+    await waitForDatabase(resolve(container, TYPES.DatabaseReady), config.database === 'postgres' ? 'DATABASE_URL' : 'MONGODB_URI');
     await runCommand(resolve(container, TYPES.Storefront), args, io);
     return 0;
   } finally {
@@ -52,8 +52,8 @@ async function main(): Promise<number> {
   }
 }
 
-/** A command against a store that is not up fails after a while instead of waiting forever. */
-async function waitForStore(ready: () => Promise<void>, variable: string, timeoutMs = 30_000): Promise<void> {
+/** A command against a database that is not up fails after a while instead of waiting forever. */
+async function waitForDatabase(ready: () => Promise<void>, variable: string, timeoutMs = 30_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new CliError(`the store was not reachable within ${timeoutMs / 1000} s (check ${variable})`)), timeoutMs);

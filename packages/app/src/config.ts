@@ -15,7 +15,7 @@ import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapter
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-export type StoreKind = 'memory' | 'mongo' | 'postgres';
+export type DatabaseKind = 'memory' | 'mongo' | 'postgres';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface RateLimitConfig {
@@ -57,7 +57,8 @@ export interface MetricsConfig {
 export interface StorefrontConfig {
   readonly port: number;
   readonly host: string;
-  readonly store: StoreKind;
+  /** STOREFRONT_STORE (the variable keeps its name): where the data lives. */
+  readonly database: DatabaseKind;
   readonly menuFile: string | undefined;
   readonly demoData: boolean;
   readonly rateLimit: RateLimitConfig;
@@ -74,7 +75,7 @@ export interface StorefrontConfig {
   /** Each of GET /api/status and GET /api/rate-limit, per client address (they spend no quota). */
   readonly statusRateLimit: RateLimitConfig;
   readonly scrypt: ScryptConfig;
-  /** PASERK k4.secret; undefined → an ephemeral key (memory store only). */
+  /** PASERK k4.secret; undefined → an ephemeral key (memory database only). */
   readonly tokenSecretKey: string | undefined;
   /**
    * PASERK k4.public or k4.secret keys that verify access tokens but never sign them: during a key
@@ -90,11 +91,11 @@ export interface StorefrontConfig {
   /** With `trustProxy`: the proxies that append to X-Forwarded-For; the client is the entry this many from the right. */
   readonly trustProxyHops: number;
   readonly shutdownTimeoutSeconds: number;
-  /** MongoDB connection string naming the database (mongo store only). */
+  /** MongoDB connection string naming the database (mongo database only). */
   readonly mongodbUri: string | undefined;
   /** The longest wait of each stage of a MongoDB operation (server selection, pool, socket). */
   readonly mongodbTimeoutMs: number;
-  /** PostgreSQL connection URL naming the database (postgres store only). */
+  /** PostgreSQL connection URL naming the database (postgres database only). */
   readonly databaseUrl: string | undefined;
   /** Connections the PostgreSQL pool may open (PG_POOL_MAX). */
   readonly pgPoolMax: number;
@@ -146,7 +147,7 @@ export class ConfigError extends Error {
   }
 }
 
-const STORES: readonly StoreKind[] = ['memory', 'mongo', 'postgres'];
+const DATABASES: readonly DatabaseKind[] = ['memory', 'mongo', 'postgres'];
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MAX_LIMIT = 1_000_000_000;
 const MAX_WINDOW_SECONDS = 86_400;
@@ -159,8 +160,8 @@ const MAX_SCRYPT_WAIT_MS = 10_000;
 
 export function loadConfig(env: Env): StorefrontConfig {
   const read = new Reader(env);
-  const store = read.oneOf('STOREFRONT_STORE', STORES, 'memory');
-  const memory = store === 'memory';
+  const database = read.oneOf('STOREFRONT_STORE', DATABASES, 'memory');
+  const memory = database === 'memory';
   const scrypt: ScryptConfig = {
     logN: read.integer('SCRYPT_LOG_N', 17, 10, 20),
     r: read.integer('SCRYPT_R', 8, 1, 32),
@@ -188,7 +189,7 @@ export function loadConfig(env: Env): StorefrontConfig {
   const config: StorefrontConfig = {
     port,
     host: read.string('HOST', '0.0.0.0'),
-    store,
+    database,
     menuFile: read.optionalString('STOREFRONT_MENU_FILE'),
     demoData,
     // The defaults are the domain's (DEFAULT_*_POLICY): one place says what an unset variable means.
@@ -198,7 +199,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     registerRateLimit: readPolicy(read, 'REGISTER_RATE_LIMIT', DEFAULT_REGISTER_POLICY),
     statusRateLimit: readPolicy(read, 'STATUS_RATE_LIMIT', DEFAULT_POLL_POLICY),
     scrypt,
-    tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', store),
+    tokenSecretKey: read.secretKey('TOKEN_SECRET_KEY', database),
     tokenVerifyKeys: verifyKeys.length > 0 ? verifyKeys : oldNameKeys,
     tokenVerifyKeysFromOldName: verifyKeys.length === 0 && oldNameKeys.length > 0,
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -206,11 +207,11 @@ export function loadConfig(env: Env): StorefrontConfig {
     trustProxy,
     trustProxyHops: read.integer('TRUST_PROXY_HOPS', 1, 1, MAX_PROXY_HOPS),
     shutdownTimeoutSeconds: read.integer('SHUTDOWN_TIMEOUT_SECONDS', 10, 0, 3600),
-    mongodbUri: store === 'mongo' ? read.mongoUri('MONGODB_URI') : undefined,
+    mongodbUri: database === 'mongo' ? read.mongoUri('MONGODB_URI') : undefined,
     // Below the 10 s request time-out, so that a stalled MongoDB fails the operation (and frees its
     // pooled connection) before the request is answered 503 without it.
     mongodbTimeoutMs: read.integer('MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 10_000),
-    databaseUrl: store === 'postgres' ? read.databaseUrl('DATABASE_URL') : undefined,
+    databaseUrl: database === 'postgres' ? read.databaseUrl('DATABASE_URL') : undefined,
     pgPoolMax: read.integer('PG_POOL_MAX', DEFAULT_PG_POOL_MAX, 1, 1_000),
     // Below the 10 s request time-out, as MONGODB_TIMEOUT_MS: a stalled PostgreSQL fails the
     // statement (and frees its connection) before the request is answered 503 without it.
@@ -225,7 +226,7 @@ export function loadConfig(env: Env): StorefrontConfig {
     slots: read.slots(),
     deliveryZones: read.deliveryZones('STOREFRONT_DELIVERY_ZONES_FILE', demoData),
     metrics,
-    mail: read.mail(storeName, store),
+    mail: read.mail(storeName, database),
     docs: read.boolean('STOREFRONT_DOCS', true),
     kitchenPage: read.boolean('STOREFRONT_KITCHEN_PAGE', true),
   };
@@ -363,7 +364,7 @@ class Reader {
     return fallback;
   }
 
-  /** Required with the mongo store, and must name the database (else the driver would use `test`). */
+  /** Required with the mongo database, and must name the database (else the driver would use `test`). */
   mongoUri(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) {
@@ -383,7 +384,7 @@ class Reader {
     return value;
   }
 
-  /** Required with the postgres store; a postgres:// URL naming its database (else `pg` would pick the user's name). */
+  /** Required with the postgres database; a postgres:// URL naming its database (else `pg` would pick the user's name). */
   databaseUrl(name: string): string | undefined {
     const value = this.raw(name);
     if (value === undefined) {
@@ -412,11 +413,11 @@ class Reader {
 
   /**
    * SMTP_URL (checked by the mail adapter's parser, whose messages never echo the password),
-   * PASSWORD_RESET_URL and MAIL_FROM. With SMTP_URL and a persistent store (production) PASSWORD_RESET_URL is
+   * PASSWORD_RESET_URL and MAIL_FROM. With SMTP_URL and a persistent database (production) PASSWORD_RESET_URL is
    * required: a real customer must not get the demo's localhost link. In memory mode (demos, tests
    * against a local mail catcher) it defaults to the demo's link, and the start says so.
    */
-  mail(storeName: string, store: StoreKind): MailConfig {
+  mail(storeName: string, database: DatabaseKind): MailConfig {
     let smtpUrl = this.raw('SMTP_URL');
     if (smtpUrl !== undefined) {
       try {
@@ -427,8 +428,8 @@ class Reader {
       }
     }
     const passwordResetUrl = this.url('PASSWORD_RESET_URL', ['https:', 'http:']);
-    if (store !== 'memory' && this.isSet('SMTP_URL') && !this.isSet('PASSWORD_RESET_URL')) {
-      this.fail('PASSWORD_RESET_URL', `PASSWORD_RESET_URL is required with SMTP_URL and ${store === 'mongo' ? 'MONGODB_URI' : 'DATABASE_URL'}: the page of your front end that takes the reset token, appended, e.g. https://shop.example/reset?token=`);
+    if (database !== 'memory' && this.isSet('SMTP_URL') && !this.isSet('PASSWORD_RESET_URL')) {
+      this.fail('PASSWORD_RESET_URL', `PASSWORD_RESET_URL is required with SMTP_URL and ${database === 'mongo' ? 'MONGODB_URI' : 'DATABASE_URL'}: the page of your front end that takes the reset token, appended, e.g. https://shop.example/reset?token=`);
     }
     return { smtpUrl, from: this.mailFrom('MAIL_FROM', storeName, passwordResetUrl), passwordResetUrl };
   }
@@ -458,10 +459,10 @@ class Reader {
   }
 
   /** Never echoes the value: it is a secret, and error messages end up in logs. */
-  secretKey(name: string, store: StoreKind): string | undefined {
+  secretKey(name: string, database: DatabaseKind): string | undefined {
     const value = this.raw(name);
     if (value === undefined) {
-      if (store !== 'memory') this.fail(name, `${name} is required with STOREFRONT_STORE=${store}: a PASERK k4.secret key (k4.secret.…)`);
+      if (database !== 'memory') this.fail(name, `${name} is required with STOREFRONT_STORE=${database}: a PASERK k4.secret key (k4.secret.…)`);
       return undefined;
     }
     if (isSecretPaserk(value)) return value;

@@ -27,8 +27,8 @@ export interface ContainerOverrides {
   readonly metrics?: ServiceMetrics;
 }
 
-export function storeModule(config: StorefrontConfig): ContainerModule {
-  switch (config.store) {
+export function databaseModule(config: StorefrontConfig): ContainerModule {
+  switch (config.database) {
     case 'memory':
       return memoryModule();
     case 'mongo':
@@ -46,6 +46,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), storeModule(config), limiterModule(config), cryptoModule(), mailModule(), coreModule(), httpModule(overrides.streams));
+  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), databaseModule(config), limiterModule(config), cryptoModule(), mailModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

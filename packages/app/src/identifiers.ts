@@ -24,8 +24,8 @@ import type {
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
-import type { MongoStoreConnection } from './mongo-connection.js';
-import type { PostgresStoreConnection } from './postgres-connection.js';
+import type { MongoDatabaseConnection } from './mongo-connection.js';
+import type { PostgresDatabaseConnection } from './postgres-connection.js';
 import type { StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -44,12 +44,12 @@ const SlotPlacesId: unique symbol = Symbol.for('storefront.SlotPlaces');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const OrderEventLogId: unique symbol = Symbol.for('storefront.OrderEventLog');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
-const StoreProbe: unique symbol = Symbol.for('storefront.StoreProbe');
+const DatabaseProbe: unique symbol = Symbol.for('storefront.DatabaseProbe');
 const LimiterProbe: unique symbol = Symbol.for('storefront.LimiterProbe');
 const RedisClientId: unique symbol = Symbol.for('storefront.RedisClient');
 const MongoConnection: unique symbol = Symbol.for('storefront.MongoConnection');
 const PostgresConnection: unique symbol = Symbol.for('storefront.PostgresConnection');
-const StoreReady: unique symbol = Symbol.for('storefront.StoreReady');
+const DatabaseReady: unique symbol = Symbol.for('storefront.DatabaseReady');
 const Crypto: unique symbol = Symbol.for('storefront.CryptoAdapters');
 const PasswordHasherId: unique symbol = Symbol.for('storefront.PasswordHasher');
 const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
@@ -61,7 +61,7 @@ export const TYPES = {
   Config,
   Logger: LoggerId,
   Clock: ClockId,
-  /** The in-memory adapter set as one object (memory store only). */
+  /** The in-memory adapter set as one object (memory database only). */
   MemoryAdapters: Memory,
   MenuRepository: MenuRepositoryId,
   OrderRepository: OrderRepositoryId,
@@ -76,25 +76,25 @@ export const TYPES = {
   Mailers: MailersId,
   /** Whether the kitchen has paused ordering, shared by every instance. */
   StoreStateRepository: StoreStateRepositoryId,
-  /** Places taken per slot (STOREFRONT_SLOT_CAPACITY), shared by every instance on the store. */
+  /** Places taken per slot (STOREFRONT_SLOT_CAPACITY), shared by every instance on the database. */
   SlotPlaces: SlotPlacesId,
   RateLimiter: RateLimiterId,
   /** The log of order events the live streams read: Redis with REDIS_URL, else in-process. */
   OrderEventLog: OrderEventLogId,
   /** Every dependency the status check asks (`store`, `rate_limiter`, …). */
   HealthProbes,
-  /** The store's health probe, named `store`. */
-  StoreProbe,
+  /** The database's health probe, named `store` (the public name of its check in /api/status). */
+  DatabaseProbe,
   /** The rate limiter's health probe, named `rate_limiter`. */
   LimiterProbe,
   /** The ioredis client of the shared limiter (REDIS_URL only). */
   RedisClient: RedisClientId,
-  /** The MongoDB connection, retried in the background until it is up (mongo store only). */
+  /** The MongoDB connection, retried in the background until it is up (mongo database only). */
   MongoConnection,
-  /** The PostgreSQL pool and adapters, migrated and made in the background (postgres store only). */
+  /** The PostgreSQL pool and adapters, migrated and made in the background (postgres database only). */
   PostgresConnection,
-  /** Resolves once the store can serve (at once in memory; after connecting with MongoDB or PostgreSQL). */
-  StoreReady,
+  /** Resolves once the database can serve (at once in memory; after connecting with MongoDB or PostgreSQL). */
+  DatabaseReady,
   /** The hasher and token service as built, with their extra operations (`ready`, `stats`). */
   CryptoAdapters: Crypto,
   PasswordHasher: PasswordHasherId,
@@ -122,12 +122,12 @@ export interface Services {
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.OrderEventLog]: OrderEventLog;
   [TYPES.HealthProbes]: readonly HealthProbe[];
-  [TYPES.StoreProbe]: HealthProbe;
+  [TYPES.DatabaseProbe]: HealthProbe;
   [TYPES.LimiterProbe]: HealthProbe;
   [TYPES.RedisClient]: Redis;
-  [TYPES.MongoConnection]: MongoStoreConnection;
-  [TYPES.PostgresConnection]: PostgresStoreConnection;
-  [TYPES.StoreReady]: () => Promise<void>;
+  [TYPES.MongoConnection]: MongoDatabaseConnection;
+  [TYPES.PostgresConnection]: PostgresDatabaseConnection;
+  [TYPES.DatabaseReady]: () => Promise<void>;
   [TYPES.CryptoAdapters]: CryptoAdapters;
   [TYPES.PasswordHasher]: PasswordHasher;
   [TYPES.TokenService]: TokenService;

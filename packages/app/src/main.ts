@@ -35,8 +35,8 @@ try {
   fail(error, 'storefront failed to start');
 }
 
-// A store that can never serve (MongoDB refuses MONGODB_URI for good) stops the process, as a bad
-// variable does at start; a store that is only unreachable is retried in the background meanwhile.
+// A database that can never serve (MongoDB refuses MONGODB_URI for good) stops the process, as a bad
+// variable does at start; a database that is only unreachable is retried in the background meanwhile.
 running.ready.catch((error: unknown) => {
   if (!(error instanceof ConfigError)) return; // logged; the server keeps serving what it can
   process.stderr.write(`storefront: configuration error\n${error.message}\n`);

@@ -1,7 +1,7 @@
 /**
- * The MongoDB store's connection, made in the background and retried until MongoDB is up, so that a
- * Storefront started before its database serves at once: store operations fail fast with
- * `store_unavailable` (500 for that operation) and /api/status reports `store: down` meanwhile.
+ * The MongoDB database's connection, made in the background and retried until MongoDB is up, so that a
+ * Storefront started before its database serves at once: database operations fail fast with
+ * `database_unavailable` (500 for that operation) and /api/status reports `store: down` meanwhile.
  * A failure that no retry can change (see mongo-start-errors.ts) ends the attempts instead: ready()
  * rejects with a ConfigError naming MONGODB_URI, and the process exits 1 on it.
  *
@@ -24,7 +24,7 @@ export interface MongoConnectionOptions {
   readonly maxRetryDelayMs?: number;
 }
 
-export class MongoStoreConnection {
+export class MongoDatabaseConnection {
   private client: MongoClient | undefined;
   private adapters: MongoAdapters | undefined;
   private stopped = false;
@@ -49,9 +49,9 @@ export class MongoStoreConnection {
     return this.connected;
   }
 
-  /** The adapters, or `store_unavailable` at once while not connected. */
+  /** The adapters, or `database_unavailable` at once while not connected. */
   require(): MongoAdapters {
-    if (this.adapters === undefined) throw new DomainError('store_unavailable', 'The store is not connected yet.');
+    if (this.adapters === undefined) throw new DomainError('database_unavailable', 'The database is not connected yet.');
     return this.adapters;
   }
 
@@ -97,7 +97,7 @@ export class MongoStoreConnection {
 export type EveryMethod<T> = { readonly [K in keyof T]-?: true };
 
 /**
- * A port whose methods go to the connected adapter, or fail with `store_unavailable` while there is
+ * A port whose methods go to the connected adapter, or fail with `database_unavailable` while there is
  * none. The methods are listed, not guessed: a proxy answering every property would look like a
  * thenable or a disposable to whoever inspects it. The list is an object with one key per method of
  * the port, so a method added to a port cannot be forgotten here (a forgotten one was: takeOver,

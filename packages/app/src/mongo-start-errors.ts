@@ -1,5 +1,5 @@
 /**
- * Which failures to connect to MongoDB and prepare the store are worth retrying (the server is not
+ * Which failures to connect to MongoDB and prepare the database are worth retrying (the server is not
  * up yet, a primary is being elected, the network dropped) and which fail the same way on every
  * attempt (a wrong password, a database name MongoDB refuses, an index that exists with other
  * options, a URI the driver cannot read). The start-up retries the first kind and stops the process
@@ -58,7 +58,7 @@ const RETRY_LABELS = [
 const PERMANENT_DRIVER_ERRORS = [MongoParseError, MongoInvalidArgumentError, MongoMissingCredentialsError, MongoMissingDependencyError];
 
 export function classifyStartError(error: unknown): StartFailure {
-  // The adapters wrap an unreachable store as store_unavailable, and a failed index build as
+  // The adapters wrap an unreachable database as database_unavailable, and a failed index build as
   // IndexBuildError (which names the index); what counts is the driver's error.
   if ((isDomainError(error) || error instanceof IndexBuildError) && error.cause !== undefined) {
     const failure = classifyStartError(error.cause);

@@ -1,8 +1,8 @@
 /**
- * The PostgreSQL store's connection: one pool (PG_POOL_MAX, PG_TIMEOUT_MS), and in the background
+ * The PostgreSQL database's connection: one pool (PG_POOL_MAX, PG_TIMEOUT_MS), and in the background
  * the schema migrated (once across instances: the adapter holds an advisory lock) and the adapters
  * made, retried until PostgreSQL is up, so that a Storefront started before its database serves at
- * once: store operations fail fast with `store_unavailable` and /api/status reports `store: down`.
+ * once: database operations fail fast with `database_unavailable` and /api/status reports `store: down`.
  *
  * What no retry changes stops the process naming DATABASE_URL (ready() rejects with a ConfigError):
  * refused credentials, a missing database (the adapter's postgresStartError), and a schema newer
@@ -17,9 +17,9 @@ import pg from 'pg';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 import { poolConfig, redactDatabaseUrl, type PostgresSettings } from './postgres-settings.js';
-import { retryUntilUp, type StoreConnection } from './store-connection.js';
+import { retryUntilUp, type DatabaseConnection } from './database-connection.js';
 
-export class PostgresStoreConnection implements StoreConnection {
+export class PostgresDatabaseConnection implements DatabaseConnection {
   readonly pool: pg.Pool;
   private adapters: PostgresAdapters | undefined;
   private stopped = false;
@@ -50,7 +50,7 @@ export class PostgresStoreConnection implements StoreConnection {
   }
 
   require(): PostgresAdapters {
-    if (this.adapters === undefined) throw new DomainError('store_unavailable', 'The store is not connected yet.');
+    if (this.adapters === undefined) throw new DomainError('database_unavailable', 'The database is not connected yet.');
     return this.adapters;
   }
 

@@ -1,5 +1,5 @@
 /**
- * What a store starts with (memory: at start-up; Mongo: once connected, when asked for): the menu
+ * What a database starts with (memory: at start-up; Mongo: once connected, when asked for): the menu
  * of STOREFRONT_MENU_FILE (else the demo menu) and, with STOREFRONT_DEMO_DATA, the demo customers.
  * A bad menu file is a configuration error.
  */
@@ -8,7 +8,7 @@ import { isDomainError, type Storefront } from '@storefront/domain';
 import { ConfigError, type StorefrontConfig } from './config.js';
 import type { Logger } from './logger.js';
 
-export async function seedStore(storefront: Storefront, config: StorefrontConfig, logger: Logger): Promise<void> {
+export async function seedDatabase(storefront: Storefront, config: StorefrontConfig, logger: Logger): Promise<void> {
   if (config.menuFile !== undefined) {
     const products = await importMenuFile(storefront, config.menuFile);
     logger.info({ menu_file: config.menuFile, products }, 'menu loaded');

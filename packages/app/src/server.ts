@@ -16,7 +16,7 @@ import { TYPES } from './identifiers.js';
 import { createLogger, type Logger } from './logger.js';
 import { closeMetricsServer, createMetricsServer, METRICS_PATH } from './metrics/metrics-server.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
-import { seedStore } from './seed.js';
+import { seedDatabase } from './seed.js';
 
 export interface RunningStorefront {
   /** e.g. `http://127.0.0.1:41234`, no trailing slash. */
@@ -28,8 +28,8 @@ export interface RunningStorefront {
   /** The time-outs the HTTP server was given. */
   readonly timeouts: Readonly<ServerTimeouts>;
   /**
-   * Resolves once the store serves and holds its start-up data: at once with the memory store;
-   * with MongoDB once connected, indexed and seeded. Rejects with a ConfigError when the store can
+   * Resolves once the database serves and holds its start-up data: at once with the memory one;
+   * with MongoDB once connected, indexed and seeded. Rejects with a ConfigError when the database can
    * never serve (MongoDB refuses it for good: MONGODB_URI; a bad STOREFRONT_MENU_FILE), else with
    * the seeding error. Already logged; `pnpm start` exits 1 on a ConfigError.
    */
@@ -89,18 +89,18 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
 
     await crypto.tokens.ready();
     let ready = Promise.resolve();
-    if (config.store === 'memory') {
-      await seedStore(storefront, config, logger);
+    if (config.database === 'memory') {
+      await seedDatabase(storefront, config, logger);
     } else {
-      // A persistent store is connected and seeded in the background, without holding up the start.
+      // A persistent database is connected and seeded in the background, without holding up the start.
       const seed = config.demoData || config.menuFile !== undefined;
-      ready = resolve(container, TYPES.StoreReady)().then(() => (seed ? seedStore(storefront, config, logger) : undefined));
+      ready = resolve(container, TYPES.DatabaseReady)().then(() => (seed ? seedDatabase(storefront, config, logger) : undefined));
       ready.catch((error: unknown) => {
         if (closing === undefined) logger.error({ err: error }, 'the store cannot be prepared');
       });
     }
     await storefront.login.warmUp();
-    // Publishing order events: at once after each change, and a sweep for what failed (once the store serves).
+    // Publishing order events: at once after each change, and a sweep for what failed (once the database serves).
     void ready.then(() => {
       if (closing === undefined) storefront.orderEvents.start();
     }, () => undefined);
@@ -146,7 +146,7 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     mode: config.demoData ? 'demo' : 'standard',
     port,
     url,
-    store: config.store,
+    database: config.database,
     limiter: config.redisUrl === undefined ? 'memory' : 'redis',
     rate_limit: `${config.rateLimit.max}/${config.rateLimit.windowSeconds}s`,
     login_rate_limit: `${config.loginRateLimit.max}/${config.loginRateLimit.windowSeconds}s`,
@@ -223,7 +223,7 @@ function gracefulShutdown(server: http.Server, httpApp: HttpApp, timeoutMs: numb
 
 /**
  * How long a shutdown waits for work requests started and left running (the reset emails: a
- * look-up, a token, an SMTP delivery) before the mailer and the store are closed under it. An SMTP
+ * look-up, a token, an SMTP delivery) before the mailer and the database are closed under it. An SMTP
  * retry can wait for a minute; a stop cannot.
  */
 const BACKGROUND_SETTLE_MS = 5_000;

@@ -18,14 +18,14 @@ function configError(env: Env): ConfigError {
 }
 
 describe('loadConfig', () => {
-  it('defaults to the memory store with demo data on port 3000', () => {
+  it('defaults to the memory database with demo data on port 3000', () => {
     const { openingHours, deliveryZones, ...config } = loadConfig({});
     // The demo's zones, around the demo store.
     expect(deliveryZones?.lookup(DEMO_STORE_LOCATION.lat, DEMO_STORE_LOCATION.lng).map((zone) => zone.name).sort()).to.deep.equal(['Centre', 'Outer ring']);
     expect(config).to.deep.equal({
       port: 3000,
       host: '0.0.0.0',
-      store: 'memory',
+      database: 'memory',
       menuFile: undefined,
       demoData: true,
       rateLimit: { max: 120, windowSeconds: 60 },
@@ -131,7 +131,7 @@ describe('loadConfig', () => {
     expect(config).to.deep.equal({
       port: 0,
       host: '127.0.0.1',
-      store: 'memory',
+      database: 'memory',
       menuFile: '/srv/menu.json',
       demoData: false,
       rateLimit: { max: 5_000_000, windowSeconds: 30 },
@@ -375,24 +375,24 @@ describe('loadConfig', () => {
     expect(error.message.split('\n')).to.have.length(3);
   });
 
-  it('accepts the mongo store, without demo data and with a required TOKEN_SECRET_KEY', () => {
+  it('accepts the mongo database, without demo data and with a required TOKEN_SECRET_KEY', () => {
     const key = generateSigningKey();
     const uri = 'mongodb://db-1:27017,db-2:27017/storefront?replicaSet=rs0';
-    expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key })).to.include({ store: 'mongo', demoData: false, mongodbUri: uri });
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key })).to.include({ database: 'mongo', demoData: false, mongodbUri: uri });
     expect(loadConfig({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri, TOKEN_SECRET_KEY: key, STOREFRONT_DEMO_DATA: 'true' }).demoData).to.equal(true);
     expect(configError({ STOREFRONT_STORE: 'mongo', MONGODB_URI: uri }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
   });
 
-  it('accepts the postgres store with a DATABASE_URL naming its database, without demo data and with a required TOKEN_SECRET_KEY', () => {
+  it('accepts the postgres database with a DATABASE_URL naming its database, without demo data and with a required TOKEN_SECRET_KEY', () => {
     const key = generateSigningKey();
     for (const url of ['postgres://storefront:secret@db:5432/shop', 'postgresql://db/shop', 'postgres:///shop?host=/run/postgresql']) {
-      expect(loadConfig({ STOREFRONT_STORE: 'postgres', DATABASE_URL: url, TOKEN_SECRET_KEY: key }), url).to.include({ store: 'postgres', demoData: false, databaseUrl: url, mongodbUri: undefined });
+      expect(loadConfig({ STOREFRONT_STORE: 'postgres', DATABASE_URL: url, TOKEN_SECRET_KEY: key }), url).to.include({ database: 'postgres', demoData: false, databaseUrl: url, mongodbUri: undefined });
     }
     expect(configError({ STOREFRONT_STORE: 'postgres', DATABASE_URL: 'postgres://db/shop' }).issues[0]).to.include({ variable: 'TOKEN_SECRET_KEY' });
     expect(loadConfig({ DATABASE_URL: 'ignored' }).databaseUrl, 'memory store').to.equal(undefined);
   });
 
-  it('requires a DATABASE_URL that is a postgres:// URL naming host and database with the postgres store, never echoing it', () => {
+  it('requires a DATABASE_URL that is a postgres:// URL naming host and database when STOREFRONT_STORE=postgres, never echoing it', () => {
     const key = generateSigningKey();
     expect(configError({ STOREFRONT_STORE: 'postgres', TOKEN_SECRET_KEY: key }).issues).to.deep.equal([
       { variable: 'DATABASE_URL', message: 'DATABASE_URL is required with STOREFRONT_STORE=postgres, e.g. postgres://storefront:secret@db.internal:5432/storefront' },
@@ -425,7 +425,7 @@ describe('loadConfig', () => {
     expect(configError(env).issues[0]!.message).to.match(/^PASSWORD_RESET_URL is required with SMTP_URL and DATABASE_URL/);
   });
 
-  it('requires a MONGODB_URI that names its database with the mongo store', () => {
+  it('requires a MONGODB_URI that names its database when STOREFRONT_STORE=mongo', () => {
     const key = generateSigningKey();
     expect(configError({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key }).issues).to.deep.equal([
       { variable: 'MONGODB_URI', message: 'MONGODB_URI is required with STOREFRONT_STORE=mongo, e.g. mongodb://db-1,db-2,db-3/storefront?replicaSet=rs0' },
@@ -452,6 +452,6 @@ describe('loadConfig', () => {
       expect(error.message, uri).to.match(/^MONGODB_URI cannot be used: /).and.match(message);
       expect(error.message, uri).not.to.include('hunter2');
     }
-    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: `mongodb://127.0.0.1:1/${'d'.repeat(63)}` }).store).to.equal('mongo');
+    expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: `mongodb://127.0.0.1:1/${'d'.repeat(63)}` }).database).to.equal('mongo');
   });
 });

@@ -34,7 +34,7 @@ describe('createContainer', () => {
     expect(resolve(container, TYPES.PasswordHasher)).to.equal(resolve(container, TYPES.CryptoAdapters).hasher);
   });
 
-  it('gives every container its own store', async () => {
+  it('gives every container its own database', async () => {
     const first = resolve(containerFor().container, TYPES.Storefront);
     const second = resolve(containerFor().container, TYPES.Storefront);
     await first.registerCustomer.execute({ email: 'erin@example.com', name: 'Erin', password: 'erin-password' });
@@ -85,14 +85,14 @@ describe('createContainer', () => {
     ]);
   });
 
-  it('builds the mongo store without waiting for MongoDB: its ports fail fast with store_unavailable until it is up', async () => {
+  it('builds the mongo database without waiting for MongoDB: its ports fail fast with database_unavailable until it is up', async () => {
     const { logger } = recordingLogger();
     const config = loadConfig({ ...TEST_ENV, STOREFRONT_STORE: 'mongo', MONGODB_URI: 'mongodb://127.0.0.1:1/storefront', TOKEN_SECRET_KEY: generateSigningKey() });
     const container = createContainer(config, logger);
     try {
       const storefront = resolve(container, TYPES.Storefront);
       const failure = await storefront.listMenu.execute().then(() => null, (error: unknown) => error);
-      expect(failure).to.be.instanceOf(DomainError).with.property('code', 'store_unavailable');
+      expect(failure).to.be.instanceOf(DomainError).with.property('code', 'database_unavailable');
       expect(await storefront.checkStatus.execute()).to.deep.equal({ status: 'degraded', checks: { store: 'down', rate_limiter: 'ok' } });
     } finally {
       await container.unbindAllAsync();

@@ -77,14 +77,14 @@ describe('logging: server failures', () => {
     expect(lines.find((line) => line.msg === 'request')).to.include({ req_id: 'log-test-500', status: 500 });
   });
 
-  it('logs a store outage (a domain error that maps to 500) once with the driver error as its cause', async () => {
-    const failure = new DomainError('store_unavailable', 'The store is unreachable.', { cause: new Error('MongoNetworkError: connect ECONNREFUSED') });
+  it('logs a database outage (a domain error that maps to 500) once with the driver error as its cause', async () => {
+    const failure = new DomainError('database_unavailable', 'The database is unreachable.', { cause: new Error('MongoNetworkError: connect ECONNREFUSED') });
     const { status, lines } = await failingOrder(failure, 'log-test-store');
     expect(status).to.equal(500);
     const errors = lines.filter((line) => line.level >= ERROR);
     expect(errors).to.have.length(1);
     expect(errors[0]).to.include({ req_id: 'log-test-store' });
-    expect(JSON.stringify(errors[0]!['err'])).to.include('ECONNREFUSED').and.include('store_unavailable');
+    expect(JSON.stringify(errors[0]!['err'])).to.include('ECONNREFUSED').and.include('database_unavailable');
   });
 
   it('logs a non-Error thrown value too', async () => {
@@ -130,13 +130,13 @@ describe('logging: a client that leaves', () => {
 });
 
 describe('logging: start-up and settings', () => {
-  it('says at start-up, in one line, the mode, port, store and limiter', async () => {
+  it('says at start-up, in one line, the mode, port, database and limiter', async () => {
     const { logger, lines } = recordingLogger();
     const running = await startStorefront({ ...TEST_ENV, LOG_LEVEL: 'info' }, { logger });
     await running.close();
     const started = lines.filter((line) => line.msg === 'storefront started');
     expect(started).to.have.length(1);
-    expect(started[0]).to.include({ mode: 'demo', port: running.port, url: running.url, store: 'memory', limiter: 'memory' });
+    expect(started[0]).to.include({ mode: 'demo', port: running.port, url: running.url, database: 'memory', limiter: 'memory' });
   });
 
   it('honours LOG_LEVEL', () => {
@@ -168,7 +168,7 @@ describe('logging: start-up and settings', () => {
       const deadline = Date.now() + 15_000;
       while (!/storefront started/.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
       expect(out, out).to.match(/INFO.*storefront started/);
-      expect(out).to.match(/mode: "demo"/).and.match(/store: "memory"/);
+      expect(out).to.match(/mode: "demo"/).and.match(/database: "memory"/);
       expect(out.split('\n')[0], 'not JSON').not.to.match(/^\{/);
     } finally {
       child.kill('SIGTERM');

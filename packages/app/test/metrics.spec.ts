@@ -33,7 +33,7 @@ async function status(url: string, init: RequestInit = {}): Promise<number> {
 }
 
 describe('Metrics (METRICS_PORT)', () => {
-  describe('on the memory store, with a tight rate limit', () => {
+  describe('on the memory database, with a tight rate limit', () => {
     // Anonymous requests share 127.0.0.1's quota of 6; each signed-in caller has its own.
     const env = { ...TEST_ENV, METRICS_PORT: '0', RATE_LIMIT_MAX: '6' };
     let running: RunningStorefront;
@@ -105,7 +105,7 @@ describe('Metrics (METRICS_PORT)', () => {
       expect(last.value('storefront_event_streams_open', 'gauge')).to.equal(0);
     });
 
-    it('reports no store or Redis error, the limiter not degraded, and no login waiting for a hash', () => {
+    it('reports no database or Redis error, the limiter not degraded, and no login waiting for a hash', () => {
       expect(last.value('storefront_store_errors_total', 'counter')).to.equal(0);
       expect(last.family('storefront_redis_errors_total', 'counter').data).to.deep.equal([]);
       expect(last.value('storefront_rate_limiter_degraded', 'gauge')).to.equal(0);
@@ -138,7 +138,7 @@ describe('Metrics (METRICS_PORT)', () => {
     }
   });
 
-  it('counts a request failed by an unreachable store as a store error', async () => {
+  it('counts a request failed by an unreachable database as a database error', async () => {
     const closed = await freePort();
     const running = await startStorefront({
       ...TEST_ENV,

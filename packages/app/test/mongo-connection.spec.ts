@@ -7,7 +7,7 @@ import { DomainError } from '@storefront/domain';
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
 import { ConfigError } from '../src/config.js';
-import { MongoStoreConnection } from '../src/mongo-connection.js';
+import { MongoDatabaseConnection } from '../src/mongo-connection.js';
 import { recordingLogger, WARN, type LogLine } from './helpers.js';
 import { startFakeMongod, type FakeMongod, type FakeMongodOptions, type ReceivedCommand } from './mongo-wire-fake.js';
 
@@ -17,7 +17,7 @@ const READS = new Set(['find', 'aggregate']);
 describe('MongoDB connection (real driver, stand-in server)', function () {
   this.timeout(20_000);
   let fake: FakeMongod | undefined;
-  let connection: MongoStoreConnection | undefined;
+  let connection: MongoDatabaseConnection | undefined;
 
   afterEach(async () => {
     await connection?.stop();
@@ -30,10 +30,10 @@ describe('MongoDB connection (real driver, stand-in server)', function () {
     server: FakeMongodOptions,
     uri: (fake: FakeMongod) => string,
     timeoutMs = 2_000,
-  ): Promise<{ fake: FakeMongod; connection: MongoStoreConnection; lines: LogLine[] }> {
+  ): Promise<{ fake: FakeMongod; connection: MongoDatabaseConnection; lines: LogLine[] }> {
     fake = await startFakeMongod(server);
     const { logger, lines } = recordingLogger();
-    connection = new MongoStoreConnection(uri(fake), logger, { timeoutMs, maxRetryDelayMs: 100 });
+    connection = new MongoDatabaseConnection(uri(fake), logger, { timeoutMs, maxRetryDelayMs: 100 });
     return { fake, connection, lines };
   }
 
@@ -113,7 +113,7 @@ describe('MongoDB connection (real driver, stand-in server)', function () {
       (error: unknown) => error,
     );
     const elapsed = performance.now() - started;
-    expect(failure).to.be.instanceOf(DomainError).with.property('code', 'store_unavailable');
+    expect(failure).to.be.instanceOf(DomainError).with.property('code', 'database_unavailable');
     expect(stalled.size, 'the read and its one automatic retry').to.be.within(1, 2);
     // Each attempt waits one socket time-out; 10x leaves room for a loaded machine, and stays far
     // below the 10 s request time-out that an unbounded wait would run into.
@@ -146,7 +146,7 @@ describe('MongoDB connection (real driver, stand-in server)', function () {
       fake = await startFakeMongod(server);
       arrange(fake);
       const { logger } = recordingLogger();
-      connection = new MongoStoreConnection(uri(fake), logger, { timeoutMs: 500, maxRetryDelayMs: 50 });
+      connection = new MongoDatabaseConnection(uri(fake), logger, { timeoutMs: 500, maxRetryDelayMs: 50 });
       const error = await connection.ready().then(
         () => null,
         (e: unknown) => e,

@@ -2,7 +2,7 @@
  * A menu import (one bulkWrite of upserts) whose connection drops mid-batch, through the real
  * driver: the driver reports it as MongoBulkWriteError wrapping the MongoNetworkError, not as the
  * network error itself, and the import must fail like every other store failure, with
- * `store_unavailable`. A standalone server: no retryable-write label to fall back on.
+ * `database_unavailable`. A standalone server: no retryable-write label to fall back on.
  */
 import type { MongoAdapters } from '@storefront/adapters-mongo';
 import { aProductDraft, expectDomainError } from '@storefront/testing';
@@ -26,9 +26,9 @@ describe('A menu import whose connection to MongoDB drops mid-batch', () => {
     await fake.close();
   });
 
-  it('fails with store_unavailable, the driver\'s MongoBulkWriteError (wrapping the network error) kept as its cause', async () => {
+  it('fails with database_unavailable, the driver\'s MongoBulkWriteError (wrapping the network error) kept as its cause', async () => {
     fake.answer = (command) => (command.name === 'update' && command.body['update'] === 'products' ? 'hang-up' : undefined);
-    const error = (await expectDomainError(adapters.menu.upsertByName([aProductDraft(), aProductDraft()]), 'store_unavailable')) as Error;
+    const error = (await expectDomainError(adapters.menu.upsertByName([aProductDraft(), aProductDraft()]), 'database_unavailable')) as Error;
     expect(error.cause).to.be.instanceOf(MongoBulkWriteError);
     expect((error.cause as MongoBulkWriteError).errorResponse).to.be.instanceOf(MongoNetworkError);
   });

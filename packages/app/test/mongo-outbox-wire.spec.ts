@@ -7,7 +7,7 @@
  */
 import { anOrder } from '@storefront/testing';
 import { INDEXES, type MongoAdapters } from '@storefront/adapters-mongo';
-import { planMove } from '@storefront/domain';
+import { planMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import { Long, type Document, type MongoClient } from 'mongodb';

@@ -39,7 +39,7 @@ describe('classifyStartError', () => {
     ['a server code not known to be permanent', server(12345, 'SomethingNew', 'something new')],
     ['an Atlas error that is not about logging in', server(8000, 'AtlasError', 'space quota exceeded')],
     ['a topology closed while connecting', new MongoTopologyClosedError()],
-    ['store_unavailable from the adapters, caused by a network error', new DomainError('store_unavailable', 'The store is unavailable.', { cause: new MongoNetworkError('socket hang up') })],
+    ['database_unavailable from the adapters, caused by a network error', new DomainError('database_unavailable', 'The database is unavailable.', { cause: new MongoNetworkError('socket hang up') })],
     ['an error that is not MongoDB\'s', new Error('boom')],
   ];
   for (const [what, error] of RETRY) {
@@ -61,7 +61,7 @@ describe('classifyStartError', () => {
     ['an invalid driver option', new MongoInvalidArgumentError('Invalid read preference mode "nearest-ish"'), /^MongoInvalidArgumentError/],
     ['missing credentials', new MongoMissingCredentialsError('Username required for mechanism \'SCRAM-SHA-256\''), /^MongoMissingCredentialsError/],
     ['a server too old for the driver, as server selection reports it', selectionTimeout(new MongoCompatibilityError('Server at db:27017 reports maximum wire version 7')), /wire version 7.*server version/],
-    ['a domain error whose cause is an index conflict', new DomainError('store_unavailable', 'wrapped', { cause: server(85, 'IndexOptionsConflict', 'conflict') }), /IndexOptionsConflict/],
+    ['a domain error whose cause is an index conflict', new DomainError('database_unavailable', 'wrapped', { cause: server(85, 'IndexOptionsConflict', 'conflict') }), /IndexOptionsConflict/],
   ];
   for (const [what, error, reason] of PERMANENT) {
     it(`stops on ${what}`, () => {

@@ -2,7 +2,8 @@
  * The three packages another team embeds (@storefront/domain, @storefront/adapters-memory,
  * @storefront/adapters-crypto), got the way that team gets them: `pnpm pack` here, `npm install` of
  * the tarballs into an empty project, the Embedding snippet of the installed domain README copied
- * verbatim, type-checked with `tsc --strict` and run. Nothing in that project points back into this
+ * verbatim (it imports the package root only), type-checked with `tsc --strict` and run, beside the
+ * README's adapter snippet (the root's ports, adapter-kit's helpers), type-checked. Nothing in that project points back into this
  * repository; only the `tsc` binary is borrowed from it. Needs the build (`tsc -b`) and the npm
  * registry (for paseto, scrypt-kdf and @types/node); without the registry it skips with a warning.
  */
@@ -20,6 +21,9 @@ const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const PACKAGES = ['domain', 'adapters-memory', 'adapters-crypto'] as const;
 type Embeddable = (typeof PACKAGES)[number];
+const ROOT_ENTRY = { types: './dist/src/index.d.ts', default: './dist/src/index.js' };
+/** The domain's two entry points: what an embedder uses, and what adapter authors share. */
+const DOMAIN_ENTRIES = { '.': ROOT_ENTRY, './adapter-kit': { types: './dist/src/adapter-kit.d.ts', default: './dist/src/adapter-kit.js' } };
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'] as const;
 /** How npm says it could not reach the registry (as opposed to refusing what it was given). */
 const UNREACHABLE = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT)\b/;
@@ -58,15 +62,18 @@ async function packedManifest(tarball: string): Promise<Manifest> {
   return JSON.parse(stdout) as Manifest;
 }
 
-/** The first ```ts block under "## Embedding", as written. */
-function embeddingSnippet(readme: string): string {
-  const start = readme.indexOf('\n## Embedding\n');
-  expect(start, 'a "## Embedding" section').to.be.at.least(0);
+/** The first ```ts block of the README section `heading` (a `## ` line), as written. */
+function readmeSnippet(readme: string, heading: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  expect(start, `a "${heading}" section`).to.be.at.least(0);
   const end = readme.indexOf('\n## ', start + 1);
   const snippet = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, end === -1 ? undefined : end))?.[1];
-  if (snippet === undefined) throw new Error('no ```ts block under "## Embedding"');
+  if (snippet === undefined) throw new Error(`no \`\`\`ts block under "${heading}"`);
   return snippet;
 }
+
+/** The modules a snippet imports from. */
+const importedModules = (snippet: string): string[] => [...snippet.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
 
 /** A team's shell: the registry, proxy and cache this machine is set up with, none of the npm_* settings `pnpm test` hands down. */
 function teamEnv(): NodeJS.ProcessEnv {
@@ -115,7 +122,8 @@ describe('the embeddable packages, packed and installed as another team would', 
       const source = readJson<Manifest>(join(packageDir(pkg), 'package.json'));
       const packed = await packedManifest(tarball(pkg));
       expect(packed.private, `${pkg} is publishable`).to.equal(undefined);
-      expect(packed.exports?.['.'], `${pkg} exports`).to.deep.equal({ types: './dist/src/index.d.ts', default: './dist/src/index.js' });
+      const entries = pkg === 'domain' ? DOMAIN_ENTRIES : { '.': ROOT_ENTRY };
+      expect(packed.exports, `${pkg} exports`).to.deep.equal(entries);
       for (const field of DEPENDENCY_FIELDS) {
         const real = Object.fromEntries(
           Object.entries(source[field] ?? {}).map(([name, range]) => [
@@ -131,7 +139,7 @@ describe('the embeddable packages, packed and installed as another team would', 
     }
   });
 
-  it('installs with npm into an empty project, where the Embedding snippet of the domain README type-checks under tsc --strict and runs', async function () {
+  it('installs with npm into an empty project, where the Embedding snippet of the domain README (the root entry only) type-checks under tsc --strict and runs, and its adapter snippet (adapter-kit) type-checks', async function () {
     const team = join(work, 'team');
     mkdirSync(team);
     writeFileSync(join(team, 'package.json'), JSON.stringify({ name: 'team', private: true, type: 'module' }));
@@ -152,11 +160,17 @@ describe('the embeddable packages, packed and installed as another team would', 
     expect(existsSync(join(team, 'node_modules', '@storefront', 'testing')), 'test helpers installed').to.equal(false);
 
     const readme = readFileSync(join(team, 'node_modules', '@storefront', 'domain', 'README.md'), 'utf8');
-    writeFileSync(join(team, 'main.ts'), embeddingSnippet(readme));
+    const embedding = readmeSnippet(readme, '## Embedding');
+    const adapter = readmeSnippet(readme, '## Two entry points');
+    // An embedder needs the root alone; an adapter author takes ports from the root and helpers from the kit.
+    expect(importedModules(embedding).filter((name) => name.startsWith('@storefront/domain'))).to.deep.equal(['@storefront/domain']);
+    expect(importedModules(adapter)).to.have.members(['@storefront/domain', '@storefront/domain/adapter-kit']);
+    writeFileSync(join(team, 'main.ts'), embedding);
+    writeFileSync(join(team, 'adapter.ts'), adapter);
     // One tsc run type-checks and, only when nothing is wrong, emits the JavaScript that runs below.
-    const strict = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--noEmitOnError', '--outDir', 'out', 'main.ts'];
+    const strict = ['--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--noEmitOnError', '--outDir', 'out', 'main.ts', 'adapter.ts'];
     await run(process.execPath, [TSC, ...strict], { cwd: team, timeout: 60_000 }).catch((error: unknown) => {
-      throw new Error(`tsc --strict failed on the README snippet: ${failure(error)}`);
+      throw new Error(`tsc --strict failed on the README snippets: ${failure(error)}`);
     });
 
     const { stdout, stderr } = await run(process.execPath, [join(team, 'out', 'main.js')], { cwd: team, timeout: 20_000 });

@@ -12,14 +12,14 @@ import { generateSigningKey } from '@storefront/adapters-crypto';
 import { createTestDatabase, postgresUnavailableReason, testDatabaseBaseUrl } from '@storefront/testing';
 import type { Env } from './mongo-mode.js';
 
-const STORES = ['memory', 'postgres'] as const;
+const DATABASES = ['memory', 'postgres'] as const;
 
 /** Whether this run is in postgres mode; a value other than memory or postgres is a mistake, said at once. */
 export function postgresMode(): boolean {
   const value = process.env['STOREFRONT_TEST_STORE']?.trim().toLowerCase();
   if (value === undefined || value === '' || value === 'memory') return false;
   if (value === 'postgres') return true;
-  throw new Error(`STOREFRONT_TEST_STORE must be one of ${STORES.join(', ')}, got ${JSON.stringify(value)}`);
+  throw new Error(`STOREFRONT_TEST_STORE must be one of ${DATABASES.join(', ')}, got ${JSON.stringify(value)}`);
 }
 
 /** The server's URL without its password, for the run's summary. */

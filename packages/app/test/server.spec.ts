@@ -75,7 +75,7 @@ describe('startStorefront', () => {
       level: WARN,
       msg: 'demo data active: alice@example.com, bob@example.com, carol@example.com (disabled), kitchen@example.com (staff)',
     });
-    expect(lines.find((line) => line.msg === 'storefront started')).to.include({ mode: 'demo', store: 'memory', limiter: 'memory' });
+    expect(lines.find((line) => line.msg === 'storefront started')).to.include({ mode: 'demo', database: 'memory', limiter: 'memory' });
   });
 
   it('loads STOREFRONT_MENU_FILE instead of the demo menu, and still seeds the customers', async () => {

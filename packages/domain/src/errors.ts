@@ -21,7 +21,8 @@ export type DomainErrorCode =
   | 'email_taken'
   /** A password reset token that is unknown, expired or already used. */
   | 'invalid_reset_token'
-  | 'store_unavailable'
+  /** The database (not the restaurant: that is `store_closed`) cannot be reached or answered too late. */
+  | 'database_unavailable'
   /** The order has moved on: this status change is not (or no longer) possible from where it is. */
   | 'invalid_transition'
   /** The caller's precondition (If-Match: the version it last saw) no longer holds. */

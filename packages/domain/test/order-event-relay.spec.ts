@@ -4,7 +4,8 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { OrderEventLog, OrderRepository, UnpublishedOrder } from '../src/index.js';
+import type { OrderEventLog, OrderRepository } from '../src/index.js';
+import type { UnpublishedOrder } from '../src/adapter-kit.js';
 import { OrderEventRelay } from '../src/use-cases/order-event-relay.js';
 import { setTimer } from '../src/timers.js';
 

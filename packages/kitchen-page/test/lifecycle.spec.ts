@@ -1,4 +1,5 @@
-import { ORDER_MOVES, OPEN_STATUSES as DOMAIN_OPEN, REASON_LIMITS } from '@storefront/domain';
+import { ORDER_MOVES } from '@storefront/domain';
+import { OPEN_STATUSES as DOMAIN_OPEN, REASON_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { MOVES, OPEN_STATUSES, REASON_MAX_LENGTH } from '../src/lifecycle.js';

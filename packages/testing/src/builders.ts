@@ -2,8 +2,9 @@
  * Test-data builders: a valid object with unique ids, names and emails, so tests against a shared
  * store (a Mongo database reused across tests) never collide; override only what the test is about.
  */
-import type { Customer, IdempotencyClaim, Order, OrderLine, OrderStatus, Product, ProductDraft, Session } from '@storefront/domain';
-import { applyOrderMove, findMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain';
+import type { Customer, Order, OrderLine, OrderStatus, Product } from '@storefront/domain';
+import type { IdempotencyClaim, ProductDraft, Session } from '@storefront/domain/adapter-kit';
+import { applyOrderMove, findMove, newId, OrderStamper, pathFromPlaced, placedState, planMove } from '@storefront/domain/adapter-kit';
 
 const DAY_MS = 24 * 3600 * 1000;
 

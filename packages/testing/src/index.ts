@@ -8,7 +8,7 @@ export { describeMenuRepositoryContract } from './contracts/menu-repository.cont
 export {
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
-  type PlacementStores,
+  type PlacementAdapters,
 } from './contracts/order-repository.contract.js';
 export { FakeClock } from './fake-clock.js';
 export { seededRandom } from './seeded-random.js';
@@ -17,7 +17,7 @@ export { describeCustomerRepositoryContract } from './contracts/customer-reposit
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
 export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
-export { describeSlotCapacityContract, type CapacityStores } from './contracts/slot-capacity.contract.js';
+export { describeSlotCapacityContract, type CapacityAdapters } from './contracts/slot-capacity.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';
 export { describeMailerContract, type MailerUnderTest } from './contracts/mailer.contract.js';
 export { describePasswordResetTokenStoreContract } from './contracts/password-reset-token-store.contract.js';

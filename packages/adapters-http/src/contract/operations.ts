@@ -10,7 +10,7 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import { validationFailed } from '@storefront/domain';
+import { validationFailed } from '@storefront/domain/adapter-kit';
 import { HttpProblem } from '../problem.js';
 import type { OpenApiDocument } from './document.js';
 import type { OperationId } from './input.js';

@@ -5,7 +5,8 @@
  * client saw last. The feed is opened before the answer, so that a refusal is an ordinary JSON error;
  * what it hands over before the headers are out waits in the stream (event-stream.ts).
  */
-import type { Caller, Feed, FeedSink, Storefront } from '@storefront/domain';
+import type { Caller, FeedSink, Storefront } from '@storefront/domain';
+import type { Feed } from '@storefront/domain/adapter-kit';
 import { DomainError } from '@storefront/domain';
 import type { EventStream } from '../event-stream.js';
 import type { EventStreams } from '../event-streams.js';

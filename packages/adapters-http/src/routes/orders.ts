@@ -3,7 +3,8 @@
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
  * Every order is written from its cached text (order-texts.ts).
  */
-import type { Caller, FulfilmentInput, Storefront, Viewer } from '@storefront/domain';
+import type { Caller, Storefront, Viewer } from '@storefront/domain';
+import type { FulfilmentInput } from '@storefront/domain/adapter-kit';
 import type { Input } from '../contract/input.js';
 import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';

@@ -5,7 +5,8 @@
  * pizza has a required Size and optional Extra toppings, and the coffee a Milk (one milk out of
  * stock), so that option groups, their limits and `invalid_options` can be shown (DECISIONS "Menu options").
  */
-import type { MenuDocument, MenuDocumentOptionGroup, MenuDocumentProduct } from '@storefront/domain';
+import type { MenuDocument } from '@storefront/domain';
+import type { MenuDocumentOptionGroup, MenuDocumentProduct } from '@storefront/domain/adapter-kit';
 
 export type { MenuDocument } from '@storefront/domain';
 

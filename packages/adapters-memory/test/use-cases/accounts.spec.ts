@@ -4,9 +4,11 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { CustomerRepository, DomainError, Mailer, MailMessage, StorefrontOptions } from '@storefront/domain';
+import type { CustomerRepository, DomainError, Mailer, StorefrontOptions } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import { createHash } from 'node:crypto';
-import { DomainError as Refusal, PASSWORD_RESET_TTL_SECONDS } from '@storefront/domain';
+import { DomainError as Refusal } from '@storefront/domain';
+import { PASSWORD_RESET_TTL_SECONDS } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aLoggedInCustomer, aWorld, withMenu, type World } from './world.js';
 

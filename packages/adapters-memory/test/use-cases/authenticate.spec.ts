@@ -1,6 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { ACCESS_TOKEN_TTL_SECONDS, createStorefront, type SessionStore, type TokenService } from '@storefront/domain';
+import { createStorefront, type SessionStore, type TokenService } from '@storefront/domain';
+import { ACCESS_TOKEN_TTL_SECONDS } from '@storefront/domain/adapter-kit';
 import { expectDomainError, FakeClock } from '@storefront/testing';
 import { createMemoryAdapters } from '../../src/index.js';
 import { aLoggedInCustomer, aWorld, cryptoOn, TOKEN_CLOCK_TOLERANCE_MS } from './world.js';

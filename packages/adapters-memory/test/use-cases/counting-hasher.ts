@@ -3,7 +3,8 @@
  * check as a wrong password does, and can switch to another cost as an operator raising
  * SCRYPT_LOG_N would. It computes nothing itself: every call goes to the hasher it wraps.
  */
-import type { HashOptions, PasswordHasher } from '@storefront/domain';
+import type { PasswordHasher } from '@storefront/domain';
+import type { HashOptions } from '@storefront/domain/adapter-kit';
 
 export class CountingHasher implements PasswordHasher {
   hashes = 0;

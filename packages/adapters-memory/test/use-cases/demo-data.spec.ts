@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { parseMenuDocument } from '@storefront/domain';
+import { parseMenuDocument } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { demoCustomers, demoMenu, seedDemoData } from '../../src/index.js';
 import { aWorld } from './world.js';

@@ -6,7 +6,8 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { DeliveryZone, DeliveryZones, DomainError, FulfilmentInput, OpeningHours, StorefrontOptions } from '@storefront/domain';
+import type { DeliveryZones, DomainError, OpeningHours, StorefrontOptions } from '@storefront/domain';
+import type { DeliveryZone, FulfilmentInput } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aWorld, withMenu } from './world.js';
 

@@ -64,7 +64,7 @@ describe('Login re-hashing', () => {
     const update = customers.updatePasswordHash.bind(customers);
     let failures = 1;
     customers.updatePasswordHash = async (...args) => {
-      if (failures-- > 0) throw new DomainError('store_unavailable', 'The store is unavailable.');
+      if (failures-- > 0) throw new DomainError('database_unavailable', 'The database is unavailable.');
       return update(...args);
     };
     const pair = await world.storefront.login.execute({ email: 'dana@example.com', password: 'dana-password', client: 'ip' });

@@ -1,6 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { ACCESS_TOKEN_TTL_SECONDS, DomainError, REFRESH_TOKEN_TTL_SECONDS } from '@storefront/domain';
+import { DomainError } from '@storefront/domain';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aWorld } from './world.js';
 

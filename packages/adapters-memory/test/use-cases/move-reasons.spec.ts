@@ -5,8 +5,10 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { DomainError, MoveRequest, Order } from '@storefront/domain';
-import { isDomainError, planMove } from '@storefront/domain';
+import type { DomainError, Order } from '@storefront/domain';
+import type { MoveRequest } from '@storefront/domain/adapter-kit';
+import { isDomainError } from '@storefront/domain';
+import { planMove } from '@storefront/domain/adapter-kit';
 import { aWorld, withMenu } from './world.js';
 
 async function aPlacedOrder() {

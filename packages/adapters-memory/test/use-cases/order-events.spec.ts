@@ -5,8 +5,10 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { FeedItem, OrderEvent, OrderEventData, OrderEventListener, OrderEventLog, Storefront } from '@storefront/domain';
-import { createStorefront, unpublishedEvents } from '@storefront/domain';
+import type { FeedItem, OrderEvent, OrderEventLog, Storefront } from '@storefront/domain';
+import type { OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
+import { createStorefront } from '@storefront/domain';
+import { unpublishedEvents } from '@storefront/domain/adapter-kit';
 import { expectDomainError, FakeClock } from '@storefront/testing';
 import { createMemoryAdapters, InMemoryOrderEventLog } from '../../src/index.js';
 import { aWorld, cryptoOn, withMenu, type World } from './world.js';

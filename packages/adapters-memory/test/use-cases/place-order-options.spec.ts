@@ -5,7 +5,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { DomainError, Product } from '@storefront/domain';
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import { aPizzaDraft, anIdempotencyClaim, aProductDraft, expectDomainError } from '@storefront/testing';
 import { createHash } from 'node:crypto';
 import { aWorld, type World } from './world.js';

@@ -1,7 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { MenuRepository, Product, ProductDraft } from '@storefront/domain';
-import { createStorefront, newId } from '@storefront/domain';
+import type { MenuRepository, Product } from '@storefront/domain';
+import type { ProductDraft } from '@storefront/domain/adapter-kit';
+import { createStorefront } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aWorld, withMenu } from './world.js';
 

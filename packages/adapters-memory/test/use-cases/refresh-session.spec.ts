@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from '@storefront/domain';
+import { REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aLoggedInCustomer, aWorld } from './world.js';
 

@@ -4,7 +4,8 @@
  */
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
-import { DomainError, isDomainError, menuDocumentOf, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { menuDocumentOf } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
 
 export class CliError extends Error {
@@ -51,7 +52,7 @@ export const USAGE = `usage: storefront <command>
 The store is the one the environment configures (STOREFRONT_STORE, MONGODB_URI or DATABASE_URL), as
 for the server.`;
 
-/** Commands that need no store: true when `args` was one of them (and it ran). */
+/** Commands that need no database: true when `args` was one of them (and it ran). */
 export async function runOffline(args: readonly string[], io: CliIo): Promise<boolean> {
   if (args[0] === 'keys' && args[1] === 'generate' && args.length === 2) {
     io.out(generateSigningKey());

@@ -10,8 +10,8 @@ import { poolConfig, redactDatabaseUrl } from '../postgres-settings.js';
 import { CliError, type CliIo } from './commands.js';
 
 export async function migrateDatabase(config: StorefrontConfig, io: CliIo, log: (message: string) => void): Promise<void> {
-  if (config.store !== 'postgres' || config.databaseUrl === undefined) {
-    throw new CliError(`db migrate applies to the PostgreSQL store: set STOREFRONT_STORE=postgres and DATABASE_URL (STOREFRONT_STORE is ${config.store})`);
+  if (config.database !== 'postgres' || config.databaseUrl === undefined) {
+    throw new CliError(`db migrate applies to the PostgreSQL store: set STOREFRONT_STORE=postgres and DATABASE_URL (STOREFRONT_STORE is ${config.database})`);
   }
   const where = redactDatabaseUrl(config.databaseUrl);
   // The migration's own statements may take longer than a request's: the pool's time-out bounds

@@ -67,9 +67,9 @@ export class PrometheusMetrics implements ServiceMetrics {
         for (const { metricName, labels, value } of values) if (metricName === COUNT_NAME) this.inc(labels, value);
       },
     });
-    const storeErrors = new Counter({
+    const databaseErrors = new Counter({
       name: 'storefront_store_errors_total',
-      help: 'Requests that failed because the store did (answered 500 and logged).',
+      help: 'Requests that failed because the database did (answered 500 and logged).',
       registers,
     });
     this.http = {
@@ -77,7 +77,7 @@ export class PrometheusMetrics implements ServiceMetrics {
         durations.observe({ method: sample.method, route: sample.route ?? UNMATCHED_ROUTE, status: sample.status }, sample.durationMs / 1000);
       },
       failure: (error: unknown) => {
-        if (isDomainError(error, 'store_unavailable')) storeErrors.inc();
+        if (isDomainError(error, 'database_unavailable')) databaseErrors.inc();
       },
     };
     const decided = this.decided;

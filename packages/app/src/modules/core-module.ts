@@ -9,7 +9,7 @@ import { TYPES } from '../identifiers.js';
 
 export function coreModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.HealthProbes, [TYPES.StoreProbe, TYPES.LimiterProbe], (store, limiter) => [store, limiter]);
+    bindFactory(bind, TYPES.HealthProbes, [TYPES.DatabaseProbe, TYPES.LimiterProbe], (database, limiter) => [database, limiter]);
     bindFactory(
       bind,
       TYPES.Storefront,

@@ -1,6 +1,6 @@
 /**
  * Password hashing and access tokens from @storefront/adapters-crypto. Without a configured
- * TOKEN_SECRET_KEY (allowed with the memory store only) an ephemeral key is generated: tokens then
+ * TOKEN_SECRET_KEY (allowed with the memory database only) an ephemeral key is generated: tokens then
  * die with the process, which is said in a warning. TOKEN_VERIFY_KEYS only verify: a key is listed
  * there on every instance before any instance signs with it, and stays there after it is replaced
  * until its tokens have expired, so a rotation during a rolling deploy logs nobody out (README).

@@ -1,5 +1,5 @@
 /**
- * The embedded store: every storage port from @storefront/adapters-memory, all from one
+ * The embedded database: every storage port from @storefront/adapters-memory, all from one
  * `createMemoryAdapters()` call so that they share one process-local state.
  */
 import { createMemoryAdapters, InMemoryOrderEventLog, InMemoryRateLimiter } from '@storefront/adapters-memory';
@@ -18,13 +18,13 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
-    bindFactory(bind, TYPES.StoreReady, [], () => () => Promise.resolve());
-    bindFactory(bind, TYPES.StoreProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
+    bindFactory(bind, TYPES.DatabaseReady, [], () => () => Promise.resolve());
+    bindFactory(bind, TYPES.DatabaseProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });
 }
 
 /**
- * Without REDIS_URL, with any store: the in-process limiter (exact for one instance, not shared
+ * Without REDIS_URL, with any database: the in-process limiter (exact for one instance, not shared
  * between instances) and the in-process event log (live streams see this instance's changes only).
  */
 export function memoryLimiterModule(): ContainerModule {

@@ -1,5 +1,6 @@
 /** Configuration, logger, clock and metrics: what every other module may depend on. */
-import { systemClock, type Clock } from '@storefront/domain';
+import { type Clock } from '@storefront/domain';
+import { systemClock } from '@storefront/domain/adapter-kit';
 import { ContainerModule } from 'inversify';
 import { bindValue } from '../binding.js';
 import type { StorefrontConfig } from '../config.js';

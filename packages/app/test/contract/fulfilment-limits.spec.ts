@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { FULFILMENT_LIMITS, FULFILMENT_TYPES } from '@storefront/domain';
+import { FULFILMENT_LIMITS, FULFILMENT_TYPES } from '@storefront/domain/adapter-kit';
 import { OPENAPI_PATH } from './document-path.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -6,16 +6,18 @@ import { readFileSync } from 'node:fs';
 import {
   DISPLAY_NAME_RULE,
   EMAIL_RULE,
-  emailOf,
   MONEY_RULE,
   ORDER_LIMITS,
   ORDER_STATUSES,
-  PAGING,
   PASSWORD_RULE,
-  REASON_LIMITS,
   ROLES,
-  SEARCH_LIMITS,
 } from '@storefront/domain';
+import {
+  emailOf,
+  PAGING,
+  REASON_LIMITS,
+  SEARCH_LIMITS,
+} from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parse } from 'yaml';

@@ -160,7 +160,7 @@ describe('e2e: the status answers from dependency checks at most a second old', 
 
   before(async function () {
     this.timeout(30_000);
-    server = await composeStorefront({}, (container) => container.rebind<HealthProbe>(TYPES.StoreProbe).toConstantValue(countingProbe), { clock });
+    server = await composeStorefront({}, (container) => container.rebind<HealthProbe>(TYPES.DatabaseProbe).toConstantValue(countingProbe), { clock });
   });
   after(async () => {
     await server.close();

@@ -53,7 +53,7 @@ function runMain(env: Record<string, string>): Promise<{ code: number | null; st
   });
 }
 
-describe('The PostgreSQL store starting and stopping', function () {
+describe('The PostgreSQL database starting and stopping', function () {
   this.timeout(60_000);
   const cleanup: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
@@ -65,7 +65,7 @@ describe('The PostgreSQL store starting and stopping', function () {
     return db;
   };
 
-  it('serves at once when PostgreSQL is not up yet, reports the store down, and connects when it comes up', async function () {
+  it('serves at once when PostgreSQL is not up yet, reports the database down (checks.store), and connects when it comes up', async function () {
     const server = await startPrivatePostgresOrSkip(this, 'the start before PostgreSQL');
     cleanup.push(() => server.destroy());
     const admin = new pg.Client(server.url());

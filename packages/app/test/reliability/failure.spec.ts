@@ -8,7 +8,8 @@ import net from 'node:net';
 import { InMemoryRateLimiter } from '@storefront/adapters-memory';
 import { createHttpApp } from '@storefront/adapters-http';
 import { createRedisAdapters, createRedisClient } from '@storefront/adapters-redis';
-import type { HealthProbe, OrderRepository, RateLimitDecision, RateLimiter, RateLimitPolicy, Storefront } from '@storefront/domain';
+import type { HealthProbe, OrderRepository, RateLimiter, RateLimitPolicy, Storefront } from '@storefront/domain';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
 import { FakeClock } from '@storefront/testing';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
@@ -58,7 +59,7 @@ describe('A store that fails one kind of operation', function () {
   before(async () => {
     server = await composeStorefront({}, (container) => {
       container.rebind<OrderRepository>(TYPES.OrderRepository).toResolvedValue((memory: { orders: OrderRepository }) => failing(memory.orders), [TYPES.MemoryAdapters]);
-      container.rebind<HealthProbe>(TYPES.StoreProbe).toConstantValue(probe);
+      container.rebind<HealthProbe>(TYPES.DatabaseProbe).toConstantValue(probe);
       // A short handler time-out, to see a store call that never returns answered in time.
       container
         .rebind(TYPES.HttpApp)

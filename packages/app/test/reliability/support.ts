@@ -14,7 +14,7 @@ import { loadConfig, type Env } from '../../src/config.js';
 import { createContainer } from '../../src/container.js';
 import { TYPES } from '../../src/identifiers.js';
 import { createLogger } from '../../src/logger.js';
-import { seedStore } from '../../src/seed.js';
+import { seedDatabase } from '../../src/seed.js';
 import type { RunningStorefront, StartOptions } from '../../src/server.js';
 import { runDatabaseFor, startStorefrontForRun } from '../mongo-mode.js';
 
@@ -75,8 +75,8 @@ export async function composeStorefront(
     customize(container);
     const storefront = resolve(container, TYPES.Storefront);
     await resolve(container, TYPES.CryptoAdapters).tokens.ready();
-    await resolve(container, TYPES.StoreReady)();
-    await seedStore(storefront, config, logger);
+    await resolve(container, TYPES.DatabaseReady)();
+    await seedDatabase(storefront, config, logger);
     await storefront.login.warmUp();
     server = createHttpServer(resolve(container, TYPES.HttpApp));
     await new Promise<void>((done) => server!.listen(options.port ?? 0, '127.0.0.1', done));

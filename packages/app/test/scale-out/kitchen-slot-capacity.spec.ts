@@ -7,20 +7,20 @@
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { startInstance, type Instance } from './processes.js';
-import { sharedStore, type SharedStore } from './shared-store.js';
+import { sharedDatabase, type SharedDatabase } from './shared-database.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-password' } as const;
 
 describe('Slot capacity across two instances on one shared database', function () {
   this.timeout(60_000);
-  let store: SharedStore | undefined;
+  let store: SharedDatabase | undefined;
   let one: Instance | undefined;
   let two: Instance | undefined;
   let token = '';
   let productId = '';
 
   before(async function () {
-    const shared = await sharedStore('storefront_slots');
+    const shared = await sharedDatabase('storefront_slots');
     if (typeof shared === 'string') {
       console.warn(`\n  !!! SKIPPING slot capacity scale-out tests: they need a database shared by two instances, and ${shared}.\n`);
       return this.skip();

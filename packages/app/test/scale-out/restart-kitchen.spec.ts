@@ -33,7 +33,7 @@ const menuWith = (burgerPrice: number) => ({
   ],
 });
 
-interface SharedStore {
+interface SharedDatabase {
   readonly env: Record<string, string>;
   readonly customize: (container: Container) => void;
   release(): Promise<void>;
@@ -46,11 +46,11 @@ interface ProductJson {
   readonly available: boolean;
 }
 
-function describeRestart(storeName: string, shared: () => Promise<SharedStore | null>): void {
+function describeRestart(storeName: string, shared: () => Promise<SharedDatabase | null>): void {
   describe(`Restarting two instances on one ${storeName} with the same menu file`, function () {
     this.timeout(60_000);
     let dir: string;
-    let store: SharedStore | null = null;
+    let store: SharedDatabase | null = null;
     let instances: ComposedServer[] = [];
     let menuFile: string;
     // One signing key, as a deployment shares it: a token from one instance works on the other.

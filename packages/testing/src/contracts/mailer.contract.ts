@@ -2,7 +2,8 @@
  * What every Mailer must do, whatever carries the mail: deliver each message once, as it was
  * composed (the reset link intact, UTF-8 kept), and resolve only once it is delivered.
  */
-import type { Mailer, MailMessage } from '@storefront/domain';
+import type { Mailer } from '@storefront/domain';
+import type { MailMessage } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
 

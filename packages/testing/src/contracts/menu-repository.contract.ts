@@ -5,7 +5,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { MenuRepository, Product } from '@storefront/domain';
-import { compareProducts } from '@storefront/domain';
+import { compareProducts } from '@storefront/domain/adapter-kit';
 import { rejectionOf } from '../assertions.js';
 import { aPizzaDraft, aProductDraft, uniqueSuffix } from '../builders.js';
 

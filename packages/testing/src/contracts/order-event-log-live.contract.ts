@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
-import { eventOfVersion } from '@storefront/domain';
+import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { sleep } from '../assertions.js';
 import { anOrderAt } from '../builders.js';
 import {

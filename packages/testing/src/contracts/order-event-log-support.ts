@@ -1,6 +1,7 @@
 /** What the OrderEventLog contract runs against, and the small helpers its tests share. */
-import type { OrderEvent, OrderEventData, OrderEventListener, OrderEventLog } from '@storefront/domain';
-import { eventOfVersion, unpublishedEvents } from '@storefront/domain';
+import type { OrderEvent, OrderEventLog } from '@storefront/domain';
+import type { OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
+import { eventOfVersion, unpublishedEvents } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { sleep } from '../assertions.js';
 import { anOrder, anOrderAt } from '../builders.js';

@@ -7,8 +7,8 @@
  */
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
-import type { LogPosition, OrderEventData } from '@storefront/domain';
-import { eventOfVersion } from '@storefront/domain';
+import type { LogPosition, OrderEventData } from '@storefront/domain/adapter-kit';
+import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { anOrderAt } from '../builders.js';
 import { describeOrderEventLogLiveContract } from './order-event-log-live.contract.js';
 import {

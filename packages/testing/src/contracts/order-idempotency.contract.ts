@@ -5,7 +5,8 @@
  */
 import { it } from 'mocha';
 import { expect } from 'chai';
-import type { ClaimResult, IdempotencyClaim, OrderRepository } from '@storefront/domain';
+import type { OrderRepository } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim } from '@storefront/domain/adapter-kit';
 import { anIdempotencyClaim, anOrder, randomHex } from '../builders.js';
 
 const at = (base: Date, ms: number): Date => new Date(base.getTime() + ms);

@@ -10,7 +10,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderRepository, OrderStatus } from '@storefront/domain';
-import { applyOrderMove, newId, OrderStamper, planMove } from '@storefront/domain';
+import { applyOrderMove, newId, OrderStamper, planMove } from '@storefront/domain/adapter-kit';
 import { anOrder, anOrderAt } from '../builders.js';
 
 const DAY_MS = 24 * 3600 * 1000;

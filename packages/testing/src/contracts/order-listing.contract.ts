@@ -2,7 +2,7 @@
 import { it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderRepository } from '@storefront/domain';
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import { anOrder, anOrderLine } from '../builders.js';
 
 /** Five orders of one customer (ids unique, as every store requires), given out of order, with two sharing a timestamp. */

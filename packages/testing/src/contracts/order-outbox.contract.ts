@@ -11,8 +11,9 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { Order, OrderRepository, OrderStatus, UnpublishedOrder } from '@storefront/domain';
-import { OrderStamper, planMove } from '@storefront/domain';
+import type { Order, OrderRepository, OrderStatus } from '@storefront/domain';
+import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
+import { OrderStamper, planMove } from '@storefront/domain/adapter-kit';
 import { anOrder } from '../builders.js';
 
 const DAY_MS = 24 * 3600 * 1000;

@@ -7,14 +7,15 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
-import { createStorefront, DEFAULT_STORE_STATE, isDomainError } from '@storefront/domain';
+import { createStorefront, isDomainError } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import { expectDomainError, rejectionOf } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
 import { Faults, InjectedFault } from '../faults/faulty.js';
 
-/** The stores a placement needs; the suite wraps `orders` (and `menu`, to stall pricing). */
-export interface PlacementStores {
+/** The adapters a placement needs; the suite wraps `orders` (and `menu`, to stall pricing). */
+export interface PlacementAdapters {
   readonly orders: OrderRepository;
   readonly menu: MenuRepository;
 }
@@ -37,7 +38,7 @@ const openStore: StoreStateRepository = {
   setAcceptingOrders: () => Promise.reject(new Error('not used')),
 };
 
-export function orderPlacementFaultsContract(factory: () => Promise<PlacementStores>): void {
+export function orderPlacementFaultsContract(factory: () => Promise<PlacementAdapters>): void {
   /** One customer, one product, a PlaceOrder over the wrapped stores, a clock the test moves. */
   async function world() {
     const stores = await factory();

@@ -5,8 +5,9 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { PasswordResetToken, PasswordResetTokenStore } from '@storefront/domain';
-import { newId } from '@storefront/domain';
+import type { PasswordResetTokenStore } from '@storefront/domain';
+import type { PasswordResetToken } from '@storefront/domain/adapter-kit';
+import { newId } from '@storefront/domain/adapter-kit';
 import { randomHex } from '../builders.js';
 
 const MINUTE_MS = 60_000;

@@ -5,7 +5,8 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import type { RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
 import { sleep } from '../assertions.js';
 import { randomHex } from '../builders.js';
 

@@ -2,7 +2,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { SessionStore } from '@storefront/domain';
-import { newId } from '@storefront/domain';
+import { newId } from '@storefront/domain/adapter-kit';
 import { aSession, randomHex } from '../builders.js';
 
 const DAY_MS = 24 * 3600 * 1000;

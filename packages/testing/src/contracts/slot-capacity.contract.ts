@@ -7,13 +7,14 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { DomainError, MenuRepository, OrderRepository, SlotPlaces, StoreStateRepository } from '@storefront/domain';
-import { createStorefront, DEFAULT_STORE_STATE, isDomainError } from '@storefront/domain';
+import { createStorefront, isDomainError } from '@storefront/domain';
+import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
 
-/** The stores a placement with capacity needs. `second`, when given, is the same database through another connection. */
-export interface CapacityStores {
+/** The adapters a placement with capacity needs. `second`, when given, is the same database through another connection. */
+export interface CapacityAdapters {
   readonly orders: OrderRepository;
   readonly menu: MenuRepository;
   readonly places: SlotPlaces;
@@ -27,7 +28,7 @@ const openStore: StoreStateRepository = {
   setAcceptingOrders: () => Promise.reject(new Error('not used')),
 };
 
-export function describeSlotCapacityContract(name: string, factory: () => Promise<CapacityStores>): void {
+export function describeSlotCapacityContract(name: string, factory: () => Promise<CapacityAdapters>): void {
   describe(`${name} (slot capacity contract)`, () => {
     async function world(capacity: number) {
       const stores = await factory();

@@ -8,7 +8,7 @@ import { expectDomainError, freePort, rejectionOf, testDatabaseBaseUrl } from '@
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import pg from 'pg';
-import { createPostgresAdapters, PostgresMenuRepository, postgresStartError, postgresStoreProbe } from '../src/index.js';
+import { createPostgresAdapters, PostgresMenuRepository, postgresStartError, postgresDatabaseProbe } from '../src/index.js';
 import { usePostgresAdapters } from './postgres-adapters.js';
 
 /** Holds the store_state row locked in a transaction of its own until `release()`. */
@@ -36,13 +36,13 @@ describe('PostgreSQL failures as domain errors', () => {
     await adapters().storeState.setAcceptingOrders(true);
   });
 
-  it('answers store_unavailable when a statement outlives statement_timeout, and the pool serves the next one', async () => {
+  it('answers database_unavailable when a statement outlives statement_timeout, and the pool serves the next one', async () => {
     const timed = new pg.Pool({ connectionString: database().url, statement_timeout: 200, max: 2 });
     try {
       const slow = await createPostgresAdapters({ pool: timed });
       const lock = await lockStoreState(database().pool);
       try {
-        const error = (await expectDomainError(slow.storeState.setAcceptingOrders(false), 'store_unavailable')) as Error;
+        const error = (await expectDomainError(slow.storeState.setAcceptingOrders(false), 'database_unavailable')) as Error;
         expect((error.cause as { code?: string }).code).to.equal('57014');
         expect(error.message).to.not.match(/statement|timeout|store_state/i);
       } finally {
@@ -54,14 +54,14 @@ describe('PostgreSQL failures as domain errors', () => {
     }
   });
 
-  it('answers store_unavailable when the server drops the connection mid-statement, and the pool reconnects', async () => {
+  it('answers database_unavailable when the server drops the connection mid-statement, and the pool reconnects', async () => {
     const pool = new pg.Pool({ connectionString: database().url, max: 1, application_name: 'storefront_dropped' });
     pool.on('error', () => undefined);
     try {
       const dropped = await createPostgresAdapters({ pool });
       const lock = await lockStoreState(database().pool);
       try {
-        const waiting = expectDomainError(dropped.storeState.setAcceptingOrders(false), 'store_unavailable');
+        const waiting = expectDomainError(dropped.storeState.setAcceptingOrders(false), 'database_unavailable');
         // The statement is waiting for the lock: end its backend as a server restart would.
         for (let i = 0; i < 50; i++) {
           const ended = await database().pool.query(
@@ -95,21 +95,21 @@ describe('PostgreSQL failures as domain errors', () => {
 
     const portsOf = (port: number) => `postgres://postgres@127.0.0.1:${port}/storefront`;
 
-    it('answers store_unavailable when the connection is refused, and fails the store probe', async () => {
+    it('answers database_unavailable when the connection is refused, and fails the store probe', async () => {
       const pool = new pg.Pool({ connectionString: portsOf(await freePort()), connectionTimeoutMillis: 1000 });
       try {
-        await expectDomainError(new PostgresMenuRepository(pool).list(), 'store_unavailable');
-        expect(await rejectionOf(postgresStoreProbe(pool).check())).to.be.instanceOf(Error);
+        await expectDomainError(new PostgresMenuRepository(pool).list(), 'database_unavailable');
+        expect(await rejectionOf(postgresDatabaseProbe(pool).check())).to.be.instanceOf(Error);
         expect(postgresStartError(await rejectionOf(pool.query('SELECT 1')))).to.include({ fatal: false });
       } finally {
         await pool.end();
       }
     });
 
-    it('answers store_unavailable when connecting takes longer than connectionTimeoutMillis', async () => {
+    it('answers database_unavailable when connecting takes longer than connectionTimeoutMillis', async () => {
       const pool = new pg.Pool({ connectionString: portsOf(silentPort), connectionTimeoutMillis: 300 });
       try {
-        await expectDomainError(new PostgresMenuRepository(pool).revision(), 'store_unavailable');
+        await expectDomainError(new PostgresMenuRepository(pool).revision(), 'database_unavailable');
         expect(postgresStartError(await rejectionOf(pool.query('SELECT 1')))).to.include({ fatal: false });
       } finally {
         await pool.end();

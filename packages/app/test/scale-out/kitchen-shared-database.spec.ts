@@ -6,7 +6,7 @@
  * one compare-and-set whichever instance is asked; one Idempotency-Key makes one order whichever
  * instances its retries reach; and a restarted instance finds everything as it was.
  *
- * On the run's shared store (shared-store.ts): PostgreSQL in postgres mode (the second pass of the
+ * On the run's shared store (shared-database.ts): PostgreSQL in postgres mode (the second pass of the
  * README's test command), else MongoDB with MONGODB_URI; skipped loudly without either. Both
  * instances start at once (both migrate: the adapter's advisory lock lets one do it); instance 1
  * seeds the demo data, instance 2 finds what instance 1 wrote.
@@ -14,7 +14,7 @@
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { startInstance, type Instance } from './processes.js';
-import { sharedStore, type SharedStore } from './shared-store.js';
+import { sharedDatabase, type SharedDatabase } from './shared-database.js';
 
 const KITCHEN = { email: 'kitchen@example.com', password: 'kitchen-password' } as const;
 const ALICE = { email: 'alice@example.com', password: 'alice-password' } as const;
@@ -30,7 +30,7 @@ interface ProductJson {
 
 describe('Scaling out the kitchen: two instances on one shared database', function () {
   this.timeout(60_000);
-  let store: SharedStore | undefined;
+  let store: SharedDatabase | undefined;
   let env: Record<string, string>;
   let one: Instance | undefined;
   let two: Instance | undefined;
@@ -38,7 +38,7 @@ describe('Scaling out the kitchen: two instances on one shared database', functi
   let customer: string;
 
   before(async function () {
-    const shared = await sharedStore('storefront_kitchen');
+    const shared = await sharedDatabase('storefront_kitchen');
     if (typeof shared === 'string') {
       console.warn(`\n  !!! SKIPPING kitchen scale-out tests: they need a database shared by two instances, and ${shared}.\n`);
       return this.skip();

@@ -2,13 +2,13 @@
  * The one place where node-postgres errors become domain errors, used by every repository of this
  * package. The domain and the HTTP adapter know nothing of PostgreSQL: a server that cannot be
  * reached, drops the connection, is shutting down, or answers too late (statement_timeout, a full
- * pool) is `store_unavailable`, with the driver's error kept as `cause` for the logs and never in
+ * pool) is `database_unavailable`, with the driver's error kept as `cause` for the logs and never in
  * the message (which may reach a client). Unique violations are left to the repository that hit
  * them: only it knows which rule a duplicate breaks.
  *
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
-import { DomainError, isDomainError } from '@storefront/domain';
+import { databaseOperations } from '@storefront/domain/adapter-kit';
 
 /** Classes of SQLSTATE that say "the server is unreachable, overloaded or going away". */
 const UNAVAILABLE_CLASSES: readonly string[] = [
@@ -25,7 +25,7 @@ const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
   '57P03', // cannot_connect_now (starting up, recovery)
   '57P05', // idle_session_timeout
   '55P03', // lock_not_available: lock_timeout
-  '40001', // serialization_failure: retrying is the caller's choice, the store was busy
+  '40001', // serialization_failure: retrying is the caller's choice, the database was busy
   '40P01', // deadlock_detected
   '25P03', // idle_in_transaction_session_timeout
 ]);
@@ -64,8 +64,8 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-/** True for errors that say the store is unreachable or too slow, whatever the operation. */
-export function isStoreUnavailable(error: unknown): boolean {
+/** True for errors that say the database is unreachable or too slow, whatever the operation. */
+export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = codeOf(error);
   if (code !== undefined) {
@@ -74,25 +74,12 @@ export function isStoreUnavailable(error: unknown): boolean {
   }
   if (DRIVER_MESSAGES.some((message) => error.message.startsWith(message))) return true;
   // A connection that failed several ways at once (IPv4 and IPv6) reports an AggregateError.
-  if (error instanceof AggregateError) return error.errors.some(isStoreUnavailable);
-  return error.cause !== undefined && error.cause !== error && isStoreUnavailable(error.cause);
+  if (error instanceof AggregateError) return error.errors.some(isDatabaseUnavailable);
+  return error.cause !== undefined && error.cause !== error && isDatabaseUnavailable(error.cause);
 }
 
-/** The domain error that `error` stands for, or `error` itself when it has no domain meaning. */
-export function toDomainError(error: unknown): unknown {
-  if (isDomainError(error)) return error;
-  if (isStoreUnavailable(error)) return new DomainError('store_unavailable', 'The store is unavailable.', { cause: error });
-  return error;
-}
-
-/** Runs one repository operation and rethrows what it fails with as a domain error where one fits. */
-export async function storeOperation<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw toDomainError(error);
-  }
-}
+/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
 
 /** A unique_violation (23505), optionally only one of the constraint or unique index `constraint`. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
@@ -121,7 +108,7 @@ export function postgresStartError(error: unknown): { fatal: boolean; reason: st
   if (error instanceof Error && (error.name === 'SchemaTooNewError' || error.name === 'SchemaNotMigratedError')) return { fatal: true, reason: message };
   if (code !== undefined && FATAL_START_CODES.has(code)) return { fatal: true, reason: `${FATAL_START_CODES.get(code)!} (${code}: ${message})` };
   if (code !== undefined && code.startsWith('28')) return { fatal: true, reason: `authentication failed (${code}: ${message})` };
-  if (isStoreUnavailable(error)) return { fatal: false, reason: `the server cannot be reached (${code ?? message})` };
+  if (isDatabaseUnavailable(error)) return { fatal: false, reason: `the server cannot be reached (${code ?? message})` };
   // Anything else (an unparsable URL, SSL refused, an unknown host name is ENOTFOUND: retried above)
   // is a configuration the operator must fix.
   return { fatal: true, reason: message };

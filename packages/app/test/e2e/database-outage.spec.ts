@@ -1,7 +1,7 @@
 /**
- * A persistent store (MongoDB, PostgreSQL) while its database cannot be reached (nothing listens on
+ * A persistent database (MongoDB, PostgreSQL) while it cannot be reached (nothing listens on
  * the port): the server still starts, says so on /api/status, fails the operations that need the
- * store with a clean 500 at once, and keeps serving the ones that do not.
+ * database with a clean 500 at once, and keeps serving the ones that do not.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
@@ -13,16 +13,16 @@ const UNREACHABLE = [
   { name: 'PostgreSQL', env: { STOREFRONT_STORE: 'postgres', DATABASE_URL: 'postgres://storefront@127.0.0.1:9/storefront_e2e_unreachable' } },
 ];
 
-for (const store of UNREACHABLE) describe(`e2e: ${store.name} store unreachable`, function () {
-  const h = useServer({ ...store.env, TOKEN_SECRET_KEY: newSigningKey().paserk });
+for (const database of UNREACHABLE) describe(`e2e: ${database.name} database unreachable`, function () {
+  const h = useServer({ ...database.env, TOKEN_SECRET_KEY: newSigningKey().paserk });
 
-  it('answers GET /api/status 503 degraded with the store down', async function () {
+  it('answers GET /api/status 503 degraded with the database down (checks.store, its public name)', async function () {
     const res = await call(h.url, '/api/status');
     expect(res.status).to.equal(503);
     expect(res.body).to.deep.equal({ status: 'degraded', checks: { store: 'down', rate_limiter: 'ok' } });
   });
 
-  it('fails store operations at once with 500 internal_error and no driver message', async function () {
+  it('fails database operations at once with 500 internal_error and no driver message', async function () {
     const cases: [string, Parameters<typeof call>[2]][] = [
       ['/api/products', {}],
       ['/api/search?q=pizza', {}],
@@ -44,7 +44,7 @@ for (const store of UNREACHABLE) describe(`e2e: ${store.name} store unreachable`
     expectError(res, 500, 'internal_error');
   });
 
-  it('keeps serving what needs no store: rate-limit status, 404 and 405', async function () {
+  it('keeps serving what needs no database: rate-limit status, 404 and 405', async function () {
     expect((await call(h.url, '/api/rate-limit')).status).to.equal(200);
     expectError(await call(h.url, '/api/menu'), 404, 'not_found');
     expectError(await call(h.url, '/api/products', { method: 'DELETE' }), 405, 'method_not_allowed');

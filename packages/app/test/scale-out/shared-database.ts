@@ -1,7 +1,7 @@
 /**
  * One database for several instances, as a deployment behind a load balancer shares it: the run's
- * persistent store (PostgreSQL in postgres mode, else MongoDB when MONGODB_URI answers), or none
- * (the memory store cannot be shared between processes).
+ * persistent database (PostgreSQL in postgres mode, else MongoDB when MONGODB_URI answers), or none
+ * (the memory adapters cannot be shared between processes).
  */
 import { randomBytes } from 'node:crypto';
 import { generateSigningKey } from '@storefront/adapters-crypto';
@@ -10,10 +10,10 @@ import { MongoClient } from 'mongodb';
 import { probeTestMongo, redactUri, withDatabase } from '../mongo-mode.js';
 import { postgresMode } from '../postgres-mode.js';
 
-export interface SharedStore {
+export interface SharedDatabase {
   /** "PostgreSQL" or "MongoDB". */
   readonly name: string;
-  /** The env every instance gets: the store, its URL, one signing key (a token from one instance works on the other). */
+  /** The env every instance gets: the database, its URL, one signing key (a token from one instance works on the other). */
   readonly env: Readonly<Record<string, string>>;
   /** Where, without a password, for the test's log. */
   readonly shown: string;
@@ -21,7 +21,7 @@ export interface SharedStore {
 }
 
 /** The run's shared database, or why there is none (said by the caller when it skips). */
-export async function sharedStore(prefix: string): Promise<SharedStore | string> {
+export async function sharedDatabase(prefix: string): Promise<SharedDatabase | string> {
   const signing = { TOKEN_SECRET_KEY: generateSigningKey() };
   if (postgresMode()) {
     const database = await createTestDatabase(prefix);

@@ -1,11 +1,11 @@
 /**
  * The one place where driver errors become domain errors, used by every repository of this
- * package. The domain and the HTTP adapter know nothing of MongoDB: a store that cannot be reached,
- * or answers too late, is `store_unavailable` with the driver's error kept as `cause` for the logs
+ * package. The domain and the HTTP adapter know nothing of MongoDB: a database that cannot be reached,
+ * or answers too late, is `database_unavailable` with the driver's error kept as `cause` for the logs
  * and never in the message (which may reach a client). Duplicate keys are left to the repository
  * that hit them: only it knows which unique rule a duplicate breaks.
  */
-import { DomainError, isDomainError } from '@storefront/domain';
+import { databaseOperations } from '@storefront/domain/adapter-kit';
 import {
   MongoBulkWriteError,
   MongoClientClosedError,
@@ -50,8 +50,8 @@ const UNAVAILABLE_UNEXPORTED_ERRORS: ReadonlySet<string> = new Set(['MongoWaitQu
 
 const DUPLICATE_KEY = 11000;
 
-/** True for errors that say the store is unreachable or too slow, whatever the operation. */
-export function isStoreUnavailable(error: unknown): boolean {
+/** True for errors that say the database is unreachable or too slow, whatever the operation. */
+export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof MongoError)) return false;
   if (error instanceof MongoBulkWriteError) return isBulkWriteUnavailable(error);
   if (
@@ -80,7 +80,7 @@ export function isStoreUnavailable(error: unknown): boolean {
  */
 function isBulkWriteUnavailable(error: MongoBulkWriteError): boolean {
   const wrapped: unknown = error.errorResponse;
-  if (wrapped instanceof MongoError) return isStoreUnavailable(wrapped);
+  if (wrapped instanceof MongoError) return isDatabaseUnavailable(wrapped);
   const codes = [error.code, error.err?.code, ...bulkWriteErrors(error).map((writeError) => writeError.code)];
   if (codes.some((code) => typeof code === 'number' && UNAVAILABLE_SERVER_CODES.has(code))) return true;
   return error.hasErrorLabel(MongoErrorLabel.RetryableWriteError);
@@ -95,21 +95,8 @@ function isWriteErrorList(errors: OneOrMore<WriteError>): errors is readonly Wri
   return Array.isArray(errors);
 }
 
-/** The domain error that `error` stands for, or `error` itself when it has no domain meaning. */
-export function toDomainError(error: unknown): unknown {
-  if (isDomainError(error)) return error;
-  if (isStoreUnavailable(error)) return new DomainError('store_unavailable', 'The store is unavailable.', { cause: error });
-  return error;
-}
-
-/** Runs one repository operation and rethrows what it fails with as a domain error where one fits. */
-export async function storeOperation<T>(operation: () => Promise<T>): Promise<T> {
-  try {
-    return await operation();
-  } catch (error) {
-    throw toDomainError(error);
-  }
-}
+/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
 
 /** A duplicate key error (E11000), optionally only one that broke the unique index `indexName`. */
 export function isDuplicateKey(error: unknown, indexName?: string): error is MongoServerError {

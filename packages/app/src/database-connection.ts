@@ -1,6 +1,6 @@
 /**
- * What a persistent store's connection gives the container, whichever database is behind it
- * (MongoDB, PostgreSQL): the adapter set once connected, `store_unavailable` at once before that,
+ * What a persistent database's connection gives the container, whichever one it is
+ * (MongoDB, PostgreSQL): the adapter set once connected, `database_unavailable` at once before that,
  * and a start-up that retries what may pass (the database is not up yet) and stops on what will not.
  */
 import type {
@@ -15,23 +15,23 @@ import type {
 import type { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
-/** Every storage port of one store, as @storefront/adapters-mongo and -postgres make them. */
-export interface StoreAdapterSet {
+/** Every storage port of one database, as @storefront/adapters-mongo and -postgres make them. */
+export interface DatabaseAdapterSet {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
-  /** `store` first. */
+  /** The database's own first (named `store` in /api/status, a public name). */
   readonly probes: readonly HealthProbe[];
 }
 
-export interface StoreConnection {
-  /** Resolves once the store serves; rejects with a ConfigError when it never will. */
+export interface DatabaseConnection {
+  /** Resolves once the database serves; rejects with a ConfigError when it never will. */
   ready(): Promise<unknown>;
-  /** The adapters, or DomainError `store_unavailable` at once while not connected. */
-  require(): StoreAdapterSet;
+  /** The adapters, or DomainError `database_unavailable` at once while not connected. */
+  require(): DatabaseAdapterSet;
 }
 
 export interface RetryPlan<T> {

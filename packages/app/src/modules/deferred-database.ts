@@ -1,7 +1,7 @@
 /**
- * The storage ports of a persistent store whose connection is made in the background (MongoDB,
- * PostgreSQL): each port goes to the connected adapter, or fails with `store_unavailable` while
- * there is none, so the bindings stay synchronous. One list of every port's methods for every store.
+ * The storage ports of a persistent database whose connection is made in the background (MongoDB,
+ * PostgreSQL): each port goes to the connected adapter, or fails with `database_unavailable` while
+ * there is none, so the bindings stay synchronous. One list of every port's methods for every database.
  */
 import type { HealthProbe } from '@storefront/domain';
 import type { Bind } from 'inversify';
@@ -9,11 +9,11 @@ import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import { deferredPort } from '../mongo-connection.js';
 
-/** The identifiers a store connection may be bound to. */
+/** The identifiers a database connection may be bound to. */
 type ConnectionId = typeof TYPES.MongoConnection | typeof TYPES.PostgresConnection;
 
-export function bindDeferredStore(bind: Bind, connection: ConnectionId): void {
-  bindFactory(bind, TYPES.StoreReady, [connection], (c) => async () => {
+export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void {
+  bindFactory(bind, TYPES.DatabaseReady, [connection], (c) => async () => {
     await c.ready();
   });
   bindFactory(bind, TYPES.MenuRepository, [connection], (c) => deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }));
@@ -54,7 +54,8 @@ export function bindDeferredStore(bind: Bind, connection: ConnectionId): void {
   );
   bindFactory(bind, TYPES.StoreStateRepository, [connection], (c) => deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }));
   bindFactory(bind, TYPES.SlotPlaces, [connection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, release: true, taken: true }));
-  bindFactory(bind, TYPES.StoreProbe, [connection], (c): HealthProbe => ({
+  bindFactory(bind, TYPES.DatabaseProbe, [connection], (c): HealthProbe => ({
+    // `checks.store` of /api/status: a public name, kept (docs/decisions.md).
     name: 'store',
     check: async () => c.require().probes[0]!.check(),
   }));

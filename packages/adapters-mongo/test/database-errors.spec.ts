@@ -4,22 +4,22 @@ import { expect } from 'chai';
 import { after, describe, it } from 'mocha';
 import { MongoClient, MongoNetworkError, MongoNetworkTimeoutError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { createMongoAdapters, MongoCustomerRepository, toDomainError, type CustomerDocument } from '../src/index.js';
-import { isDuplicateKey } from '../src/store-errors.js';
+import { isDuplicateKey } from '../src/database-errors.js';
 
 describe('store errors', () => {
   describe('toDomainError', () => {
-    it('turns a network error into store_unavailable, keeping the driver error as the cause only', () => {
+    it('turns a network error into database_unavailable, keeping the driver error as the cause only', () => {
       for (const cause of [new MongoNetworkError('connect ECONNREFUSED 10.1.2.3:27017'), new MongoNetworkTimeoutError('timed out')]) {
         const error = toDomainError(cause);
-        expect(isDomainError(error, 'store_unavailable')).to.equal(true);
-        expect((error as DomainError).message).to.equal('The store is unavailable.');
+        expect(isDomainError(error, 'database_unavailable')).to.equal(true);
+        expect((error as DomainError).message).to.equal('The database is unavailable.');
         expect((error as DomainError).cause).to.equal(cause);
       }
     });
 
-    it('turns a server error that means "no primary" into store_unavailable', () => {
+    it('turns a server error that means "no primary" into database_unavailable', () => {
       const cause = new MongoServerError({ message: 'not primary', code: 10107 });
-      expect(isDomainError(toDomainError(cause), 'store_unavailable')).to.equal(true);
+      expect(isDomainError(toDomainError(cause), 'database_unavailable')).to.equal(true);
     });
 
     it('leaves a duplicate key, any other error and a domain error as they are', () => {
@@ -48,16 +48,16 @@ describe('store errors', () => {
     const client = new MongoClient('mongodb://127.0.0.1:1/?directConnection=true', { serverSelectionTimeoutMS: 200 });
     after(() => client.close());
 
-    it('makes a repository reject with store_unavailable, the server selection error as its cause', async () => {
+    it('makes a repository reject with database_unavailable, the server selection error as its cause', async () => {
       const customers = new MongoCustomerRepository(client.db('storefront_unreachable').collection<CustomerDocument>('customers'));
-      const error = await expectDomainError(customers.findById(aCustomer().customerId), 'store_unavailable');
+      const error = await expectDomainError(customers.findById(aCustomer().customerId), 'database_unavailable');
       expect((error as DomainError).cause).to.be.instanceOf(MongoServerSelectionError);
       expect((error as DomainError).message).to.not.include('127.0.0.1');
-      await expectDomainError(customers.create(aCustomer()), 'store_unavailable');
+      await expectDomainError(customers.create(aCustomer()), 'database_unavailable');
     });
 
-    it('makes createMongoAdapters reject with store_unavailable', async () => {
-      await expectDomainError(createMongoAdapters({ db: client.db('storefront_unreachable') }), 'store_unavailable');
+    it('makes createMongoAdapters reject with database_unavailable', async () => {
+      await expectDomainError(createMongoAdapters({ db: client.db('storefront_unreachable') }), 'database_unavailable');
     });
   });
 });
