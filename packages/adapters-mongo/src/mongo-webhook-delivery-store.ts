@@ -34,6 +34,7 @@ import type {
 } from '@storefront/domain';
 import { newId, pageOffset, toPage } from '@storefront/domain';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
+import { INDEXES } from './collections.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
 import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
 
@@ -83,7 +84,14 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       const candidates = this.deliveries
         .find(
           { ...leasable(now), webhookId: { $in: [...request.webhookIds], $nin: [...(request.excludeWebhookIds ?? [])] } },
-          { projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 }, sort: { nextAttemptAt: 1, _id: 1 }, batchSize: 2 * limit },
+          {
+            projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 },
+            sort: { nextAttemptAt: 1, _id: 1 },
+            // The filter holds the partial index's condition (pending), so the hint is safe; without
+            // it the planner may pick an index on webhookId and sort every pending delivery first.
+            hint: INDEXES.webhookDeliveriesDue,
+            batchSize: 2 * limit,
+          },
         );
       try {
         for await (const candidate of candidates) {
@@ -108,7 +116,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     if (candidate.orderId == null || candidate.orderVersion == null) return false;
     const earlier = await this.deliveries.findOne(
       { webhookId: candidate.webhookId, orderId: candidate.orderId, status: 'pending', orderVersion: { $lt: candidate.orderVersion } },
-      { projection: { _id: 1 } },
+      { projection: { _id: 1 }, hint: INDEXES.webhookDeliveriesPendingOrder },
     );
     return earlier !== null;
   }
