@@ -105,10 +105,9 @@ export type { WindowBuckets } from './rate-limit/sliding-window.js';
 export { FallbackRateLimiter } from './rate-limit/fallback-rate-limiter.js';
 export type { FallbackRateLimiterOptions, RateLimitDecider } from './rate-limit/fallback-rate-limiter.js';
 
-// Outgoing webhooks: the shapes the stores keep, and their ports.
+// Outgoing webhooks: what the stores, the sender and the dispatcher share (the ports are at the root).
 export {
   WEBHOOK_DELIVERY_STATUSES,
-  WEBHOOK_EVENT_TYPES,
   WEBHOOK_FAILING_DISABLE_MS,
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
@@ -117,24 +116,17 @@ export {
 export type {
   DeliveryOutcome,
   LeasedDelivery,
-  WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookDeliveryType,
-  WebhookEndpoint,
   WebhookEvent,
-  WebhookEventType,
   WebhookSecret,
 } from './webhooks/model.js';
 export type {
   DeliveryListRequest,
   LeaseRequest,
   WebhookDeliveryStats,
-  WebhookDeliveryStore,
   WebhookEndpointChanges,
-  WebhookEndpointStore,
   WebhookRequest,
   WebhookResponse,
-  WebhookSender,
-  WebhookUrlPolicy,
 } from './webhooks/ports.js';
-export type { AddWebhookInput, ChangeWebhookInput, WebhookAdministration, WebhookWithSecret } from './webhooks/admin.js';
+export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './webhooks/admin.js';

@@ -77,3 +77,9 @@ export type { Caller } from './use-cases/authenticate.js';
 export type { Viewer } from './use-cases/order-access.js';
 export type { ServiceStatus } from './use-cases/check-status.js';
 export type { FeedItem, FeedSink } from './use-cases/order-feeds.js';
+
+// Outgoing webhooks: the admin's interface, what it shows, and the ports behind it.
+export { WEBHOOK_EVENT_TYPES } from './webhooks/model.js';
+export type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from './webhooks/model.js';
+export type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
+export type { WebhookAdministration } from './webhooks/admin.js';

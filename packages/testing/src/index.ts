@@ -44,3 +44,9 @@ export {
   type TestDatabase,
 } from './postgres-test-database.js';
 export { postgresBinDir, privatePostgres, startPrivatePostgresOrSkip, type PrivatePostgres } from './private-postgres.js';
+export { aWebhookEndpoint, aWebhookEvent, aWebhookSecret, webhookTime } from './webhook-builders.js';
+export { describeWebhookEndpointStoreContract } from './contracts/webhook-endpoint-store.contract.js';
+export {
+  describeWebhookDeliveryStoreContract,
+  type WebhookDeliveryStoresUnderTest,
+} from './contracts/webhook-delivery-store.contract.js';

@@ -5,6 +5,7 @@
 import { initialSchema } from './001-initial-schema.js';
 import { fulfilment } from './002-fulfilment.js';
 import { positionsByReaders } from './003-positions-by-readers.js';
+import { webhooks } from './004-webhooks.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -13,4 +14,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks];

@@ -1,0 +1,180 @@
+/**
+ * What every WebhookDeliveryStore must do: idempotent enqueue, leases that hand each due delivery
+ * to one worker at a time (also across instances), takeover of a lease that ran out, records
+ * refused from a worker whose lease was taken over, the per-(endpoint, order) version order,
+ * listing, retry, removal and stats. Time is passed in (`now`): no test sleeps.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import { newId } from '@storefront/domain/adapter-kit';
+import { aWebhookEvent, webhookTime } from '../webhook-builders.js';
+import { describeWebhookDeliveryLeases } from './webhook-delivery-leases.contract.js';
+import { HOUR, ids, leaseAt, MINUTE_MS, pendingDelivery, type WebhookDeliveryStoresUnderTest } from './webhook-delivery-support.js';
+
+export type { WebhookDeliveryStoresUnderTest } from './webhook-delivery-support.js';
+
+export function describeWebhookDeliveryStoreContract(name: string, factory: () => Promise<WebhookDeliveryStoresUnderTest>): void {
+  describe(`${name} (WebhookDeliveryStore contract)`, () => {
+    describe('enqueue', () => {
+      it('stores one pending delivery per endpoint, due when the event was made', async () => {
+        const { store } = await factory();
+        const [a, b] = [newId('whk'), newId('whk')];
+        const event = aWebhookEvent({ orderVersion: 3 });
+        await store.enqueue(event, [a, b]);
+        for (const webhookId of [a, b]) {
+          const page = await store.list(webhookId, { page: 1, limit: 10 });
+          expect(page.total).to.equal(1);
+          const delivery = page.items[0]!;
+          expect(delivery.deliveryId).to.match(/^wdl_[0-9a-z]{20}$/);
+          expect(delivery).to.deep.equal(pendingDelivery(event, webhookId, delivery.deliveryId));
+          expect(await store.get(webhookId, delivery.deliveryId)).to.deep.equal(delivery);
+        }
+        const first = (await store.list(a, { page: 1, limit: 10 })).items[0]!;
+        expect(await store.get(b, first.deliveryId), 'another endpoint’s delivery').to.equal(null);
+      });
+
+      it('keeps a test event without an order as it is', async () => {
+        const { store } = await factory();
+        const webhookId = newId('whk');
+        const event = aWebhookEvent({ type: 'webhook.test' });
+        await store.enqueue(event, [webhookId]);
+        const delivery = (await store.list(webhookId, { page: 1, limit: 10 })).items[0]!;
+        expect(delivery).to.deep.equal(pendingDelivery(event, webhookId, delivery.deliveryId));
+        expect(delivery).not.to.have.property('orderId');
+      });
+
+      it('is idempotent: an event enqueued again (also at once, also from another instance) is stored once, as first stored', async () => {
+        const { store, other } = await factory();
+        const webhookId = newId('whk');
+        const event = aWebhookEvent();
+        await store.enqueue(event, [webhookId]);
+        const again = { ...event, payload: '{"type":"order.status","changed":true}' };
+        await Promise.all([store.enqueue(again, [webhookId]), other.enqueue(again, [webhookId]), store.enqueue(event, [webhookId, newId('whk')])]);
+        const page = await store.list(webhookId, { page: 1, limit: 10 });
+        expect(page.total).to.equal(1);
+        expect(page.items[0]!.payload).to.equal(event.payload);
+        expect((await store.stats()).pending).to.equal(2);
+      });
+
+      it('enqueues nothing for no endpoint', async () => {
+        const { store } = await factory();
+        await store.enqueue(aWebhookEvent(), []);
+        expect((await store.stats()).pending).to.equal(0);
+      });
+    });
+
+    describeWebhookDeliveryLeases(factory);
+
+    describe('list', () => {
+      it('pages an endpoint’s deliveries newest first, optionally of one status', async () => {
+        const { store } = await factory();
+        const [webhookId, otherId] = [newId('whk'), newId('whk')];
+        const events = Array.from({ length: 5 }, (_, i) => aWebhookEvent({ type: 'webhook.test', createdAt: webhookTime(i * 1000) }));
+        for (const event of events) await store.enqueue(event, [webhookId, otherId]);
+        const newest = [...events].reverse().map((e) => e.eventId);
+        const first = await store.list(webhookId, { page: 1, limit: 2 });
+        expect(ids(first.items)).to.deep.equal(newest.slice(0, 2));
+        expect(first).to.include({ total: 5, page: 1, perPage: 2, nextPage: 2 });
+        const last = await store.list(webhookId, { page: 3, limit: 2 });
+        expect(ids(last.items)).to.deep.equal(newest.slice(4));
+        expect(last.nextPage).to.equal(null);
+        expect((await store.list(webhookId, { page: 4, limit: 2 })).items).to.deep.equal([]);
+
+        const leased = await store.lease(leaseAt(webhookTime(1000), [webhookId]));
+        await store.record(leased[0]!.deliveryId, leased[0]!.leaseToken, { kind: 'delivered', at: webhookTime(1001), statusCode: 200 });
+        await store.record(leased[1]!.deliveryId, leased[1]!.leaseToken, { kind: 'failed', at: webhookTime(1001), statusCode: 400 });
+        const delivered = await store.list(webhookId, { page: 1, limit: 10, status: 'delivered' });
+        expect(ids(delivered.items)).to.deep.equal([events[0]!.eventId]);
+        expect(delivered.total).to.equal(1);
+        expect(ids((await store.list(webhookId, { page: 1, limit: 10, status: 'failed' })).items)).to.deep.equal([events[1]!.eventId]);
+        const pending = await store.list(webhookId, { page: 1, limit: 2, status: 'pending' });
+        expect(ids(pending.items)).to.deep.equal(newest.slice(0, 2));
+        expect(pending).to.include({ total: 3, nextPage: 2 });
+        expect((await store.list(otherId, { page: 1, limit: 10, status: 'pending' })).total).to.equal(5);
+        expect((await store.list(newId('whk'), { page: 1, limit: 10 })).total).to.equal(0);
+      });
+    });
+
+    describe('retry', () => {
+      it('makes a failed or delivered delivery pending and due now, attempts kept', async () => {
+        const { store } = await factory();
+        const webhookId = newId('whk');
+        const [failing, delivered] = [aWebhookEvent({ type: 'webhook.test' }), aWebhookEvent({ type: 'webhook.test' })];
+        await store.enqueue(failing, [webhookId]);
+        await store.enqueue(delivered, [webhookId]);
+        for (const leased of await store.lease(leaseAt(webhookTime(0), [webhookId]))) {
+          const outcome =
+            leased.eventId === failing.eventId
+              ? ({ kind: 'failed', at: webhookTime(1), error: 'timed out' } as const)
+              : ({ kind: 'delivered', at: webhookTime(1), statusCode: 200 } as const);
+          await store.record(leased.deliveryId, leased.leaseToken, outcome);
+        }
+        const now = webhookTime(HOUR);
+        for (const delivery of (await store.list(webhookId, { page: 1, limit: 10 })).items) {
+          expect(await store.retry(webhookId, delivery.deliveryId, now)).to.equal(true);
+          const retried = (await store.get(webhookId, delivery.deliveryId))!;
+          expect(retried).to.include({ status: 'pending', attempts: 1 });
+          expect(retried.nextAttemptAt).to.deep.equal(now);
+          expect(retried).not.to.have.property('deliveredAt');
+        }
+        expect(await store.lease(leaseAt(webhookTime(HOUR - 1), [webhookId]))).to.deep.equal([]);
+        expect(ids(await store.lease(leaseAt(now, [webhookId]))).sort()).to.deep.equal([failing.eventId, delivered.eventId].sort());
+        expect((await store.stats()).pending).to.equal(2);
+      });
+
+      it('makes a pending delivery due now, and keeps a lease that holds', async () => {
+        const { store } = await factory();
+        const webhookId = newId('whk');
+        await store.enqueue(aWebhookEvent({ type: 'webhook.test' }), [webhookId]);
+        const [leased] = await store.lease(leaseAt(webhookTime(0), [webhookId]));
+        await store.record(leased!.deliveryId, leased!.leaseToken, { kind: 'retry', at: webhookTime(1), nextAttemptAt: webhookTime(HOUR), error: 'x' });
+        expect(await store.retry(webhookId, leased!.deliveryId, webhookTime(MINUTE_MS))).to.equal(true);
+        const [again] = await store.lease(leaseAt(webhookTime(MINUTE_MS), [webhookId]));
+        expect(again!.deliveryId).to.equal(leased!.deliveryId);
+        expect(await store.retry(webhookId, leased!.deliveryId, webhookTime(MINUTE_MS + 1))).to.equal(true);
+        expect(await store.lease(leaseAt(webhookTime(MINUTE_MS + 1), [webhookId])), 'still leased').to.deep.equal([]);
+        expect(await store.record(again!.deliveryId, again!.leaseToken, { kind: 'delivered', at: webhookTime(MINUTE_MS + 2), statusCode: 200 })).to.equal(true);
+      });
+
+      it('answers false for an unknown delivery or another endpoint’s', async () => {
+        const { store } = await factory();
+        const webhookId = newId('whk');
+        await store.enqueue(aWebhookEvent(), [webhookId]);
+        const { deliveryId } = (await store.list(webhookId, { page: 1, limit: 1 })).items[0]!;
+        expect(await store.retry(webhookId, newId('wdl'), webhookTime(0))).to.equal(false);
+        expect(await store.retry(newId('whk'), deliveryId, webhookTime(0))).to.equal(false);
+      });
+    });
+
+    describe('removeEndpoint and stats', () => {
+      it('removes every delivery of one endpoint and only those', async () => {
+        const { store } = await factory();
+        const [gone, kept] = [newId('whk'), newId('whk')];
+        const event = aWebhookEvent();
+        await store.enqueue(event, [gone, kept]);
+        await store.enqueue(aWebhookEvent(), [gone]);
+        const goneId = (await store.list(gone, { page: 1, limit: 1 })).items[0]!.deliveryId;
+        await store.removeEndpoint(gone);
+        expect((await store.list(gone, { page: 1, limit: 10 })).total).to.equal(0);
+        expect(await store.get(gone, goneId)).to.equal(null);
+        expect(await store.lease(leaseAt(webhookTime(HOUR), [gone]))).to.deep.equal([]);
+        expect((await store.list(kept, { page: 1, limit: 10 })).total).to.equal(1);
+        expect((await store.stats()).pending).to.equal(1);
+      });
+
+      it('counts pending deliveries and tells when the oldest was made', async () => {
+        const { store } = await factory();
+        expect(await store.stats()).to.deep.equal({ pending: 0 });
+        const webhookId = newId('whk');
+        const [old, young] = [aWebhookEvent({ createdAt: webhookTime(0) }), aWebhookEvent({ createdAt: webhookTime(MINUTE_MS) })];
+        await store.enqueue(young, [webhookId]);
+        await store.enqueue(old, [webhookId, newId('whk')]);
+        expect(await store.stats()).to.deep.equal({ pending: 3, oldestPendingAt: webhookTime(0) });
+        for (const leased of await store.lease(leaseAt(webhookTime(HOUR), [webhookId]))) {
+          if (leased.eventId === old.eventId) await store.record(leased.deliveryId, leased.leaseToken, { kind: 'delivered', at: webhookTime(HOUR), statusCode: 200 });
+        }
+        expect((await store.stats()).pending, 'leased ones are still pending').to.equal(2);
+      });
+    });
+  });
+}
