@@ -19,7 +19,7 @@
  * (`HttpApp.endStreams`).
  */
 import type { Authenticate, Caller } from '@storefront/domain';
-import { DomainError, isDomainError } from '@storefront/domain';
+import { DomainError, isDomainError, isStaffRole } from '@storefront/domain';
 import { EventStream, type StreamOwner } from './event-stream.js';
 import { STREAM_LIMITS } from './limits.js';
 import { SlotTicker } from './slot-ticker.js';
@@ -163,5 +163,5 @@ function endAll(streams: Set<EventStream> | undefined): void {
 }
 
 function stillAllowed(owner: StreamOwner, caller: Caller): boolean {
-  return caller.customer.customerId === owner.customerId && (!owner.staffOnly || caller.customer.role === 'staff');
+  return caller.customer.customerId === owner.customerId && (!owner.staffOnly || isStaffRole(caller.customer.role));
 }

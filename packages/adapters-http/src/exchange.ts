@@ -4,7 +4,7 @@
  * never see Koa, so they can be called in a test with a plain object.
  */
 import type { Caller, RateLimitStatus } from '@storefront/domain';
-import { DomainError } from '@storefront/domain';
+import { DomainError, isStaffRole } from '@storefront/domain';
 
 export interface Exchange {
   readonly method: string;
@@ -39,6 +39,13 @@ export function requireCaller(exchange: Pick<Exchange, 'caller'>): Caller {
 /** A staff caller: `unauthorized` when anonymous, `forbidden` for a customer's token. */
 export function requireStaff(exchange: Pick<Exchange, 'caller'>): Caller {
   const caller = requireCaller(exchange);
-  if (caller.customer.role !== 'staff') throw new DomainError('forbidden', 'This endpoint is for staff accounts only.');
+  if (!isStaffRole(caller.customer.role)) throw new DomainError('forbidden', 'This endpoint is for staff accounts only.');
+  return caller;
+}
+
+/** An admin caller (`/api/admin/*`): `unauthorized` when anonymous, `forbidden` for a customer's or staff token. */
+export function requireAdmin(exchange: Pick<Exchange, 'caller'>): Caller {
+  const caller = requireCaller(exchange);
+  if (caller.customer.role !== 'admin') throw new DomainError('forbidden', 'This endpoint is for admin accounts only.');
   return caller;
 }

@@ -40,10 +40,10 @@ export const SAFE_TO_RETRY = 'It is safe to retry.';
 /**
  * Who may call the route: `anyone`; `caller`, a logged-in caller, checked after the body is read and
  * before it is checked (dispatch.ts: a body that is not JSON is 400 even without a token, a body of
- * the wrong shape without one is 401); or `staff`, checked once by admission (admission.ts) before
- * the body is read: no token → 401, a customer's token → 403 `forbidden`.
+ * the wrong shape without one is 401); `staff` or `admin`, checked once by admission (admission.ts)
+ * before the body is read: no token → 401, a token of a role below → 403 `forbidden`.
  */
-export type Access = 'anyone' | 'caller' | 'staff';
+export type Access = 'anyone' | 'caller' | 'staff' | 'admin';
 
 interface RouteBase {
   /** Lower-case ASCII, no trailing slash; `:name` for a parameter. Matched case-insensitively, a trailing slash forgiven. */

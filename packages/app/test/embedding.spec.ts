@@ -76,6 +76,7 @@ const RUNTIME_EXPORTS = [
   'ORDER_STATUSES',
   'REASON_LIMITS',
   'ROLES',
+  'isStaffRole',
   'STORE_STATE_CACHE_MS',
   'alwaysOpen',
   'applyOrderMove',
@@ -100,6 +101,14 @@ const RUNTIME_EXPORTS = [
   'compareKitchenOrders',
   'isCalendarDate',
   'legacyFulfilment',
+  // Outgoing webhooks.
+  'WEBHOOK_DELIVERY_STATUSES',
+  'WEBHOOK_EVENT_TYPES',
+  'WEBHOOK_FAILING_DISABLE_MS',
+  'WEBHOOK_LIMITS',
+  'WEBHOOK_RETRY_DELAYS_MS',
+  'WEBHOOK_RETRY_JITTER',
+  'WEBHOOK_SECRET_OVERLAP_MS',
 ];
 
 function node(args: string[], cwd = ROOT): Promise<{ stdout: string; stderr: string }> {

@@ -73,7 +73,7 @@ export type { Product, ProductDraft } from './model/product.js';
 export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroup, OptionGroupDraft } from './model/option-group.js';
 export type { Customer, CustomerProfile, Role } from './model/customer.js';
-export { ROLES } from './model/customer.js';
+export { isStaffRole, ROLES } from './model/customer.js';
 export { EMAIL_RULE, emailOf, normalizeEmail, type Email } from './model/email.js';
 export { PASSWORD_RULE, type Password } from './model/password.js';
 export { DISPLAY_NAME_RULE, type DisplayName } from './model/display-name.js';
@@ -156,6 +156,7 @@ export {
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_FAILING_DISABLE_MS,
+  WEBHOOK_LIMITS,
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_SECRET_OVERLAP_MS,

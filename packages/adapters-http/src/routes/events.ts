@@ -6,7 +6,7 @@
  * what it hands over before the headers are out waits in the stream (event-stream.ts).
  */
 import type { Caller, Feed, FeedSink, Storefront } from '@storefront/domain';
-import { DomainError } from '@storefront/domain';
+import { DomainError, isStaffRole } from '@storefront/domain';
 import type { EventStream } from '../event-stream.js';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller, requireStaff, type Exchange } from '../exchange.js';
@@ -25,7 +25,7 @@ export function eventRoutes(storefront: Storefront, streams: EventStreams): Rout
       async (exchange, { params }) => {
         const caller = requireCaller(exchange);
         const lastEventId = lastEventIdOf(exchange);
-        const live = streams.take(ownerOf(exchange, caller, caller.customer.role === 'staff'));
+        const live = streams.take(ownerOf(exchange, caller, isStaffRole(caller.customer.role)));
         return answer(live, (sink) => storefront.orderFeeds.openOrder({ viewer: viewerOf(caller), orderId: params.order_id, lastEventId }, sink));
       },
       { access: 'caller' },

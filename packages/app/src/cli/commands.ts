@@ -29,10 +29,12 @@ export const USAGE = `usage: storefront <command>
   menu import <file>                       load a menu file {"products":[...]} (option groups
                                            included); idempotent by name
   menu export                              print the menu in the same format
-  customers add --email <e> --name <n> [--role staff|customer]
+  customers add --email <e> --name <n> [--role customer|staff|admin]
                                            add an account (default role customer); the password is
                                            read from stdin or a prompt
-  customers role <email> staff|customer    change an account's role (staff work the kitchen routes)
+  customers role <email> customer|staff|admin
+                                           change an account's role (staff work the kitchen routes;
+                                           admin is staff and manages webhooks)
   customers disable <email>                refuse the customer's logins and tokens (403)
   customers enable <email>
   orders list [--status s1,s2] [--page n] [--limit n]
