@@ -44,3 +44,4 @@ export {
   type TestDatabase,
 } from './postgres-test-database.js';
 export { postgresBinDir, privatePostgres, startPrivatePostgresOrSkip, type PrivatePostgres } from './private-postgres.js';
+export { WebhookReceiver, type ReceivedRequest, type ReceiverMode, type WebhookReceiverOptions } from './webhook-receiver.js';
