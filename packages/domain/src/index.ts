@@ -18,7 +18,7 @@ export {
   DEFAULT_REGISTER_POLICY,
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
-export type { Storefront, StorefrontOptions, StorefrontPorts } from './storefront.js';
+export type { Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
 
 // Use cases: built by createStorefront; exported as types, to name them and their inputs.
 export type { Authenticate, AuthenticateDependencies, Caller } from './use-cases/authenticate.js';
@@ -185,3 +185,7 @@ export type {
   WebhookUrlPolicy,
 } from './webhooks/ports.js';
 export type { AddWebhookInput, ChangeWebhookInput, WebhookAdministration, WebhookWithSecret } from './webhooks/admin.js';
+export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
+export type { WebhookPayload } from './webhooks/webhook-events.js';
+export type { Random } from './webhooks/retry-schedule.js';
