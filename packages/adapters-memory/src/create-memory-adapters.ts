@@ -14,6 +14,8 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
@@ -24,6 +26,8 @@ import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { InMemorySlotPlaces } from './in-memory-slot-places.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
+import { InMemoryWebhookDeliveryStore } from './in-memory-webhook-delivery-store.js';
+import { InMemoryWebhookEndpointStore } from './in-memory-webhook-endpoint-store.js';
 
 export interface MemoryAdapterOptions {
   /** Drives the limiter, the session and reset token sweeps and the event log's window; tests pass a fake one. Default: the system clock. */
@@ -44,6 +48,9 @@ export interface MemoryAdapters {
   readonly events: OrderEventLog;
   /** Places taken per slot, when slots have a capacity. */
   readonly slotPlaces: SlotPlaces;
+  /** Outgoing webhooks: the endpoints admins registered, and their deliveries (leased to this process's dispatcher). */
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -62,6 +69,8 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     storeState: new InMemoryStoreStateRepository(),
     events: new InMemoryOrderEventLog({ clock }),
     slotPlaces: new InMemorySlotPlaces(),
+    webhookEndpoints: new InMemoryWebhookEndpointStore(),
+    webhookDeliveries: new InMemoryWebhookDeliveryStore(),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

@@ -14,6 +14,8 @@ export {
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memory-rate-limiter.js';
 export { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from './in-memory-order-event-log.js';
 export { InMemorySlotPlaces } from './in-memory-slot-places.js';
+export { InMemoryWebhookEndpointStore } from './in-memory-webhook-endpoint-store.js';
+export { InMemoryWebhookDeliveryStore } from './in-memory-webhook-delivery-store.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
 export { demoMenu, type MenuDocument } from './demo/demo-menu.js';

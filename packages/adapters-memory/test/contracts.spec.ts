@@ -12,6 +12,8 @@ import {
   describeSessionStoreContract,
   describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
+  describeWebhookDeliveryStoreContract,
+  describeWebhookEndpointStoreContract,
   FakeClock,
 } from '@storefront/testing';
 import {
@@ -24,6 +26,8 @@ import {
   InMemorySessionStore,
   InMemorySlotPlaces,
   InMemoryStoreStateRepository,
+  InMemoryWebhookDeliveryStore,
+  InMemoryWebhookEndpointStore,
 } from '../src/index.js';
 
 describeMenuRepositoryContract('InMemoryMenuRepository', async () => new InMemoryMenuRepository());
@@ -52,3 +56,8 @@ describeOrderEventLogContract(
   },
   { shared: false },
 );
+describeWebhookEndpointStoreContract('InMemoryWebhookEndpointStore', async () => new InMemoryWebhookEndpointStore());
+describeWebhookDeliveryStoreContract('InMemoryWebhookDeliveryStore', async () => {
+  const store = new InMemoryWebhookDeliveryStore();
+  return { store, other: store };
+});

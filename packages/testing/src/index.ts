@@ -45,3 +45,9 @@ export {
 } from './postgres-test-database.js';
 export { postgresBinDir, privatePostgres, startPrivatePostgresOrSkip, type PrivatePostgres } from './private-postgres.js';
 export { WebhookReceiver, type ReceivedRequest, type ReceiverMode, type WebhookReceiverOptions } from './webhook-receiver.js';
+export { aWebhookEndpoint, aWebhookEvent, aWebhookSecret, webhookTime } from './webhook-builders.js';
+export { describeWebhookEndpointStoreContract } from './contracts/webhook-endpoint-store.contract.js';
+export {
+  describeWebhookDeliveryStoreContract,
+  type WebhookDeliveryStoresUnderTest,
+} from './contracts/webhook-delivery-store.contract.js';
