@@ -166,13 +166,16 @@ describe('WebhookDispatcher', () => {
     await w.published();
     w.dispatcher.start();
     // The fast endpoints all get their six while the slow one holds its two requests open.
-    for (let i = 0; i < 200 && fast.some((id) => w.sender.to(id).length < 6); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    for (const id of fast) expect(w.sender.to(id), id).to.have.length(6);
-    expect(w.sender.to(slow)).to.have.length(2);
-    expect(w.sender.peak.get(slow)).to.equal(2);
-    for (const id of fast) expect(w.sender.peak.get(id)).to.be.at.most(2);
-    expect(w.sender.peakInAll).to.be.at.most(5);
-    held.open();
+    try {
+      for (let i = 0; i < 200 && fast.some((id) => w.sender.to(id).length < 6); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const id of fast) expect(w.sender.to(id), id).to.have.length(6);
+      expect(w.sender.to(slow)).to.have.length(2);
+      expect(w.sender.peak.get(slow)).to.equal(2);
+      for (const id of fast) expect(w.sender.peak.get(id)).to.be.at.most(2);
+      expect(w.sender.peakInAll).to.be.at.most(5);
+    } finally {
+      held.open();
+    }
     await w.dispatcher.settled();
     expect(w.sender.to(slow)).to.have.length(6);
   });
