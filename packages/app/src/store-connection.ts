@@ -11,6 +11,8 @@ import type {
   PasswordResetTokenStore,
   SessionStore,
   StoreStateRepository,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@storefront/domain';
 import type { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
@@ -23,6 +25,8 @@ export interface StoreAdapterSet {
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** `store` first. */
   readonly probes: readonly HealthProbe[];
 }
