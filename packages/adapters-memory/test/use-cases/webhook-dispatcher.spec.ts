@@ -204,6 +204,30 @@ describe('WebhookDispatcher', () => {
     expect(delivery).to.include({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
   });
 
+  it('does not send a delivery that waited for its turn past its lease (another instance has it by then)', async () => {
+    const options = { webhooks: { dispatcher: { perEndpoint: 2, leaseMs: 30_000 } } };
+    const first = await world(options);
+    const second = await world(options, () => ({}), { adapters: first.world.adapters, clock: first.world.clock });
+    const { endpoint } = await first.admin.add({ url: RECEIVER });
+    const held = gate();
+    first.sender.answer = async () => {
+      await held.opened;
+      return status(200);
+    };
+    const a = await first.admin.sendTest(endpoint.webhookId);
+    await first.dispatcher.pump();
+    const b = await first.admin.sendTest(endpoint.webhookId);
+    const c = await first.admin.sendTest(endpoint.webhookId);
+    // One place left on the endpoint: b is sent, c is leased and waits for a's or b's place.
+    await first.dispatcher.pump();
+    first.world.clock.advance(30_000);
+    await second.delivered();
+    held.open();
+    await first.dispatcher.settled();
+    expect(first.sender.sent.map((s) => s.eventId)).to.deep.equal([a.eventId, b.eventId]);
+    expect(second.sender.sent.map((s) => s.eventId).sort()).to.deep.equal([a.eventId, b.eventId, c.eventId].sort());
+  });
+
   it('stops leasing on stop() and waits for the request in flight to be recorded', async () => {
     const w = await world();
     const { endpoint } = await w.admin.add({ url: RECEIVER });
