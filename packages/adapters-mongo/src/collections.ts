@@ -14,6 +14,8 @@ export const COLLECTIONS = {
   sessions: 'sessions',
   passwordResetTokens: 'password_reset_tokens',
   slotPlaces: 'slot_places',
+  webhookEndpoints: 'webhook_endpoints',
+  webhookDeliveries: 'webhook_deliveries',
 } as const;
 
 export const INDEXES = {
@@ -51,6 +53,19 @@ export const INDEXES = {
   resetTokenExpiry: 'password_reset_tokens_expiry',
   /** deleteAllOf (a reset done, an account erased). */
   resetTokensByCustomer: 'password_reset_tokens_by_customer',
+  /** listed oldest first. */
+  webhookEndpointsByCreation: 'webhook_endpoints_by_creation',
+  /** One delivery per (endpoint, event): the unique rule that makes enqueue idempotent. */
+  webhookDeliveryPerEvent: 'webhook_deliveries_once_per_event',
+  /** The lease's walk over pending deliveries, oldest due first (partial: only the pending ones). */
+  webhookDeliveriesDue: 'webhook_deliveries_due',
+  /** The lease's ordering probe: a pending lower version of the same endpoint and order. */
+  webhookDeliveriesPendingOrder: 'webhook_deliveries_pending_order',
+  /** An endpoint's deliveries newest first, all or of one status. */
+  webhookDeliveriesByEndpoint: 'webhook_deliveries_by_endpoint',
+  webhookDeliveriesByEndpointStatus: 'webhook_deliveries_by_endpoint_status',
+  /** The stats' oldest pending delivery. */
+  webhookDeliveriesPendingAge: 'webhook_deliveries_pending_age',
 } as const;
 
 const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
@@ -76,6 +91,19 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.passwordResetTokens]: [
     { name: INDEXES.resetTokenExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
     { name: INDEXES.resetTokensByCustomer, key: { customerId: 1 } },
+  ],
+  [COLLECTIONS.webhookEndpoints]: [{ name: INDEXES.webhookEndpointsByCreation, key: { createdAt: 1, _id: 1 } }],
+  [COLLECTIONS.webhookDeliveries]: [
+    { name: INDEXES.webhookDeliveryPerEvent, key: { webhookId: 1, eventId: 1 }, unique: true },
+    { name: INDEXES.webhookDeliveriesDue, key: { nextAttemptAt: 1, _id: 1 }, partialFilterExpression: { status: 'pending' } },
+    {
+      name: INDEXES.webhookDeliveriesPendingOrder,
+      key: { webhookId: 1, orderId: 1, orderVersion: 1 },
+      partialFilterExpression: { status: 'pending', orderId: { $exists: true } },
+    },
+    { name: INDEXES.webhookDeliveriesByEndpoint, key: { webhookId: 1, createdAt: -1, _id: -1 } },
+    { name: INDEXES.webhookDeliveriesByEndpointStatus, key: { webhookId: 1, status: 1, createdAt: -1, _id: -1 } },
+    { name: INDEXES.webhookDeliveriesPendingAge, key: { createdAt: 1 }, partialFilterExpression: { status: 'pending' } },
   ],
 };
 

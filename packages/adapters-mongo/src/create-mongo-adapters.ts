@@ -13,6 +13,8 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
 import { deploymentOn } from './client-settings.js';
@@ -29,6 +31,9 @@ import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store
 import { MongoSessionStore } from './mongo-session-store.js';
 import { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
+import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store.js';
+import { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
+import type { WebhookDeliveryDocument, WebhookEndpointDocument } from './webhook-mappers.js';
 import type { OrderDocument } from './order-mapper.js';
 import type { PasswordResetTokenDocument } from './password-reset-token-mapper.js';
 import type { ProductDocument } from './product-mapper.js';
@@ -50,6 +55,9 @@ export interface MongoAdapters {
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -82,6 +90,8 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
     slotPlaces: new MongoSlotPlaces(db.collection<SlotPlacesDocument>(COLLECTIONS.slotPlaces)),
+    webhookEndpoints: new MongoWebhookEndpointStore(db.collection<WebhookEndpointDocument>(COLLECTIONS.webhookEndpoints)),
+    webhookDeliveries: new MongoWebhookDeliveryStore(db.collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries)),
     probes: [probe],
   };
 }

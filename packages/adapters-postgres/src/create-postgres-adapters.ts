@@ -13,6 +13,8 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@storefront/domain';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
@@ -23,6 +25,8 @@ import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresSlotPlaces } from './postgres-slot-places.js';
 import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
+import { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { assertSchemaSupported } from './migrate.js';
 import { storeOperation } from './store-errors.js';
 
@@ -41,6 +45,9 @@ export interface PostgresAdapters {
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** `store`: `SELECT 1` on the pool. */
   readonly probes: readonly HealthProbe[];
 }
@@ -59,6 +66,8 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),
     slotPlaces: new PostgresSlotPlaces(pool),
+    webhookEndpoints: new PostgresWebhookEndpointStore(pool),
+    webhookDeliveries: new PostgresWebhookDeliveryStore(pool),
     probes: [postgresStoreProbe(pool)],
   };
 }

@@ -15,3 +15,5 @@ export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token
 export { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
 export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 export { PostgresSlotPlaces } from './postgres-slot-places.js';
+export { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
+export { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';

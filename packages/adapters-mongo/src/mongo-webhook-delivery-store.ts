@@ -1,0 +1,177 @@
+/**
+ * Webhook deliveries in MongoDB, shared by every instance.
+ *
+ * What the lease relies on (MongoDB manual, "Atomicity and Transactions"): a write is atomic on one
+ * document, and of concurrent updates whose filters name the fields they change, the server
+ * re-checks each filter against the document as the previous update left it, so only one matches.
+ * Each claim is one findOneAndUpdate whose filter is "pending, due, and not leased or its lease
+ * ran out" and whose update sets a new lease: of two workers claiming one delivery, the second's
+ * filter no longer matches (it gets null) and it moves on. The driver (6.0 and later) answers the
+ * document itself, or null when nothing matched (includeResultMetadata false, the default).
+ * findAndModify is a retryable write: a retry after a lost reply is answered with the first
+ * execution's result, not applied twice.
+ *
+ * MongoDB has no "lock and skip" for a batch, so `lease` walks the due candidates (oldest due
+ * first, through the due index) and claims them one by one. The per-(endpoint, order) rule is a
+ * probe per ordered candidate (the pending-order index) before its claim; a lower version
+ * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
+ * as under PostgreSQL's snapshot.
+ *
+ * `record` and `retry` are single conditional updates: a record carries the lease token, and a
+ * worker whose lease was taken over matches nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  DeliveryListRequest,
+  DeliveryOutcome,
+  LeasedDelivery,
+  LeaseRequest,
+  Page,
+  WebhookDelivery,
+  WebhookDeliveryStats,
+  WebhookDeliveryStore,
+  WebhookEvent,
+} from '@storefront/domain';
+import { newId, pageOffset, toPage } from '@storefront/domain';
+import type { Collection, Filter, UpdateFilter } from 'mongodb';
+import { isDuplicateKey, storeOperation } from './store-errors.js';
+import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
+
+/** Pending, due at `now`, and not held by a lease (none, or one that ran out). */
+function leasable(now: Date): Filter<WebhookDeliveryDocument> {
+  return { status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $not: { $gt: now } } };
+}
+
+export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
+  constructor(private readonly deliveries: Collection<WebhookDeliveryDocument>) {}
+
+  enqueue(event: WebhookEvent, webhookIds: readonly string[]): Promise<void> {
+    const endpoints = [...new Set(webhookIds)];
+    if (endpoints.length === 0) return Promise.resolve();
+    const documents = endpoints.map(
+      (webhookId): WebhookDeliveryDocument => ({
+        _id: newId('wdl'),
+        webhookId,
+        eventId: event.eventId,
+        type: event.type,
+        payload: event.payload,
+        ...(event.orderId === undefined ? {} : { orderId: event.orderId }),
+        ...(event.orderVersion === undefined ? {} : { orderVersion: event.orderVersion }),
+        createdAt: new Date(event.createdAt),
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(event.createdAt),
+      }),
+    );
+    return storeOperation(async () => {
+      try {
+        // Unordered: the pairs already stored fail on the unique (webhookId, eventId) index, the others are written.
+        await this.deliveries.insertMany(documents, { ordered: false });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    });
+  }
+
+  lease(request: LeaseRequest): Promise<LeasedDelivery[]> {
+    const limit = Math.floor(request.limit);
+    if (!(limit >= 1) || request.webhookIds.length === 0) return Promise.resolve([]);
+    const { now } = request;
+    const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
+    return storeOperation(async () => {
+      const leased: LeasedDelivery[] = [];
+      const candidates = this.deliveries
+        .find(
+          { ...leasable(now), webhookId: { $in: [...request.webhookIds], $nin: [...(request.excludeWebhookIds ?? [])] } },
+          { projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 }, sort: { nextAttemptAt: 1, _id: 1 }, batchSize: 2 * limit },
+        );
+      try {
+        for await (const candidate of candidates) {
+          if (await this.heldBack(candidate)) continue;
+          const claimed = await this.deliveries.findOneAndUpdate(
+            { _id: candidate._id, ...leasable(now) },
+            { $set: { leaseToken: randomUUID(), leaseUntil } },
+            { returnDocument: 'after' },
+          );
+          if (claimed !== null) leased.push(toLeased(claimed));
+          if (leased.length >= limit) break;
+        }
+      } finally {
+        await candidates.close();
+      }
+      return leased;
+    });
+  }
+
+  /** A pending delivery of the same endpoint and order with a lower version holds this one back. */
+  private async heldBack(candidate: Pick<WebhookDeliveryDocument, 'webhookId' | 'orderId' | 'orderVersion'>): Promise<boolean> {
+    if (candidate.orderId == null || candidate.orderVersion == null) return false;
+    const earlier = await this.deliveries.findOne(
+      { webhookId: candidate.webhookId, orderId: candidate.orderId, status: 'pending', orderVersion: { $lt: candidate.orderVersion } },
+      { projection: { _id: 1 } },
+    );
+    return earlier !== null;
+  }
+
+  record(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean> {
+    const set: Partial<WebhookDeliveryDocument> = { status: outcome.kind === 'retry' ? 'pending' : outcome.kind };
+    const unset: Partial<Record<keyof WebhookDeliveryDocument, ''>> = { leaseToken: '', leaseUntil: '' };
+    if (outcome.statusCode === undefined) unset.lastStatusCode = '';
+    else set.lastStatusCode = outcome.statusCode;
+    const error = outcome.kind === 'delivered' ? undefined : outcome.error;
+    if (error === undefined) unset.lastError = '';
+    else set.lastError = error;
+    if (outcome.kind === 'retry') set.nextAttemptAt = new Date(outcome.nextAttemptAt);
+    else unset.nextAttemptAt = '';
+    if (outcome.kind === 'delivered') set.deliveredAt = new Date(outcome.at);
+    const update: UpdateFilter<WebhookDeliveryDocument> = { $inc: { attempts: 1 }, $set: set, $unset: unset };
+    return storeOperation(async () => {
+      const result = await this.deliveries.updateOne({ _id: deliveryId, leaseToken, status: 'pending' }, update);
+      return result.matchedCount === 1;
+    });
+  }
+
+  get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    return storeOperation(async () => {
+      const document = await this.deliveries.findOne({ _id: deliveryId, webhookId });
+      return document === null ? null : toDelivery(document);
+    });
+  }
+
+  list(webhookId: string, request: DeliveryListRequest): Promise<Page<WebhookDelivery>> {
+    const filter: Filter<WebhookDeliveryDocument> = request.status === undefined ? { webhookId } : { webhookId, status: request.status };
+    return storeOperation(async () => {
+      const [documents, total] = await Promise.all([
+        this.deliveries.find(filter).sort({ createdAt: -1, _id: -1 }).skip(pageOffset(request)).limit(request.limit).toArray(),
+        this.deliveries.countDocuments(filter),
+      ]);
+      return toPage(documents.map(toDelivery), total, request);
+    });
+  }
+
+  retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
+    return storeOperation(async () => {
+      const result = await this.deliveries.updateOne(
+        { _id: deliveryId, webhookId },
+        { $set: { status: 'pending', nextAttemptAt: new Date(now) }, $unset: { deliveredAt: '' } },
+      );
+      return result.matchedCount === 1;
+    });
+  }
+
+  removeEndpoint(webhookId: string): Promise<void> {
+    return storeOperation(async () => {
+      await this.deliveries.deleteMany({ webhookId });
+    });
+  }
+
+  stats(): Promise<WebhookDeliveryStats> {
+    return storeOperation(async () => {
+      const [pending, oldest] = await Promise.all([
+        this.deliveries.countDocuments({ status: 'pending' }),
+        this.deliveries.findOne({ status: 'pending' }, { sort: { createdAt: 1 }, projection: { createdAt: 1 } }),
+      ]);
+      return { pending, ...(oldest === null ? {} : { oldestPendingAt: oldest.createdAt }) };
+    });
+  }
+}
