@@ -2,12 +2,14 @@
  * Webhooks as the app wires them (memory store): the real sender of adapters-webhooks with the
  * WEBHOOK_* settings, the dispatcher started with the service and stopped with it, the order's
  * body as GET /api/orders/{id} shows it, a real receiver verifying with `standardwebhooks`, the
- * address rules at registration, the metrics, and the admin demo account.
+ * address rules at registration, the metrics, the admin demo account, and on PostgreSQL what was
+ * pending at a stop sent after the restart.
  */
 import { after, before, describe, it } from 'mocha';
 import { expect } from 'chai';
 import { isDomainError } from '@storefront/domain';
-import { WebhookReceiver } from '@storefront/testing';
+import { generateSigningKey } from '@storefront/adapters-crypto';
+import { FakeClock, usePostgresTestDatabase, WebhookReceiver } from '@storefront/testing';
 import { startStorefront, type RunningStorefront } from '../src/server.js';
 import { TEST_ENV } from './helpers.js';
 import { scrapeUntil } from './metrics-support.js';
@@ -97,5 +99,49 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE', () => {
       expect((error as { details: { path: string }[] }).details[0]!.path).to.equal('url');
     }
     expect(await running.storefront.webhooks!.list()).to.deep.equal([]);
+  });
+});
+
+describe('webhooks on PostgreSQL across a restart', () => {
+  const database = usePostgresTestDatabase('storefront_webhooks_wiring');
+
+  it('sends after the restart what was pending when the service stopped, with the same webhook-id', async function () {
+    this.timeout(60_000);
+    const env = {
+      ...TEST_ENV,
+      STOREFRONT_STORE: 'postgres',
+      DATABASE_URL: database().url,
+      TOKEN_SECRET_KEY: generateSigningKey(),
+      STOREFRONT_DEMO_DATA: 'true',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    };
+    // Near the real time: the receiver's library checks webhook-timestamp against it (±5 min).
+    const clock = new FakeClock(Date.now());
+    const receiver = await WebhookReceiver.start();
+    let running = await startStorefront(env, { clock });
+    try {
+      await running.ready;
+      const { endpoint, secret } = await running.storefront.webhooks!.add({ url: receiver.url() });
+      receiver.secrets = [secret];
+      receiver.failWith(503);
+      await running.storefront.webhooks!.sendTest(endpoint.webhookId);
+      await receiver.waitFor((r) => r.requests.length === 1);
+      await running.close();
+      receiver.succeed();
+      running = await startStorefront(env, { clock });
+      await running.ready;
+      // Due 5 s (±10 %) after the failure: the restarted dispatcher's poll finds it once due.
+      clock.advance(6_000);
+      await receiver.waitFor((r) => r.accepted.length === 1);
+      expect(receiver.accepted[0]!.headers['webhook-id']).to.equal(receiver.requests[0]!.headers['webhook-id']);
+      // The receiver answers before the sender records: wait for the record.
+      const recorded = async () => (await running.storefront.webhooks!.deliveries(endpoint.webhookId, { page: 1, limit: 5 })).items[0]!;
+      for (let i = 0; i < 100 && (await recorded()).status !== 'delivered'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await recorded()).to.include({ status: 'delivered', attempts: 2 });
+    } finally {
+      await running.close();
+      await receiver.close();
+    }
   });
 });
