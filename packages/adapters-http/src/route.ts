@@ -62,9 +62,9 @@ export interface ReadRoute extends RouteBase {
   readonly method: 'GET';
 }
 
-/** POST or PATCH: a JSON body (or none), and it must say what a retry after a failure does. */
+/** POST or PATCH: a JSON body (or none); DELETE: none. Each must say what a retry after a failure does. */
 export interface WriteRoute extends RouteBase {
-  readonly method: 'POST' | 'PATCH';
+  readonly method: 'POST' | 'PATCH' | 'DELETE';
 }
 
 export type Route = ReadRoute | WriteRoute;
@@ -94,6 +94,11 @@ export function post<K extends OperationId>(path: string, operation: K, options:
 /** PATCH: a partial update of a resource, read as JSON like POST. */
 export function patch<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
   return write('PATCH', path, operation, options, handle);
+}
+
+/** DELETE: removes a resource; no body. */
+export function del<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
+  return write('DELETE', path, operation, options, handle);
 }
 
 function write<K extends OperationId>(method: WriteRoute['method'], path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {

@@ -1,8 +1,10 @@
 /**
- * The WebhookUrlPolicy port at registration: the URL must parse, use https (unless allowed), and
- * its host must not be a `localhost` name nor resolve to any non-public address (every address
+ * The WebhookUrlPolicy port at registration: the host must not be a `localhost` name nor resolve
+ * to any non-public address (every address
  * dns.lookup answers: a name with one public and one private address is refused, since the sender
- * may connect to either). The sender checks again at every delivery (DNS can change).
+ * may connect to either). The sender checks again at every delivery (DNS can change). The URL's
+ * shape (https unless WEBHOOK_ALLOW_HTTP, no credentials, its length) is the domain's rule
+ * (checkWebhookUrl), checked before this one: here only where it points.
  */
 import { lookup } from 'node:dns/promises';
 import type { WebhookUrlPolicy } from '@storefront/domain';
@@ -12,8 +14,6 @@ import { parseWebhookUrl } from './webhook-url.js';
 export interface WebhookUrlPolicyOptions {
   /** WEBHOOK_ALLOW_PRIVATE: no address rule at all (tests, demos, a POS on the local network). */
   readonly allowPrivate: boolean;
-  /** WEBHOOK_ALLOW_HTTP: plain http:// URLs are accepted. Default false. */
-  readonly allowHttp?: boolean | undefined;
   /** Resolves a host name to every address of it (default dns.lookup with `all`); tests replace it. */
   readonly resolve?: ((hostname: string) => Promise<readonly string[]>) | undefined;
 }
@@ -22,7 +22,7 @@ export function createWebhookUrlPolicy(options: WebhookUrlPolicyOptions): Webhoo
   const resolve = options.resolve ?? resolveAll;
   return {
     async check(text) {
-      const parsed = parseWebhookUrl(text, options.allowHttp ?? false);
+      const parsed = parseWebhookUrl(text, true);
       if (!parsed.ok) return parsed.reason;
       if (options.allowPrivate) return null;
       const { hostname } = parsed.url;

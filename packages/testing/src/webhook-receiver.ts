@@ -45,7 +45,14 @@ export class WebhookReceiver {
   secrets: readonly string[];
   /** Every request that arrived, in arrival order, whatever it was answered. */
   readonly requests: ReceivedRequest[] = [];
+  /**
+   * webhook-ids that arrived while a request with the same id was still being answered: a delivery
+   * sent twice at once (several instances must never do that).
+   */
+  readonly overlaps: string[] = [];
   private mode: ReceiverMode = { kind: 'status', status: 200 };
+  private delayMs = 0;
+  private readonly inFlight = new Set<string>();
   private server: http.Server;
   private readonly sockets = new Set<Socket>();
   private readonly waiters = new Set<() => void>();
@@ -99,6 +106,21 @@ export class WebhookReceiver {
     this.mode = { kind: 'status', status: 200 };
   }
 
+  /** Answer every request `ms` later (a slow receiver: requests overlap). */
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
+  /** How many requests carried each webhook-id. */
+  countsById(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const r of this.requests) {
+      const id = r.headers['webhook-id'] ?? '';
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   /** Stops listening (connections are refused) and drops open connections; `acceptConnections()` reopens the same port. */
   async refuseConnections(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
@@ -144,7 +166,16 @@ export class WebhookReceiver {
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => this.answer(req, res, Buffer.concat(chunks).toString('utf8')));
+      req.on('end', () => {
+        const id = req.headers['webhook-id'];
+        if (typeof id === 'string') {
+          if (this.inFlight.has(id)) this.overlaps.push(id);
+          this.inFlight.add(id);
+          res.on('close', () => this.inFlight.delete(id));
+        }
+        if (this.delayMs === 0) this.answer(req, res, Buffer.concat(chunks).toString('utf8'));
+        else setTimeout(() => this.answer(req, res, Buffer.concat(chunks).toString('utf8')), this.delayMs);
+      });
     });
     server.on('connection', (socket) => {
       this.sockets.add(socket);

@@ -6,6 +6,7 @@ import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/ada
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
 import { DomainError, isDomainError, menuDocumentOf, ROLES, type Role, type Storefront } from '@storefront/domain';
 import { parseArgs } from 'node:util';
+import { runWebhooks, WEBHOOKS_USAGE } from './webhooks.js';
 
 export class CliError extends Error {
   constructor(
@@ -43,6 +44,7 @@ export const USAGE = `usage: storefront <command>
   orders move <order_id> <status> [--reason <text>] [--if-version <n>]
                                            move an order as the kitchen does (accepted, preparing,
                                            ready, completed, rejected, cancelled)
+${WEBHOOKS_USAGE}
   seed --demo                              load the demo menu and demo customers
   db migrate                               bring the PostgreSQL schema of DATABASE_URL up to this
                                            version (the start does it too)
@@ -96,6 +98,7 @@ export async function runCommand(storefront: Storefront, args: readonly string[]
     }
     if (group === 'orders' && action === 'list') return await listOrders(storefront, rest, io);
     if (group === 'orders' && action === 'move') return await moveOrder(storefront, rest, io);
+    if (group === 'webhooks' && (await runWebhooks(storefront, action, rest, io))) return;
     if (group === 'seed' && action === '--demo' && rest.length === 0) return await seedDemo(storefront, io);
   } catch (error) {
     throw explain(error);

@@ -15,6 +15,9 @@ import {
   REASON_LIMITS,
   ROLES,
   SEARCH_LIMITS,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_LIMITS,
 } from '@storefront/domain';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
@@ -60,6 +63,15 @@ describe('docs/openapi.yaml and the domain hold the same rules', () => {
     expect(schema('OrderStatus')['enum']).to.deep.equal([...ORDER_STATUSES]);
     expect(property('Customer', 'role')['enum']).to.deep.equal([...ROLES]);
     expect(schema('Money')).to.include({ minimum: MONEY_RULE.minimum });
+  });
+
+  it('webhooks: URL and description lengths, event types and delivery statuses', () => {
+    expect(schema('WebhookUrl')).to.include({ minLength: 1, maxLength: WEBHOOK_LIMITS.urlMaxLength });
+    expect(schema('WebhookDescription')).to.include({ maxLength: WEBHOOK_LIMITS.descriptionMaxLength });
+    expect(schema('WebhookEventType')['enum']).to.deep.equal([...WEBHOOK_EVENT_TYPES]);
+    expect(schema('WebhookEvents')).to.include({ minItems: 1, uniqueItems: true });
+    expect(schema('WebhookDeliveryStatus')['enum']).to.deep.equal([...WEBHOOK_DELIVERY_STATUSES]);
+    expect(property('WebhookDelivery', 'type')['enum']).to.deep.equal([...WEBHOOK_EVENT_TYPES, 'webhook.test']);
   });
 
   it('emails: the sign-up pattern is the domain\'s address rule, with blanks around it allowed', () => {
