@@ -8,7 +8,7 @@
 import { afterEach, describe, it } from 'mocha';
 import { expect } from 'chai';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_OVERLAP_MS, type WebhookResponse } from '@storefront/domain';
-import { aWebhookWorld, RECEIVER, type WebhookWorld } from './webhook-world.js';
+import { aWebhookWorld, overriding, RECEIVER, type WebhookWorld } from './webhook-world.js';
 
 const status = (statusCode: number): WebhookResponse => ({ kind: 'response', statusCode });
 
@@ -226,6 +226,26 @@ describe('WebhookDispatcher', () => {
     await first.dispatcher.settled();
     expect(first.sender.sent.map((s) => s.eventId)).to.deep.equal([a.eventId, b.eventId]);
     expect(second.sender.sent.map((s) => s.eventId).sort()).to.deep.equal([a.eventId, b.eventId, c.eventId].sort());
+  });
+
+  it('tells a failing store once per outage, not at every poll, and leases again once it works', async () => {
+    let down = true;
+    const errors: unknown[] = [];
+    const w = await world({ webhooks: { dispatcher: { onError: (error) => errors.push(error) } } }, (adapters) => ({
+      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.lease(request)),
+      }),
+    }));
+    const { endpoint } = await w.admin.add({ url: RECEIVER });
+    await w.admin.sendTest(endpoint.webhookId);
+    for (let i = 0; i < 3; i++) await w.dispatcher.pump();
+    expect(errors).to.have.length(1);
+    down = false;
+    await w.delivered();
+    expect(w.sender.sent).to.have.length(1);
+    down = true;
+    await w.dispatcher.pump();
+    expect(errors).to.have.length(2);
   });
 
   it('stops leasing on stop() and waits for the request in flight to be recorded', async () => {
