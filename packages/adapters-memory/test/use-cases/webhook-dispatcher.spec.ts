@@ -8,7 +8,7 @@
 import { afterEach, describe, it } from 'mocha';
 import { expect } from 'chai';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_OVERLAP_MS, type WebhookResponse } from '@storefront/domain';
-import { aWebhookWorld, RECEIVER, type WebhookWorld } from './webhook-world.js';
+import { aWebhookWorld, overriding, RECEIVER, type WebhookWorld } from './webhook-world.js';
 
 const status = (statusCode: number): WebhookResponse => ({ kind: 'response', statusCode });
 
@@ -202,6 +202,50 @@ describe('WebhookDispatcher', () => {
     await first.dispatcher.settled();
     const [delivery] = (await first.admin.deliveries(endpoint.webhookId, { page: 1, limit: 1 })).items;
     expect(delivery).to.include({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
+  });
+
+  it('does not send a delivery that waited for its turn past its lease (another instance has it by then)', async () => {
+    const options = { webhooks: { dispatcher: { perEndpoint: 2, leaseMs: 30_000 } } };
+    const first = await world(options);
+    const second = await world(options, () => ({}), { adapters: first.world.adapters, clock: first.world.clock });
+    const { endpoint } = await first.admin.add({ url: RECEIVER });
+    const held = gate();
+    first.sender.answer = async () => {
+      await held.opened;
+      return status(200);
+    };
+    const a = await first.admin.sendTest(endpoint.webhookId);
+    await first.dispatcher.pump();
+    const b = await first.admin.sendTest(endpoint.webhookId);
+    const c = await first.admin.sendTest(endpoint.webhookId);
+    // One place left on the endpoint: b is sent, c is leased and waits for a's or b's place.
+    await first.dispatcher.pump();
+    first.world.clock.advance(30_000);
+    await second.delivered();
+    held.open();
+    await first.dispatcher.settled();
+    expect(first.sender.sent.map((s) => s.eventId)).to.deep.equal([a.eventId, b.eventId]);
+    expect(second.sender.sent.map((s) => s.eventId).sort()).to.deep.equal([a.eventId, b.eventId, c.eventId].sort());
+  });
+
+  it('tells a failing store once per outage, not at every poll, and leases again once it works', async () => {
+    let down = true;
+    const errors: unknown[] = [];
+    const w = await world({ webhooks: { dispatcher: { onError: (error) => errors.push(error) } } }, (adapters) => ({
+      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.lease(request)),
+      }),
+    }));
+    const { endpoint } = await w.admin.add({ url: RECEIVER });
+    await w.admin.sendTest(endpoint.webhookId);
+    for (let i = 0; i < 3; i++) await w.dispatcher.pump();
+    expect(errors).to.have.length(1);
+    down = false;
+    await w.delivered();
+    expect(w.sender.sent).to.have.length(1);
+    down = true;
+    await w.dispatcher.pump();
+    expect(errors).to.have.length(2);
   });
 
   it('stops leasing on stop() and waits for the request in flight to be recorded', async () => {
