@@ -79,7 +79,7 @@ export async function webhooksScenario({ child, run, row, log, fmt, serviceEnv, 
   const complete = stats.received >= expected;
   notes.push(
     `webhooks drain: ${fmt(placed['2xx'])} orders placed in ${fmt(placedMs / 1000, 1)} s (${fmt(placed['2xx'] / (placedMs / 1000))}/s) with ${ENDPOINTS} endpoints; ` +
-      `${fmt(stats.received)} of ${fmt(expected)} deliveries received ${complete ? `, all within ${fmt(drainMs / 1000, 1)} s of the first placement (${fmt(stats.received / (drainMs / 1000))} deliveries/s)` : `when the bench gave up after ${DRAIN_LIMIT_MS / 1000} s`}; ` +
+      `${fmt(stats.received)} of ${fmt(expected)} deliveries received${complete ? `, all within ${fmt(drainMs / 1000, 1)} s of the first placement (${fmt(stats.received / (drainMs / 1000))} deliveries/s)` : ` when the bench gave up after ${DRAIN_LIMIT_MS / 1000} s`}; ` +
       `order change → receipt p50 ${fmt(stats.p50)} ms, p99 ${fmt(stats.p99)} ms, max ${fmt(stats.max)} ms; ${stats.duplicates} received twice`,
   );
   log(`    ${notes.at(-1)}`);
