@@ -39,7 +39,10 @@ export interface WebhookDispatcherOptions {
   readonly random?: Random;
   /** Told of each attempt's outcome (metrics). */
   readonly onOutcome?: (kind: DeliveryOutcome['kind']) => void;
-  /** Told when the store fails (the next poll tries again). */
+  /**
+   * Told when the store fails: once when leasing starts failing (not at every poll while it is
+   * down; the next poll tries again), and for each attempt whose outcome could not be recorded.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -71,6 +74,8 @@ export class WebhookDispatcher {
   private timer: unknown = null;
   private pumping: Promise<void> | null = null;
   private again = false;
+  /** Leasing failed last time: the failure was told once. */
+  private leaseFailing = false;
 
   constructor(
     private readonly ports: WebhookDispatcherPorts,
@@ -163,11 +168,13 @@ export class WebhookDispatcher {
           webhookIds: enabled,
           excludeWebhookIds: full,
         });
+        this.leaseFailing = false;
         for (const delivery of leased) this.admit(delivery);
         if (leased.length < limit) return;
       }
     } catch (error) {
-      this.options.onError?.(error);
+      if (!this.leaseFailing) this.options.onError?.(error);
+      this.leaseFailing = true;
     }
   }
 
