@@ -63,11 +63,13 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   private seq = 0;
 
   async enqueue(event: WebhookEvent, webhookIds: readonly string[]): Promise<void> {
+    // One copy for every endpoint's row: rows never change their event.
+    const stored = copyEvent(event);
     for (const webhookId of new Set(webhookIds)) {
       const deliveries = this.endpoint(webhookId);
       if (deliveries.byEvent.has(event.eventId)) continue;
       const row: DeliveryRow = {
-        event: copyEvent(event),
+        event: stored,
         deliveryId: newId('wdl'),
         webhookId,
         seq: this.seq++,
@@ -262,5 +264,6 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
 function insertSorted(rows: DeliveryRow[], row: DeliveryRow): void {
   let at = rows.length;
   while (at > 0 && madeFirst(row, rows[at - 1]!)) at -= 1;
-  rows.splice(at, 0, row);
+  if (at === rows.length) rows.push(row);
+  else rows.splice(at, 0, row);
 }

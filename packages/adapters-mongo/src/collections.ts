@@ -57,7 +57,7 @@ export const INDEXES = {
   webhookEndpointsByCreation: 'webhook_endpoints_by_creation',
   /** One delivery per (endpoint, event): the unique rule that makes enqueue idempotent. */
   webhookDeliveryPerEvent: 'webhook_deliveries_once_per_event',
-  /** The lease's walk over pending deliveries, oldest due first (partial: only the pending ones). */
+  /** The lease's walk over pending deliveries by `readyAt` (partial: only the pending ones). */
   webhookDeliveriesDue: 'webhook_deliveries_due',
   /** The lease's ordering probe: a pending lower version of the same endpoint and order. */
   webhookDeliveriesPendingOrder: 'webhook_deliveries_pending_order',
@@ -95,7 +95,7 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.webhookEndpoints]: [{ name: INDEXES.webhookEndpointsByCreation, key: { createdAt: 1, _id: 1 } }],
   [COLLECTIONS.webhookDeliveries]: [
     { name: INDEXES.webhookDeliveryPerEvent, key: { webhookId: 1, eventId: 1 }, unique: true },
-    { name: INDEXES.webhookDeliveriesDue, key: { nextAttemptAt: 1, _id: 1 }, partialFilterExpression: { status: 'pending' } },
+    { name: INDEXES.webhookDeliveriesDue, key: { readyAt: 1, _id: 1 }, partialFilterExpression: { status: 'pending' } },
     {
       name: INDEXES.webhookDeliveriesPendingOrder,
       key: { webhookId: 1, orderId: 1, orderVersion: 1 },

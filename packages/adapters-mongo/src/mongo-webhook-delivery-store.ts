@@ -15,7 +15,11 @@
  * first, through the due index) and claims them one by one. The per-(endpoint, order) rule is a
  * probe per ordered candidate (the pending-order index) before its claim; a lower version
  * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
- * as under PostgreSQL's snapshot.
+ * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-store.ts), the walk is
+ * keyed by an internal `readyAt`: a candidate found held back is moved HOLD_RECHECK_MS on, so
+ * that the thousands held behind an endpoint that is down are not probed at every lease, and the
+ * record that delivers or fails the earlier version brings the later ones back to their due time
+ * (a second write: a crash between the two leaves them at most HOLD_RECHECK_MS late).
  *
  * `record` and `retry` are single conditional updates: a record carries the lease token, and a
  * worker whose lease was taken over matches nothing.
@@ -34,8 +38,12 @@ import type {
 } from '@storefront/domain';
 import { newId, pageOffset, toPage } from '@storefront/domain';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
+import { INDEXES } from './collections.js';
 import { isDuplicateKey, storeOperation } from './store-errors.js';
 import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
+
+/** How long a delivery held back by an earlier version is left out of the lease's walk (at most). */
+const HOLD_RECHECK_MS = 5 * 60_000;
 
 /** Pending, due at `now`, and not held by a lease (none, or one that ran out). */
 function leasable(now: Date): Filter<WebhookDeliveryDocument> {
@@ -61,6 +69,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
         status: 'pending',
         attempts: 0,
         nextAttemptAt: new Date(event.createdAt),
+        readyAt: new Date(event.createdAt),
       }),
     );
     return storeOperation(async () => {
@@ -78,16 +87,31 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     if (!(limit >= 1) || request.webhookIds.length === 0) return Promise.resolve([]);
     const { now } = request;
     const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
+    const recheckAt = new Date(now.getTime() + HOLD_RECHECK_MS);
     return storeOperation(async () => {
       const leased: LeasedDelivery[] = [];
       const candidates = this.deliveries
         .find(
-          { ...leasable(now), webhookId: { $in: [...request.webhookIds], $nin: [...(request.excludeWebhookIds ?? [])] } },
-          { projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 }, sort: { nextAttemptAt: 1, _id: 1 }, batchSize: 2 * limit },
+          {
+            ...leasable(now),
+            readyAt: { $lte: now },
+            webhookId: { $in: [...request.webhookIds], $nin: [...(request.excludeWebhookIds ?? [])] },
+          },
+          {
+            projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 },
+            sort: { readyAt: 1, _id: 1 },
+            // The filter holds the partial index's condition (pending), so the hint is safe; without
+            // it the planner may pick an index on webhookId and sort every pending delivery first.
+            hint: INDEXES.webhookDeliveriesDue,
+            batchSize: 2 * limit,
+          },
         );
       try {
         for await (const candidate of candidates) {
-          if (await this.heldBack(candidate)) continue;
+          if (await this.heldBack(candidate)) {
+            await this.deliveries.updateOne({ _id: candidate._id, status: 'pending' }, { $set: { readyAt: recheckAt } });
+            continue;
+          }
           const claimed = await this.deliveries.findOneAndUpdate(
             { _id: candidate._id, ...leasable(now) },
             { $set: { leaseToken: randomUUID(), leaseUntil } },
@@ -108,7 +132,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     if (candidate.orderId == null || candidate.orderVersion == null) return false;
     const earlier = await this.deliveries.findOne(
       { webhookId: candidate.webhookId, orderId: candidate.orderId, status: 'pending', orderVersion: { $lt: candidate.orderVersion } },
-      { projection: { _id: 1 } },
+      { projection: { _id: 1 }, hint: INDEXES.webhookDeliveriesPendingOrder },
     );
     return earlier !== null;
   }
@@ -121,13 +145,28 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     const error = outcome.kind === 'delivered' ? undefined : outcome.error;
     if (error === undefined) unset.lastError = '';
     else set.lastError = error;
-    if (outcome.kind === 'retry') set.nextAttemptAt = new Date(outcome.nextAttemptAt);
-    else unset.nextAttemptAt = '';
+    if (outcome.kind === 'retry') {
+      set.nextAttemptAt = new Date(outcome.nextAttemptAt);
+      set.readyAt = new Date(outcome.nextAttemptAt);
+    } else {
+      unset.nextAttemptAt = '';
+      unset.readyAt = '';
+    }
     if (outcome.kind === 'delivered') set.deliveredAt = new Date(outcome.at);
     const update: UpdateFilter<WebhookDeliveryDocument> = { $inc: { attempts: 1 }, $set: set, $unset: unset };
     return storeOperation(async () => {
-      const result = await this.deliveries.updateOne({ _id: deliveryId, leaseToken, status: 'pending' }, update);
-      return result.matchedCount === 1;
+      const recorded = await this.deliveries.findOneAndUpdate({ _id: deliveryId, leaseToken, status: 'pending' }, update, {
+        projection: { webhookId: 1, orderId: 1, orderVersion: 1 },
+      });
+      if (recorded === null) return false;
+      if (outcome.kind !== 'retry' && recorded.orderId != null && recorded.orderVersion != null) {
+        // The later versions it held back are due again at their own time.
+        await this.deliveries.updateMany(
+          { webhookId: recorded.webhookId, orderId: recorded.orderId, status: 'pending', orderVersion: { $gt: recorded.orderVersion } },
+          [{ $set: { readyAt: '$nextAttemptAt' } }],
+        );
+      }
+      return true;
     });
   }
 
@@ -153,7 +192,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     return storeOperation(async () => {
       const result = await this.deliveries.updateOne(
         { _id: deliveryId, webhookId },
-        { $set: { status: 'pending', nextAttemptAt: new Date(now) }, $unset: { deliveredAt: '' } },
+        { $set: { status: 'pending', nextAttemptAt: new Date(now), readyAt: new Date(now) }, $unset: { deliveredAt: '' } },
       );
       return result.matchedCount === 1;
     });

@@ -32,6 +32,8 @@ export interface WebhookDeliveryDocument {
   deliveredAt?: Date;
   leaseToken?: string;
   leaseUntil?: Date;
+  /** Pending only, internal: when the lease's walk looks at it (its due time, or later while held back by an earlier version). */
+  readyAt?: Date;
 }
 
 /** Secrets with their own Date objects (stored and read the same way). */

@@ -1,23 +1,24 @@
 /**
- * The WebhookSender port on node:http and node:https: one signed POST per attempt (signature.ts),
+ * One signed webhook POST on node:http and node:https (signature.ts),
  * through keep-alive agents (a receiver that gets many deliveries keeps its connections), with one
  * time-out over the whole attempt (connecting, sending, the status line and the drained body), no
  * redirect followed (a 3xx is a failure: following one would let a public host point the request
  * at a private one), the response body read and thrown away with a small cap (the status is the
  * answer; a receiver that streams megabytes is cut off), and the address rules checked on the
  * address each new connection is really made to (a `lookup` hook), so that a name re-pointed at a
- * private address after registration is refused at connect time. Never rejects.
+ * private address after registration is refused at connect time. Never rejects. It runs where the
+ * sender puts it: on a worker thread by default (create-webhook-sender.ts), or on the caller's.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { WebhookDelivery, WebhookEndpoint, WebhookResponse, WebhookSender } from '@storefront/domain';
+import type { WebhookResponse } from '@storefront/domain';
 import { isLocalhostName, literalAddress, refusedAddress } from './address-rules.js';
-import { signatureHeader, signingSecrets } from './signature.js';
+import { signatureHeader } from './signature.js';
 import { parseWebhookUrl } from './webhook-url.js';
 
-export interface WebhookSenderOptions {
+export interface HttpPosterOptions {
   /** WEBHOOK_TIMEOUT_MS: the longest an attempt may take, connecting included. */
   readonly timeoutMs: number;
   /** WEBHOOK_ALLOW_PRIVATE: no address rule at all. */
@@ -28,15 +29,26 @@ export interface WebhookSenderOptions {
   readonly maxResponseBytes?: number | undefined;
 }
 
-/** A WebhookSender that holds connections open: `close()` ends them (at shutdown). */
-export interface HttpWebhookSender extends WebhookSender {
+/** One attempt, as plain data (it crosses to the worker thread): the secrets that sign it now. */
+export interface SendJob {
+  readonly url: string;
+  readonly secrets: readonly string[];
+  readonly eventId: string;
+  readonly payload: string;
+  /** `webhook-timestamp`: Unix seconds of this attempt. */
+  readonly timestamp: number;
+}
+
+export interface HttpPoster {
+  post(job: SendJob): Promise<WebhookResponse>;
+  /** Ends the kept-alive connections. */
   close(): void;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 const USER_AGENT = 'Storefront-Webhooks/1.0';
 
-export function createWebhookSender(options: WebhookSenderOptions): HttpWebhookSender {
+export function createHttpPoster(options: HttpPosterOptions): HttpPoster {
   const { timeoutMs, allowPrivate } = options;
   const allowHttp = options.allowHttp ?? false;
   const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -44,8 +56,8 @@ export function createWebhookSender(options: WebhookSenderOptions): HttpWebhookS
   const lookup = allowPrivate ? undefined : checkedLookup;
 
   return {
-    send(endpoint: WebhookEndpoint, delivery: WebhookDelivery, now: Date): Promise<WebhookResponse> {
-      const parsed = parseWebhookUrl(endpoint.url, allowHttp);
+    post(job: SendJob): Promise<WebhookResponse> {
+      const parsed = parseWebhookUrl(job.url, allowHttp);
       if (!parsed.ok) return Promise.resolve(failure(`the URL ${parsed.reason}`));
       const { url } = parsed;
       const literal = literalAddress(url.hostname);
@@ -54,16 +66,14 @@ export function createWebhookSender(options: WebhookSenderOptions): HttpWebhookS
         const reason = isLocalhostName(url.hostname) ? `${url.hostname} is this machine` : literal === undefined ? null : refusedAddress(literal);
         if (reason !== null) return Promise.resolve(failure(`address not allowed: ${reason}`));
       }
-      const secrets = signingSecrets(endpoint.secrets, now);
-      if (secrets.length === 0) return Promise.resolve(failure('the endpoint has no signing secret'));
-      const timestamp = Math.floor(now.getTime() / 1000);
+      if (job.secrets.length === 0) return Promise.resolve(failure('the endpoint has no signing secret'));
       const headers = {
         'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(delivery.payload)),
+        'content-length': String(Buffer.byteLength(job.payload)),
         'user-agent': USER_AGENT,
-        'webhook-id': delivery.eventId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, delivery.eventId, timestamp, delivery.payload),
+        'webhook-id': job.eventId,
+        'webhook-timestamp': String(job.timestamp),
+        'webhook-signature': signatureHeader(job.secrets, job.eventId, job.timestamp, job.payload),
       };
       const protocol = url.protocol as 'http:' | 'https:';
       const request = protocol === 'https:' ? https.request : http.request;
@@ -107,7 +117,7 @@ export function createWebhookSender(options: WebhookSenderOptions): HttpWebhookS
             if (!res.complete) finish(failure(settledTimeout(req) ?? 'connection closed before the response ended'));
           });
         });
-        req.end(delivery.payload);
+        req.end(job.payload);
       });
     },
     close() {

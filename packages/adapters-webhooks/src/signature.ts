@@ -23,12 +23,12 @@ function keyOf(secret: string): Buffer {
 }
 
 /** The secrets that sign at `now`: the current one, and a previous one until its `expiresAt`. */
-export function signingSecrets(secrets: readonly WebhookSecret[], now: Date): WebhookSecret[] {
-  return secrets.filter((s) => s.expiresAt === undefined || s.expiresAt.getTime() > now.getTime());
+export function signingSecrets(secrets: readonly WebhookSecret[], now: Date): string[] {
+  return secrets.filter((s) => s.expiresAt === undefined || s.expiresAt.getTime() > now.getTime()).map((s) => s.secret);
 }
 
 /** The `webhook-signature` header value. */
-export function signatureHeader(secrets: readonly WebhookSecret[], id: string, timestampSeconds: number, body: string): string {
+export function signatureHeader(secrets: readonly string[], id: string, timestampSeconds: number, body: string): string {
   const signed = `${id}.${timestampSeconds}.${body}`;
-  return secrets.map((s) => `v1,${createHmac('sha256', keyOf(s.secret)).update(signed).digest('base64')}`).join(' ');
+  return secrets.map((secret) => `v1,${createHmac('sha256', keyOf(secret)).update(signed).digest('base64')}`).join(' ');
 }

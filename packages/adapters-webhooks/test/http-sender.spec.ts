@@ -8,14 +8,14 @@ import { WebhookReceiver } from '@storefront/testing';
 import { createWebhookSender, type HttpWebhookSender } from '../src/index.js';
 import { aDelivery, anEndpoint, aSecret } from './webhook-data.js';
 
-describe('createWebhookSender', function () {
+for (const thread of ['worker', 'main'] as const) describe(`createWebhookSender (on the ${thread} thread)`, function () {
   let receiver: WebhookReceiver;
   let sender: HttpWebhookSender;
   const secret = aSecret();
 
   beforeEach(async () => {
     receiver = await WebhookReceiver.start({ secrets: [secret.secret] });
-    sender = createWebhookSender({ timeoutMs: 500, allowPrivate: true, allowHttp: true });
+    sender = createWebhookSender({ timeoutMs: 500, allowPrivate: true, allowHttp: true, thread });
   });
   afterEach(async () => {
     sender.close();
@@ -121,7 +121,26 @@ describe('createWebhookSender', function () {
   });
 });
 
-describe('createWebhookSender address rules (no WEBHOOK_ALLOW_PRIVATE)', function () {
+describe('createWebhookSender on its worker thread', function () {
+  it('answers every attempt of a batch, and none after close', async () => {
+    const secret = aSecret();
+    const receiver = await WebhookReceiver.start({ secrets: [secret.secret] });
+    const sender = createWebhookSender({ timeoutMs: 2_000, allowPrivate: true, allowHttp: true });
+    try {
+      const endpoint = anEndpoint(receiver.url(), { secrets: [secret] });
+      const responses = await Promise.all(Array.from({ length: 50 }, () => sender.send(endpoint, aDelivery(), new Date())));
+      expect(responses.every((r) => r.kind === 'response' && r.statusCode === 200)).to.equal(true);
+      expect(receiver.accepted).to.have.length(50);
+      sender.close();
+      expect(await sender.send(endpoint, aDelivery(), new Date())).to.deep.equal({ kind: 'error', error: 'the sender is closed' });
+    } finally {
+      sender.close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('createWebhookSender address rules (no WEBHOOK_ALLOW_PRIVATE, on its worker thread)', function () {
   let receiver: WebhookReceiver;
   let sender: HttpWebhookSender;
   const secret = aSecret();

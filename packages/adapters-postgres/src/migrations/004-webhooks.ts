@@ -7,10 +7,13 @@
  * The payload is text, not jsonb: it is signed byte for byte, and jsonb would rewrite it. There is
  * no foreign key to the endpoint: deliveries are written by the outbox relay while an admin may be
  * removing the endpoint, and the delivery store removes an endpoint's rows itself. `seq` breaks
- * ties between equal times (delivery ids are random).
+ * ties between equal times (delivery ids are random). `ready_at` (pending rows only) is when the
+ * lease looks at a row again: its due time, or a little later for a row a lease found held back
+ * by an earlier version of its order (see postgres-webhook-delivery-store.ts); never later than
+ * the row can be handed out, except by that little.
  *
  * Indexes, each for one read:
- * - webhook_deliveries_due: the lease's scan of pending rows by due time (only pending rows);
+ * - webhook_deliveries_due: the lease's scan of pending rows by `ready_at` (only pending rows);
  * - webhook_deliveries_pending_order: the lease's ordering rule, "no pending row of the same
  *   endpoint and order with a lower version" (an index probe per candidate);
  * - webhook_deliveries_by_endpoint / _by_endpoint_status: an endpoint's list, newest first, all or
@@ -52,12 +55,14 @@ CREATE TABLE webhook_deliveries (
   delivered_at timestamptz,
   lease_token text,
   lease_until timestamptz,
+  ready_at timestamptz,
   seq bigint GENERATED ALWAYS AS IDENTITY,
   CONSTRAINT webhook_deliveries_once_per_event UNIQUE (webhook_id, event_id),
-  CONSTRAINT webhook_deliveries_pending_due CHECK ((status = 'pending') = (next_attempt_at IS NOT NULL))
+  CONSTRAINT webhook_deliveries_pending_due CHECK ((status = 'pending') = (next_attempt_at IS NOT NULL)),
+  CONSTRAINT webhook_deliveries_pending_ready CHECK ((status = 'pending') = (ready_at IS NOT NULL))
 );
 
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, seq) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (ready_at, seq) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_pending_order ON webhook_deliveries (webhook_id, order_id, order_version)
   WHERE status = 'pending' AND order_id IS NOT NULL;
 CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries (webhook_id, created_at DESC, seq DESC);
