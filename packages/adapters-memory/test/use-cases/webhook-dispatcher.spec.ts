@@ -248,6 +248,37 @@ describe('WebhookDispatcher', () => {
     expect(errors).to.have.length(2);
   });
 
+  it('never records an outcome while its own lease runs (a lease may put off what a record just released)', async () => {
+    let leasing = false;
+    let overlaps = 0;
+    const w = await world({}, (adapters) => ({
+      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+        lease: async (request) => {
+          leasing = true;
+          try {
+            await new Promise((resolve) => setTimeout(resolve, 3));
+            return await adapters.webhookDeliveries.lease(request);
+          } finally {
+            leasing = false;
+          }
+        },
+        record: (...args) => {
+          if (leasing) overlaps += 1;
+          return adapters.webhookDeliveries.record(...args);
+        },
+      }),
+    }));
+    for (let i = 0; i < 3; i++) await w.admin.add({ url: RECEIVER });
+    w.sender.answer = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return status(200);
+    };
+    for (let i = 0; i < 10; i++) await w.move(await w.place(), 'accepted');
+    await w.delivered();
+    expect(w.sender.sent).to.have.length(60);
+    expect(overlaps).to.equal(0);
+  });
+
   it('stops leasing on stop() and waits for the request in flight to be recorded', async () => {
     const w = await world();
     const { endpoint } = await w.admin.add({ url: RECEIVER });

@@ -12,6 +12,12 @@
  * - Endpoint rules: a 410 disables the endpoint at once (`gone`); a failure marks it failing (the
  *   first since a success sets `failingSince`) and, after WEBHOOK_FAILING_DISABLE_MS of only
  *   failures, disables it (`failing`); a success clears `failingSince`. Expired secrets no longer sign.
+ * - A lease and this worker's records do not overlap: a store may move a delivery held back by an
+ *   earlier version of its order out of the lease's way (PostgreSQL puts it off a few minutes, and
+ *   the record of the earlier one brings it back); a lease that read the earlier one pending just
+ *   before its record would put the later one off after the record brought it back, a delay of
+ *   minutes for the next event of an order. Records wait while a lease runs; a lease waits for the
+ *   records in flight.
  * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
  *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
  */
@@ -39,7 +45,10 @@ export interface WebhookDispatcherOptions {
   readonly random?: Random;
   /** Told of each attempt's outcome (metrics). */
   readonly onOutcome?: (kind: DeliveryOutcome['kind']) => void;
-  /** Told when the store fails (the next poll tries again). */
+  /**
+   * Told when the store fails: once when leasing starts failing (not at every poll while it is
+   * down; the next poll tries again), and for each attempt whose outcome could not be recorded.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -71,6 +80,12 @@ export class WebhookDispatcher {
   private timer: unknown = null;
   private pumping: Promise<void> | null = null;
   private again = false;
+  /** Leasing failed last time: the failure was told once. */
+  private leaseFailing = false;
+  /** Set while a lease runs (or waits for the records in flight): new records wait for it. */
+  private leaseTurn: Promise<void> | null = null;
+  private recording = 0;
+  private recordsDone: (() => void) | null = null;
 
   constructor(
     private readonly ports: WebhookDispatcherPorts,
@@ -156,18 +171,22 @@ export class WebhookDispatcher {
         const full = enabled.filter((webhookId) => this.heldBy(webhookId) >= this.perEndpoint);
         if (full.length === enabled.length) return;
         const limit = Math.min(room, this.perEndpoint);
-        const leased = await this.ports.deliveries.lease({
-          now: this.ports.clock.now(),
-          limit,
-          leaseMs: this.leaseMs,
-          webhookIds: enabled,
-          excludeWebhookIds: full,
-        });
+        const leased = await this.exclusively(() =>
+          this.ports.deliveries.lease({
+            now: this.ports.clock.now(),
+            limit,
+            leaseMs: this.leaseMs,
+            webhookIds: enabled,
+            excludeWebhookIds: full,
+          }),
+        );
+        this.leaseFailing = false;
         for (const delivery of leased) this.admit(delivery);
         if (leased.length < limit) return;
       }
     } catch (error) {
-      this.options.onError?.(error);
+      if (!this.leaseFailing) this.options.onError?.(error);
+      this.leaseFailing = true;
     }
   }
 
@@ -210,11 +229,39 @@ export class WebhookDispatcher {
       if (endpoint === undefined || !endpoint.enabled) return;
       const response = await this.ports.sender.send(withSigningSecrets(endpoint, now), delivery, now);
       const outcome = outcomeOf(response, delivery.attempts + 1, this.ports.clock.now(), this.random);
-      if (!(await this.ports.deliveries.record(delivery.deliveryId, delivery.leaseToken, outcome))) return;
+      if (!(await this.recorded(delivery, outcome))) return;
       this.options.onOutcome?.(outcome.kind);
       await this.judgeEndpoint(endpoint, outcome);
     } catch (error) {
       this.options.onError?.(error);
+    }
+  }
+
+  /** Runs a lease once no record of this worker is in flight, holding new records back meanwhile. */
+  private async exclusively<T>(lease: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    this.leaseTurn = new Promise<void>((resolve) => (release = resolve));
+    try {
+      if (this.recording > 0) await new Promise<void>((resolve) => (this.recordsDone = resolve));
+      return await lease();
+    } finally {
+      this.leaseTurn = null;
+      release();
+    }
+  }
+
+  /** Records an outcome, after the lease that may be running. */
+  private async recorded(delivery: LeasedDelivery, outcome: DeliveryOutcome): Promise<boolean> {
+    while (this.leaseTurn !== null) await this.leaseTurn;
+    this.recording += 1;
+    try {
+      return await this.ports.deliveries.record(delivery.deliveryId, delivery.leaseToken, outcome);
+    } finally {
+      this.recording -= 1;
+      if (this.recording === 0 && this.recordsDone !== null) {
+        this.recordsDone();
+        this.recordsDone = null;
+      }
     }
   }
 
