@@ -14,7 +14,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders pginserts orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders pginserts webhooks orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -30,6 +30,7 @@ import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
 import { postgresOrdersScenario } from './postgres-orders.mjs';
 import { koaRouterEnv, schemaScenario } from './schema.mjs';
+import { webhooksScenario } from './webhooks.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -430,6 +431,13 @@ try {
   if (wanted('pgorders')) {
     const pg = await postgresOrdersScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
     notes.push(...pg.notes);
+  }
+
+  // Webhooks: 10,000 events to 10 endpoints, and the cost on placement (bench/webhooks.mjs).
+  if (wanted('webhooks')) {
+    const webhooks = await webhooksScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
+    verdicts.push(...webhooks.verdicts);
+    notes.push(...webhooks.notes);
   }
 
   if (wanted('orderreads')) {

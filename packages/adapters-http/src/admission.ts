@@ -10,13 +10,14 @@
  * the headers every answer carries, and counts against a generous per-address limit of its own
  * instead, so that polling it cannot be used to hammer the store.
  *
- * A staff route (`access: 'staff'`) is refused here, after counting like any other refusal of a
- * known caller, and before its body is read: no token → 401, a customer's token → 403.
+ * A staff or admin route (`access: 'staff' | 'admin'`) is refused here, after counting like any
+ * other refusal of a known caller, and before its body is read: no token → 401, a token of a role
+ * below the route's → 403 (an admin is staff too; a staff token on an admin route is refused).
  */
 import type { Caller } from '@storefront/domain';
 import type { Authenticate, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain/adapter-kit';
 import { DomainError, isDomainError, RateLimitedError } from '@storefront/domain';
-import { requireStaff, type Exchange } from './exchange.js';
+import { requireAdmin, requireStaff, type Exchange } from './exchange.js';
 import type { Route } from './route.js';
 
 export interface AdmissionUseCases {
@@ -69,6 +70,7 @@ export function admission(useCases: AdmissionUseCases): Admit {
     }
     if (authError !== undefined) throw authError;
     if (route?.access === 'staff') requireStaff(exchange);
+    else if (route?.access === 'admin') requireAdmin(exchange);
   };
 }
 

@@ -34,8 +34,21 @@ export function checkOf(operation: OperationId): OperationCheck {
  * Compiles the document's checks and holds every route to its operation: the same method and path,
  * so that a route cannot be checked against another operation's rules. Throws at start otherwise.
  */
+/** The access a path's prefix demands (DECISIONS "Roles"): admin under /api/admin/, staff under /api/staff/. */
+export function accessOfPath(path: string): Route['access'] | undefined {
+  if (path.startsWith('/api/admin/')) return 'admin';
+  if (path.startsWith('/api/staff/')) return 'staff';
+  return undefined;
+}
+
 export function verifyRoutes(routes: readonly Route[]): void {
   for (const route of routes) {
+    // The guard follows from the path: a route under /api/admin/ (or /api/staff/) declared with a
+    // weaker access would be open to roles below, so it stops the start instead.
+    const needed = accessOfPath(route.path);
+    if (needed !== undefined && route.access !== needed) {
+      throw new Error(`route ${route.method} ${route.path} must have access '${needed}', not '${route.access}'`);
+    }
     if (route.operation === undefined) continue;
     const check = checkOf(route.operation);
     if (check.method !== route.method || check.path !== route.path) {

@@ -18,9 +18,8 @@
  * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
  * (`HttpApp.endStreams`).
  */
-import type { Caller } from '@storefront/domain';
-import type { Authenticate } from '@storefront/domain/adapter-kit';
-import { DomainError, isDomainError } from '@storefront/domain';
+import { type Caller, DomainError, isDomainError } from '@storefront/domain';
+import { type Authenticate, isStaffRole } from '@storefront/domain/adapter-kit';
 import { EventStream, type StreamOwner } from './event-stream.js';
 import { STREAM_LIMITS } from './limits.js';
 import { SlotTicker } from './slot-ticker.js';
@@ -164,5 +163,5 @@ function endAll(streams: Set<EventStream> | undefined): void {
 }
 
 function stillAllowed(owner: StreamOwner, caller: Caller): boolean {
-  return caller.customer.customerId === owner.customerId && (!owner.staffOnly || caller.customer.role === 'staff');
+  return caller.customer.customerId === owner.customerId && (!owner.staffOnly || isStaffRole(caller.customer.role));
 }

@@ -3,9 +3,8 @@
  * about it (the caller, its quota). Handlers take an Exchange and return a Reply (reply.ts); they
  * never see Koa, so they can be called in a test with a plain object.
  */
-import type { Caller } from '@storefront/domain';
-import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
-import { DomainError } from '@storefront/domain';
+import { type Caller, DomainError } from '@storefront/domain';
+import { isStaffRole, type RateLimitStatus } from '@storefront/domain/adapter-kit';
 
 export interface Exchange {
   readonly method: string;
@@ -40,6 +39,13 @@ export function requireCaller(exchange: Pick<Exchange, 'caller'>): Caller {
 /** A staff caller: `unauthorized` when anonymous, `forbidden` for a customer's token. */
 export function requireStaff(exchange: Pick<Exchange, 'caller'>): Caller {
   const caller = requireCaller(exchange);
-  if (caller.customer.role !== 'staff') throw new DomainError('forbidden', 'This endpoint is for staff accounts only.');
+  if (!isStaffRole(caller.customer.role)) throw new DomainError('forbidden', 'This endpoint is for staff accounts only.');
+  return caller;
+}
+
+/** An admin caller (`/api/admin/*`): `unauthorized` when anonymous, `forbidden` for a customer's or staff token. */
+export function requireAdmin(exchange: Pick<Exchange, 'caller'>): Caller {
+  const caller = requireCaller(exchange);
+  if (caller.customer.role !== 'admin') throw new DomainError('forbidden', 'This endpoint is for admin accounts only.');
   return caller;
 }

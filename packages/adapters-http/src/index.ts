@@ -13,3 +13,4 @@ export type { EventStreamsOptions } from './event-streams.js';
 export type { ApiReference, SwaggerUiFile } from './routes/docs.js';
 export type { KitchenPage } from './routes/kitchen-page.js';
 export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, HttpObserver, RequestSample, RouteEntry } from './app-types.js';
+export { orderEventJson } from './mappers.js';

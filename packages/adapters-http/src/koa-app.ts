@@ -38,6 +38,7 @@ import { kitchenRoutes } from './routes/kitchen.js';
 import { kitchenPageRoutes } from './routes/kitchen-page.js';
 import { orderRoutes } from './routes/orders.js';
 import { storeRoutes } from './routes/store.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { OpenStreams } from './streams.js';
 
 export function createHttpApp(deps: HttpAppDependencies): HttpApp {
@@ -78,6 +79,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     ...eventRoutes(storefront, events),
     ...authRoutes(storefront, events),
     ...accountRoutes(storefront, events),
+    ...webhookRoutes(storefront.webhooks),
   ];
   // The document's checks are compiled now, once per process, not on the first request.
   verifyRoutes(routes);

@@ -1,21 +1,6 @@
 /** Domain objects → the snake_case JSON of the interface. */
-import type {
-  CustomerProfile,
-  DeliveryAddress,
-  Fulfilment,
-  OptionGroup,
-  Order,
-  Page,
-  Product,
-  StoreStatus,
-  TokenPair,
-} from '@storefront/domain';
-import type {
-  DeliveryZone,
-  OrderLineOption,
-  RateLimitStatus,
-  SlotList,
-} from '@storefront/domain/adapter-kit';
+import type { CustomerProfile, DeliveryAddress, Fulfilment, OptionGroup, Order, Page, Product, StoreStatus, TokenPair } from '@storefront/domain';
+import type { DeliveryZone, OrderEventData, OrderLineOption, RateLimitStatus, SlotList } from '@storefront/domain/adapter-kit';
 
 export function productJson(p: Product) {
   return {
@@ -138,4 +123,28 @@ export function slotListJson(list: SlotList) {
 
 export function deliveryQuoteJson(zone: DeliveryZone) {
   return { zone: zone.name, fee: zone.fee, minimum_order: zone.minimumOrder };
+}
+
+/** The `data` of an `order.status` event. */
+function orderStatusJson(event: OrderEventData) {
+  return {
+    order_id: event.orderId,
+    status: event.status,
+    version: event.version,
+    at: event.at.toISOString(),
+    ...(event.reason === undefined ? {} : { reason: event.reason }),
+  };
+}
+
+/**
+ * An order event's `data`, the same on the live streams (sse-frames.ts) and in webhooks (the app
+ * passes this to createStorefront as the webhook payload's data): for `order.placed`, the order
+ * exactly as GET /api/orders/{id} renders it (at version 1); for `order.status`, the move.
+ */
+export function orderEventJson(event: OrderEventData): unknown {
+  if (event.type === 'order.placed') {
+    if (event.order === undefined) throw new TypeError(`order.placed event of ${event.orderId} carries no order`);
+    return orderJson(event.order);
+  }
+  return orderStatusJson(event);
 }

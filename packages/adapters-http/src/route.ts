@@ -40,10 +40,10 @@ export const SAFE_TO_RETRY = 'It is safe to retry.';
 /**
  * Who may call the route: `anyone`; `caller`, a logged-in caller, checked after the body is read and
  * before it is checked (dispatch.ts: a body that is not JSON is 400 even without a token, a body of
- * the wrong shape without one is 401); or `staff`, checked once by admission (admission.ts) before
- * the body is read: no token → 401, a customer's token → 403 `forbidden`.
+ * the wrong shape without one is 401); `staff` or `admin`, checked once by admission (admission.ts)
+ * before the body is read: no token → 401, a token of a role below → 403 `forbidden`.
  */
-export type Access = 'anyone' | 'caller' | 'staff';
+export type Access = 'anyone' | 'caller' | 'staff' | 'admin';
 
 interface RouteBase {
   /** Lower-case ASCII, no trailing slash; `:name` for a parameter. Matched case-insensitively, a trailing slash forgiven. */
@@ -62,9 +62,9 @@ export interface ReadRoute extends RouteBase {
   readonly method: 'GET';
 }
 
-/** POST or PATCH: a JSON body (or none), and it must say what a retry after a failure does. */
+/** POST or PATCH: a JSON body (or none); DELETE: none. Each must say what a retry after a failure does. */
 export interface WriteRoute extends RouteBase {
-  readonly method: 'POST' | 'PATCH';
+  readonly method: 'POST' | 'PATCH' | 'DELETE';
 }
 
 export type Route = ReadRoute | WriteRoute;
@@ -94,6 +94,11 @@ export function post<K extends OperationId>(path: string, operation: K, options:
 /** PATCH: a partial update of a resource, read as JSON like POST. */
 export function patch<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
   return write('PATCH', path, operation, options, handle);
+}
+
+/** DELETE: removes a resource; no body. */
+export function del<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
+  return write('DELETE', path, operation, options, handle);
 }
 
 function write<K extends OperationId>(method: WriteRoute['method'], path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {

@@ -10,7 +10,7 @@
  * event, and every socket is handed the same Buffer (a string would be encoded again per stream).
  */
 import type { FeedItem, OrderEvent } from '@storefront/domain';
-import { orderJson } from './mappers.js';
+import { orderEventJson } from './mappers.js';
 import { STREAM_LIMITS } from './limits.js';
 
 /** The first thing every stream writes: how long the client waits before reconnecting. */
@@ -19,26 +19,6 @@ export const RETRY_FRAME = Buffer.from(`retry: ${STREAM_LIMITS.retryMs}\n\n`);
 export const PING_FRAME = Buffer.from(': ping\n\n');
 /** The client's id is outside the window (or not an id): it must read the state again. */
 export const RESET_FRAME = Buffer.from('event: reset\ndata: {}\n\n');
-
-/** The `data` of an `order.status` event. */
-function statusJson(event: OrderEvent) {
-  return {
-    order_id: event.orderId,
-    status: event.status,
-    version: event.version,
-    at: event.at.toISOString(),
-    ...(event.reason === undefined ? {} : { reason: event.reason }),
-  };
-}
-
-function dataOf(event: OrderEvent): unknown {
-  if (event.type === 'order.placed') {
-    // The order exactly as GET /api/orders/{id} renders it (at version 1).
-    if (event.order === undefined) throw new TypeError(`order.placed event ${event.id} carries no order`);
-    return orderJson(event.order);
-  }
-  return statusJson(event);
-}
 
 /** Renders feed items as stream bytes, each event once. */
 export class EventFrames {
@@ -51,7 +31,7 @@ export class EventFrames {
   ofEvent(event: OrderEvent): Buffer {
     let frame = this.rendered.get(event);
     if (frame === undefined) {
-      frame = Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(dataOf(event))}\n\n`);
+      frame = Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(orderEventJson(event))}\n\n`);
       this.rendered.set(event, frame);
     }
     return frame;

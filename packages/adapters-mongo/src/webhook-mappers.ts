@@ -1,6 +1,6 @@
 /** Webhook endpoints and deliveries as stored in MongoDB (`_id` = the domain's id; optional fields absent, never null). */
-import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@storefront/domain';
-import type { LeasedDelivery, WebhookDeliveryStatus, WebhookDeliveryType, WebhookSecret } from '@storefront/domain/adapter-kit';
+import type { WebhookDelivery, WebhookEndpoint } from '@storefront/domain';
+import type { LeasedDelivery, WebhookDeliveryStatus, WebhookDeliveryType, WebhookEventType, WebhookSecret } from '@storefront/domain/adapter-kit';
 
 export interface WebhookEndpointDocument {
   _id: string;

@@ -1,6 +1,6 @@
 /** Rows of webhook_endpoints and webhook_deliveries to the domain's shapes (optional fields absent, not null). */
-import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@storefront/domain';
-import type { LeasedDelivery, WebhookDeliveryStatus, WebhookDeliveryType, WebhookSecret } from '@storefront/domain/adapter-kit';
+import type { WebhookDelivery, WebhookEndpoint } from '@storefront/domain';
+import type { LeasedDelivery, WebhookDeliveryStatus, WebhookDeliveryType, WebhookEventType, WebhookSecret } from '@storefront/domain/adapter-kit';
 
 export const ENDPOINT_COLUMNS =
   'webhook_id, url, events, description, enabled, disabled_reason, secrets, failing_since, created_at, updated_at';

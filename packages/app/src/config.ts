@@ -125,6 +125,17 @@ export interface StorefrontConfig {
   readonly docs: boolean;
   /** The kitchen display at GET /kitchen (STOREFRONT_KITCHEN_PAGE, default on). */
   readonly kitchenPage: boolean;
+  readonly webhooks: WebhooksConfig;
+}
+
+/** Outgoing webhooks (DECISIONS "Webhooks (outgoing)"). */
+export interface WebhooksConfig {
+  /** The longest a delivery attempt may take, connecting included (WEBHOOK_TIMEOUT_MS, default 10,000). */
+  readonly timeoutMs: number;
+  /** `http://` endpoint URLs allowed (WEBHOOK_ALLOW_HTTP, default false: https only). */
+  readonly allowHttp: boolean;
+  /** Loopback, private, link-local… addresses allowed (WEBHOOK_ALLOW_PRIVATE, default false). */
+  readonly allowPrivate: boolean;
 }
 
 export interface ConfigIssue {
@@ -229,6 +240,11 @@ export function loadConfig(env: Env): StorefrontConfig {
     mail: read.mail(storeName, database),
     docs: read.boolean('STOREFRONT_DOCS', true),
     kitchenPage: read.boolean('STOREFRONT_KITCHEN_PAGE', true),
+    webhooks: {
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      allowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivate: read.boolean('WEBHOOK_ALLOW_PRIVATE', false),
+    },
   };
   read.throwIfAny();
   return config;

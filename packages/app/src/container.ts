@@ -17,6 +17,7 @@ import { mongoModule } from './modules/mongo-module.js';
 import { postgresModule } from './modules/postgres-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
 import { settingsModule } from './modules/settings-module.js';
+import { webhooksModule } from './modules/webhooks-module.js';
 
 export interface ContainerOverrides {
   /** Replaces the system clock everywhere (tests). */
@@ -46,6 +47,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), databaseModule(config), limiterModule(config), cryptoModule(), mailModule(), coreModule(), httpModule(overrides.streams));
+  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), databaseModule(config), limiterModule(config), cryptoModule(), mailModule(), webhooksModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

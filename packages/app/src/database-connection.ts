@@ -11,6 +11,8 @@ import type {
   PasswordResetTokenStore,
   SessionStore,
   StoreStateRepository,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
 } from '@storefront/domain';
 import type { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
@@ -23,6 +25,8 @@ export interface DatabaseAdapterSet {
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
+  readonly webhookEndpoints: WebhookEndpointStore;
+  readonly webhookDeliveries: WebhookDeliveryStore;
   /** The database's own first (named `store` in /api/status, a public name). */
   readonly probes: readonly HealthProbe[];
 }

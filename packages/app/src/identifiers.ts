@@ -20,7 +20,11 @@ import type {
   Storefront,
   StoreStateRepository,
   TokenService,
+  WebhookDeliveryStore,
+  WebhookEndpointStore,
+  WebhookUrlPolicy,
 } from '@storefront/domain';
+import type { HttpWebhookSender } from '@storefront/adapters-webhooks';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
@@ -56,6 +60,10 @@ const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
 const StorefrontId: unique symbol = Symbol.for('storefront.Storefront');
 const HttpApp: unique symbol = Symbol.for('storefront.HttpApp');
 const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
+const WebhookEndpointStoreId: unique symbol = Symbol.for('storefront.WebhookEndpointStore');
+const WebhookDeliveryStoreId: unique symbol = Symbol.for('storefront.WebhookDeliveryStore');
+const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
+const WebhookUrlPolicyId: unique symbol = Symbol.for('storefront.WebhookUrlPolicy');
 
 export const TYPES = {
   Config,
@@ -103,6 +111,13 @@ export const TYPES = {
   HttpApp,
   /** What the adapters report to metrics; undefined when METRICS_PORT is unset (nothing recorded). */
   Metrics: MetricsId,
+  /** Webhook endpoints and deliveries, in the selected store (shared by every instance). */
+  WebhookEndpointStore: WebhookEndpointStoreId,
+  WebhookDeliveryStore: WebhookDeliveryStoreId,
+  /** The HTTP sender of @storefront/adapters-webhooks (WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_*); closed with the container. */
+  WebhookSender: WebhookSenderId,
+  /** The address rules at registration (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
+  WebhookUrlPolicy: WebhookUrlPolicyId,
 } as const;
 
 /** What each identifier resolves to. */
@@ -135,6 +150,10 @@ export interface Services {
   /** The Koa app of @storefront/adapters-http (its type, without depending on koa here). */
   [TYPES.HttpApp]: ReturnType<typeof createHttpApp>;
   [TYPES.Metrics]: ServiceMetrics | undefined;
+  [TYPES.WebhookEndpointStore]: WebhookEndpointStore;
+  [TYPES.WebhookDeliveryStore]: WebhookDeliveryStore;
+  [TYPES.WebhookSender]: HttpWebhookSender;
+  [TYPES.WebhookUrlPolicy]: WebhookUrlPolicy;
 }
 
 export type ServiceId = keyof Services;

@@ -26,7 +26,7 @@ export async function seedDatabase(storefront: Storefront, config: StorefrontCon
     }
   }
   const accounts = demoCustomers.map((customer) =>
-    customer.disabled ? `${customer.email} (disabled)` : customer.role === 'staff' ? `${customer.email} (staff)` : customer.email,
+    customer.disabled ? `${customer.email} (disabled)` : customer.role !== 'customer' ? `${customer.email} (${customer.role})` : customer.email,
   );
   logger.warn({ demo_customers: demoCustomers.length }, `demo data active: ${accounts.join(', ')}`);
 }

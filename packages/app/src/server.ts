@@ -76,13 +76,26 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
     const server = createHttpServer(httpApp, timeouts);
     const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
-    metrics?.watch({ loginHashing: () => crypto.hasher.stats, openStreams: () => httpApp.openStreams });
+    const webhookDeliveries = resolve(container, TYPES.WebhookDeliveryStore);
+    const clock = resolve(container, TYPES.Clock);
+    metrics?.watch({
+      loginHashing: () => crypto.hasher.stats,
+      openStreams: () => httpApp.openStreams,
+      webhookBacklog: async () => {
+        const { pending, oldestPendingAt } = await webhookDeliveries.stats();
+        const oldestPendingSeconds = oldestPendingAt === undefined ? 0 : Math.max(0, (clock.now().getTime() - oldestPendingAt.getTime()) / 1000);
+        return { pending, oldestPendingSeconds };
+      },
+    });
     const metricsServer = metrics && createMetricsServer(metrics, (error) => logger.error({ err: error }, 'metrics could not be collected'));
     let closing: Promise<void> | undefined;
     const stop = (): Promise<void> =>
       (closing ??= shutdown()
         .then(() => closeMetricsServer(metricsServer))
         .then(() => storefront.orderEvents.stop())
+        // After the relay (which may still enqueue) and before the adapters close: the attempts in
+        // flight are recorded; leased ones not yet sent are taken over when their lease runs out.
+        .then(() => storefront.webhookDispatcher?.stop())
         .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
         .then(() => unload(container, logger)));
     release = stop;
@@ -102,7 +115,10 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     await storefront.login.warmUp();
     // Publishing order events: at once after each change, and a sweep for what failed (once the database serves).
     void ready.then(() => {
-      if (closing === undefined) storefront.orderEvents.start();
+      if (closing !== undefined) return;
+      storefront.orderEvents.start();
+      // Webhook deliveries: what is pending in the store (left by a restart included) is sent now.
+      storefront.webhookDispatcher?.start();
     }, () => undefined);
 
     await listen(server, config.port, config.host);

@@ -41,6 +41,12 @@ describe('storefront CLI: the kitchen commands', () => {
     expect(await roleOf(storefront, 'ann@example.com')).to.equal('customer');
   });
 
+  it('adds an admin account with --role admin', async () => {
+    const { storefront, run } = world();
+    expect((await run('customers', 'add', '--email', 'boss@example.com', '--name', 'Boss', '--role', 'admin'))[0]).to.match(/\(admin\)$/);
+    expect(await roleOf(storefront, 'boss@example.com')).to.equal('admin');
+  });
+
   it('refuses an unknown role before asking for a password, and adds nobody', async () => {
     const { storefront, run } = world();
     const error = await run('customers', 'add', '--email', 'x@example.com', '--name', 'X', '--role', 'chef').catch((e: unknown) => e);

@@ -73,7 +73,7 @@ describe('startStorefront', () => {
     expect(lines.filter((line) => line.msg.startsWith('demo data active'))).to.have.length(1);
     expect(lines.find((line) => line.msg.startsWith('demo data active'))).to.include({
       level: WARN,
-      msg: 'demo data active: alice@example.com, bob@example.com, carol@example.com (disabled), kitchen@example.com (staff)',
+      msg: 'demo data active: alice@example.com, bob@example.com, carol@example.com (disabled), kitchen@example.com (staff), owner@example.com (admin)',
     });
     expect(lines.find((line) => line.msg === 'storefront started')).to.include({ mode: 'demo', database: 'memory', limiter: 'memory' });
   });

@@ -109,6 +109,7 @@ export type { FallbackRateLimiterOptions, RateLimitDecider } from './rate-limit/
 export {
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_FAILING_DISABLE_MS,
+  WEBHOOK_LIMITS,
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
   WEBHOOK_SECRET_OVERLAP_MS,
@@ -119,6 +120,7 @@ export type {
   WebhookDeliveryStatus,
   WebhookDeliveryType,
   WebhookEvent,
+  WebhookEventType,
   WebhookSecret,
 } from './webhooks/model.js';
 export type {
@@ -130,3 +132,8 @@ export type {
   WebhookResponse,
 } from './webhooks/ports.js';
 export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './webhooks/admin.js';
+export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
+export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
+export type { WebhookPayload } from './webhooks/webhook-events.js';
+export type { Random } from './webhooks/retry-schedule.js';
+export { isStaffRole } from './model/customer.js';

@@ -41,6 +41,11 @@ export function randomToken(length: number): string {
   return out;
 }
 
+/** `length` fresh bytes from the CSPRNG (secrets: never from the id pool, whose bytes are only 5 bits each in use). */
+export function randomBytes(length: number): Uint8Array {
+  return webCrypto.getRandomValues(new Uint8Array(length));
+}
+
 /** Type prefixes of ids: product, customer, order, session. */
 export type IdPrefix = 'prd' | 'cus' | 'ord' | 'ses' | 'whk' | 'wdl';
 

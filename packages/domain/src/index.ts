@@ -23,7 +23,7 @@ export {
   DEFAULT_REGISTER_POLICY,
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
-export type { Storefront, StorefrontOptions, StorefrontPorts } from './storefront.js';
+export type { Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
 export { LOGIN_EMAIL_CEILING_FACTOR } from './use-cases/password-attempts.js';
 export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
 export type { SlotRules } from './fulfilment/slot-rules.js';
@@ -80,6 +80,6 @@ export type { FeedItem, FeedSink } from './use-cases/order-feeds.js';
 
 // Outgoing webhooks: the admin's interface, what it shows, and the ports behind it.
 export { WEBHOOK_EVENT_TYPES } from './webhooks/model.js';
-export type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from './webhooks/model.js';
+export type { WebhookDelivery, WebhookEndpoint } from './webhooks/model.js';
 export type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
 export type { WebhookAdministration } from './webhooks/admin.js';

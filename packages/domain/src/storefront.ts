@@ -51,6 +51,13 @@ import { BackgroundTasks, type BackgroundTaskOptions } from './use-cases/backgro
 import { EraseAccount, LabelCustomers } from './use-cases/erase-account.js';
 import { ConfirmPasswordReset, RequestPasswordReset, type PasswordResetDependencies } from './use-cases/password-reset.js';
 import { SignUp } from './use-cases/sign-up.js';
+import type { WebhookAdministration } from './webhooks/admin.js';
+import { EndpointDirectory, ENDPOINT_CACHE_MS } from './webhooks/endpoint-directory.js';
+import { ManageWebhooks } from './webhooks/manage-webhooks.js';
+import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
+import { plainWebhookPayload, type WebhookPayload } from './webhooks/webhook-events.js';
+import { WebhookFeed } from './webhooks/webhook-feed.js';
 
 /** Every port the use cases need: one adapter each (see `createMemoryAdapters`, `createCryptoAdapters`). */
 export interface StorefrontPorts {
@@ -80,6 +87,28 @@ export interface StorefrontPorts {
   readonly slotPlaces?: SlotPlaces;
   /** Dependencies reported by the status check, e.g. `store` and `rate_limiter`. */
   readonly probes?: readonly HealthProbe[];
+  /**
+   * Outgoing webhooks (the factories of the store adapters return both stores under these names).
+   * Absent: no webhooks (`Storefront.webhooks` is undefined and the outbox feeds only the log).
+   */
+  readonly webhookEndpoints?: WebhookEndpointStore;
+  readonly webhookDeliveries?: WebhookDeliveryStore;
+  /** Sends the deliveries (`@storefront/adapters-webhooks`); absent: deliveries are kept, pending, and no dispatcher is made. */
+  readonly webhookSender?: WebhookSender;
+  /** The address rules at registration; absent: every URL of the right shape is taken (the sender still checks its own). */
+  readonly webhookUrlPolicy?: WebhookUrlPolicy;
+}
+
+/** Tunables of outgoing webhooks. */
+export interface WebhookOptions {
+  /** `http://` endpoint URLs taken (WEBHOOK_ALLOW_HTTP). Default false: https only. */
+  readonly allowHttp?: boolean;
+  /** The `data` of an order event's body (the app gives the HTTP shapes). Default: the event's own fields. */
+  readonly payload?: WebhookPayload;
+  /** Concurrency, lease, poll period, jitter and hooks of the dispatcher. */
+  readonly dispatcher?: WebhookDispatcherOptions;
+  /** How long the endpoint list is kept between reads of the store (other instances' changes are seen within it). Default 1,000 ms. */
+  readonly endpointCacheMs?: number;
 }
 
 /** Policies and tunables; every field has a default. */
@@ -124,6 +153,8 @@ export interface StorefrontOptions {
   readonly passwordResetUrl?: string;
   /** Work a request starts without waiting for it (the reset emails): its bound and failure report. */
   readonly background?: BackgroundTaskOptions;
+  /** Outgoing webhooks (used when the webhook stores are given). */
+  readonly webhooks?: WebhookOptions;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -195,6 +226,13 @@ export interface Storefront {
    * it is done: await it (bounded) on shutdown, before closing the adapters.
    */
   readonly background: BackgroundTasks;
+  /** What an admin does with webhooks; undefined without the webhook stores. */
+  readonly webhooks: WebhookAdministration | undefined;
+  /**
+   * Sends the webhook deliveries; undefined without the webhook stores and sender. Not started
+   * here: `start()` it with the service and `stop()` it before closing the adapters.
+   */
+  readonly webhookDispatcher: WebhookDispatcher | undefined;
 }
 
 /**
@@ -226,7 +264,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     zones: ports.deliveryZones ?? null,
     places: ports.slotPlaces ?? null,
   });
-  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events);
+  const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
+  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
   const tokens =
     options.verifiedTokenCache === false
@@ -280,5 +319,29 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
     labelCustomers: new LabelCustomers(customers),
     background,
+    webhooks: webhooks?.admin,
+    webhookDispatcher: webhooks?.dispatcher,
   };
+}
+
+/** The webhook side when its stores are given: the admin use case, the outbox's feed, and the dispatcher when there is a sender. */
+function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Clock) {
+  const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookSender: sender } = ports;
+  if (endpoints === undefined || deliveries === undefined) return undefined;
+  const directory = new EndpointDirectory(endpoints, clock, options.endpointCacheMs ?? ENDPOINT_CACHE_MS);
+  const dispatcher = sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries, sender, directory, clock }, options.dispatcher);
+  const wake = (): void => dispatcher?.notify();
+  const admin = new ManageWebhooks({
+    endpoints,
+    deliveries,
+    urlPolicy: ports.webhookUrlPolicy ?? { check: () => Promise.resolve(null) },
+    clock,
+    allowHttp: options.allowHttp ?? false,
+    changed: () => {
+      directory.invalidate();
+      wake();
+    },
+  });
+  const feed = new WebhookFeed(directory, deliveries, options.payload ?? plainWebhookPayload, wake);
+  return { admin, feed, dispatcher };
 }

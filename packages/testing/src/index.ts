@@ -44,6 +44,7 @@ export {
   type TestDatabase,
 } from './postgres-test-database.js';
 export { postgresBinDir, privatePostgres, startPrivatePostgresOrSkip, type PrivatePostgres } from './private-postgres.js';
+export { WebhookReceiver, type ReceivedRequest, type ReceiverMode, type WebhookReceiverOptions } from './webhook-receiver.js';
 export { aWebhookEndpoint, aWebhookEvent, aWebhookSecret, webhookTime } from './webhook-builders.js';
 export { describeWebhookEndpointStoreContract } from './contracts/webhook-endpoint-store.contract.js';
 export {

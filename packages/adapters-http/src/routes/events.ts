@@ -5,9 +5,8 @@
  * client saw last. The feed is opened before the answer, so that a refusal is an ordinary JSON error;
  * what it hands over before the headers are out waits in the stream (event-stream.ts).
  */
-import type { Caller, FeedSink, Storefront } from '@storefront/domain';
-import type { Feed } from '@storefront/domain/adapter-kit';
-import { DomainError } from '@storefront/domain';
+import { type Caller, DomainError, type FeedSink, type Storefront } from '@storefront/domain';
+import { type Feed, isStaffRole } from '@storefront/domain/adapter-kit';
 import type { EventStream } from '../event-stream.js';
 import type { EventStreams } from '../event-streams.js';
 import { requireCaller, requireStaff, type Exchange } from '../exchange.js';
@@ -26,7 +25,7 @@ export function eventRoutes(storefront: Storefront, streams: EventStreams): Rout
       async (exchange, { params }) => {
         const caller = requireCaller(exchange);
         const lastEventId = lastEventIdOf(exchange);
-        const live = streams.take(ownerOf(exchange, caller, caller.customer.role === 'staff'));
+        const live = streams.take(ownerOf(exchange, caller, isStaffRole(caller.customer.role)));
         return answer(live, (sink) => storefront.orderFeeds.openOrder({ viewer: viewerOf(caller), orderId: params.order_id, lastEventId }, sink));
       },
       { access: 'caller' },

@@ -29,6 +29,8 @@ describe('Demo data', () => {
     const kitchen = await world.storefront.login.execute({ email: 'kitchen@example.com', password: 'kitchen-password', client: 'ip' });
     expect((await world.storefront.authenticate.execute(kitchen.accessToken)).customer.role).to.equal('staff');
     expect((await world.storefront.authenticate.execute(alice.accessToken)).customer.role).to.equal('customer');
+    const owner = await world.storefront.login.execute({ email: 'owner@example.com', password: 'owner-password', client: 'ip' });
+    expect((await world.storefront.authenticate.execute(owner.accessToken)).customer.role).to.equal('admin');
   });
 
   it('can be seeded twice without error or duplicates', async () => {

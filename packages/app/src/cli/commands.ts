@@ -7,6 +7,7 @@ import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefron
 import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
 import { menuDocumentOf } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
+import { runWebhooks, WEBHOOKS_USAGE } from './webhooks.js';
 
 export class CliError extends Error {
   constructor(
@@ -30,10 +31,12 @@ export const USAGE = `usage: storefront <command>
   menu import <file>                       load a menu file {"products":[...]} (option groups
                                            included); idempotent by name
   menu export                              print the menu in the same format
-  customers add --email <e> --name <n> [--role staff|customer]
+  customers add --email <e> --name <n> [--role customer|staff|admin]
                                            add an account (default role customer); the password is
                                            read from stdin or a prompt
-  customers role <email> staff|customer    change an account's role (staff work the kitchen routes)
+  customers role <email> customer|staff|admin
+                                           change an account's role (staff work the kitchen routes;
+                                           admin is staff and manages webhooks)
   customers disable <email>                refuse the customer's logins and tokens (403)
   customers enable <email>
   orders list [--status s1,s2] [--page n] [--limit n]
@@ -42,6 +45,7 @@ export const USAGE = `usage: storefront <command>
   orders move <order_id> <status> [--reason <text>] [--if-version <n>]
                                            move an order as the kitchen does (accepted, preparing,
                                            ready, completed, rejected, cancelled)
+${WEBHOOKS_USAGE}
   seed --demo                              load the demo menu and demo customers
   db migrate                               bring the PostgreSQL schema of DATABASE_URL up to this
                                            version (the start does it too)
@@ -95,6 +99,7 @@ export async function runCommand(storefront: Storefront, args: readonly string[]
     }
     if (group === 'orders' && action === 'list') return await listOrders(storefront, rest, io);
     if (group === 'orders' && action === 'move') return await moveOrder(storefront, rest, io);
+    if (group === 'webhooks' && (await runWebhooks(storefront, action, rest, io))) return;
     if (group === 'seed' && action === '--demo' && rest.length === 0) return await seedDemo(storefront, io);
   } catch (error) {
     throw explain(error);

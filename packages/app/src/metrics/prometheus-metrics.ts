@@ -6,7 +6,7 @@
 import type { HttpObserver, RequestSample } from '@storefront/adapters-http';
 import { isDomainError } from '@storefront/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LimiterKind, RedisErrorSource, ServiceMetrics } from './service-metrics.js';
+import type { LimiterKind, RedisErrorSource, ServiceMetrics, WebhookAttemptOutcome } from './service-metrics.js';
 
 /** Seconds: a read from memory answers well under a millisecond, a login's hash in tens of them; the request time-out is 10 s. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -20,6 +20,11 @@ export interface MetricSources {
   readonly loginHashing: () => { readonly queued: number; readonly active: number };
   /** The HTTP app's open streams (HttpApp `openStreams`). */
   readonly openStreams: () => number;
+  /**
+   * Webhook deliveries pending in the store (all instances share it) and the age in seconds of the
+   * oldest; absent without webhooks. A store that fails leaves both gauges at their last value.
+   */
+  readonly webhookBacklog?: () => Promise<{ readonly pending: number; readonly oldestPendingSeconds: number }>;
 }
 
 type RequestLabels = 'method' | 'route' | 'status';
@@ -42,6 +47,7 @@ export class PrometheusMetrics implements ServiceMetrics {
   private readonly decided: Record<LimiterKind, Map<string, DecisionCell>> = { redis: new Map(), fallback: new Map(), memory: new Map() };
   private readonly redisErrors: Counter<'source'>;
   private readonly degraded: Gauge;
+  private readonly webhookAttempts: Counter<'outcome'>;
 
   constructor() {
     const registers = [this.registry];
@@ -132,6 +138,34 @@ export class PrometheusMetrics implements ServiceMetrics {
         this.set(sources()?.openStreams() ?? 0);
       },
     });
+
+    this.webhookAttempts = new Counter({
+      name: 'storefront_webhook_deliveries_total',
+      help: 'Webhook delivery attempts recorded by this instance, by outcome (delivered, retry: tried again later, failed: no attempt left or 410).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    // One read of the store per scrape, shared by the two gauges that show it.
+    let backlog: Promise<{ pending: number; oldestPendingSeconds: number } | undefined> | undefined;
+    const readBacklog = () => (backlog ??= (sources()?.webhookBacklog?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => setImmediate(() => (backlog = undefined))));
+    new Gauge({
+      name: 'storefront_webhook_pending',
+      help: 'Webhook deliveries pending in the store (every instance), due or waiting for a retry.',
+      registers,
+      async collect() {
+        const read = await readBacklog();
+        if (read !== undefined) this.set(read.pending);
+      },
+    });
+    new Gauge({
+      name: 'storefront_webhook_oldest_pending_seconds',
+      help: 'Age of the oldest pending webhook delivery in the store, in seconds (0 when none).',
+      registers,
+      async collect() {
+        const read = await readBacklog();
+        if (read !== undefined) this.set(read.oldestPendingSeconds);
+      },
+    });
   }
 
   /** What the gauges read, once the service is built. */
@@ -153,6 +187,10 @@ export class PrometheusMetrics implements ServiceMetrics {
 
   rateLimiterDegraded(degraded: boolean): void {
     this.degraded.set(degraded ? 1 : 0);
+  }
+
+  webhookAttempted(outcome: WebhookAttemptOutcome): void {
+    this.webhookAttempts.inc({ outcome });
   }
 
   /** The exposition text, and its Content-Type. */

@@ -18,4 +18,9 @@ export interface ServiceMetrics {
   redisError(source: RedisErrorSource): void;
   /** The shared limiter's fallback started (true) or stopped (false) deciding. */
   rateLimiterDegraded(degraded: boolean): void;
+  /** A webhook delivery attempt was recorded by this instance's dispatcher. */
+  webhookAttempted(outcome: WebhookAttemptOutcome): void;
 }
+
+/** What an attempt came to: delivered, to be tried again, or failed for good. */
+export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';

@@ -2,6 +2,7 @@
  * The domain: `createStorefront` wired from whatever adapters the other modules bound. A plain
  * factory, so the domain classes need no decorators and never see the container.
  */
+import { orderEventJson } from '@storefront/adapters-http';
 import { createStorefront } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
@@ -30,12 +31,18 @@ export function coreModule(): ContainerModule {
         TYPES.PasswordResetTokenStore,
         TYPES.Mailers,
         TYPES.SlotPlaces,
+        TYPES.WebhookEndpointStore,
+        TYPES.WebhookDeliveryStore,
+        TYPES.WebhookSender,
+        TYPES.WebhookUrlPolicy,
+        TYPES.Metrics,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics) =>
         createStorefront(
           {
             ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
+            ...{ webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
           },
           {
@@ -54,6 +61,17 @@ export function coreModule(): ContainerModule {
             ...(config.mail.passwordResetUrl !== undefined && { passwordResetUrl: config.mail.passwordResetUrl }),
             // The reset emails run off the request path: a failure (mail server down, no mailer) is logged here.
             background: { onError: (error, task) => logger.error({ err: error, task }, `background task failed: ${task}`) },
+            webhooks: {
+              allowHttp: config.webhooks.allowHttp,
+              // The bodies carry what the API shows: the order as GET /api/orders/{id}, a status as on the stream.
+              payload: orderEventJson,
+              dispatcher: {
+                // A lease outlasts an attempt and the wait for the endpoint's turn (at most one attempt ahead).
+                leaseMs: Math.max(60_000, 3 * config.webhooks.timeoutMs),
+                onError: (error) => logger.warn({ err: error }, 'webhooks: the delivery store failed; retried at the next poll'),
+                ...(metrics && { onOutcome: (outcome) => metrics.webhookAttempted(outcome) }),
+              },
+            },
           },
         ),
     );

@@ -54,6 +54,21 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   );
   bindFactory(bind, TYPES.StoreStateRepository, [connection], (c) => deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }));
   bindFactory(bind, TYPES.SlotPlaces, [connection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, release: true, taken: true }));
+  bindFactory(bind, TYPES.WebhookEndpointStore, [connection], (c) =>
+    deferredPort(() => c.require().webhookEndpoints, { create: true, get: true, list: true, update: true, markFailing: true, remove: true }),
+  );
+  bindFactory(bind, TYPES.WebhookDeliveryStore, [connection], (c) =>
+    deferredPort(() => c.require().webhookDeliveries, {
+      enqueue: true,
+      lease: true,
+      record: true,
+      get: true,
+      list: true,
+      retry: true,
+      removeEndpoint: true,
+      stats: true,
+    }),
+  );
   bindFactory(bind, TYPES.DatabaseProbe, [connection], (c): HealthProbe => ({
     // `checks.store` of /api/status: a public name, kept (docs/decisions.md).
     name: 'store',

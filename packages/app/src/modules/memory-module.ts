@@ -18,6 +18,8 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
+    bindFactory(bind, TYPES.WebhookEndpointStore, [TYPES.MemoryAdapters], (memory) => memory.webhookEndpoints);
+    bindFactory(bind, TYPES.WebhookDeliveryStore, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveries);
     bindFactory(bind, TYPES.DatabaseReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.DatabaseProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });

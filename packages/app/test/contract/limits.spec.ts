@@ -3,21 +3,8 @@
  * for embedders: this holds each pair to the other, so the two cannot drift.
  */
 import { readFileSync } from 'node:fs';
-import {
-  DISPLAY_NAME_RULE,
-  EMAIL_RULE,
-  MONEY_RULE,
-  ORDER_LIMITS,
-  ORDER_STATUSES,
-  PASSWORD_RULE,
-  ROLES,
-} from '@storefront/domain';
-import {
-  emailOf,
-  PAGING,
-  REASON_LIMITS,
-  SEARCH_LIMITS,
-} from '@storefront/domain/adapter-kit';
+import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
+import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parse } from 'yaml';
@@ -62,6 +49,15 @@ describe('docs/openapi.yaml and the domain hold the same rules', () => {
     expect(schema('OrderStatus')['enum']).to.deep.equal([...ORDER_STATUSES]);
     expect(property('Customer', 'role')['enum']).to.deep.equal([...ROLES]);
     expect(schema('Money')).to.include({ minimum: MONEY_RULE.minimum });
+  });
+
+  it('webhooks: URL and description lengths, event types and delivery statuses', () => {
+    expect(schema('WebhookUrl')).to.include({ minLength: 1, maxLength: WEBHOOK_LIMITS.urlMaxLength });
+    expect(schema('WebhookDescription')).to.include({ maxLength: WEBHOOK_LIMITS.descriptionMaxLength });
+    expect(schema('WebhookEventType')['enum']).to.deep.equal([...WEBHOOK_EVENT_TYPES]);
+    expect(schema('WebhookEvents')).to.include({ minItems: 1, uniqueItems: true });
+    expect(schema('WebhookDeliveryStatus')['enum']).to.deep.equal([...WEBHOOK_DELIVERY_STATUSES]);
+    expect(property('WebhookDelivery', 'type')['enum']).to.deep.equal([...WEBHOOK_EVENT_TYPES, 'webhook.test']);
   });
 
   it('emails: the sign-up pattern is the domain\'s address rule, with blanks around it allowed', () => {

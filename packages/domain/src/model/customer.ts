@@ -1,7 +1,15 @@
-/** What an account may do: `staff` also works the kitchen (the staff routes, any order). */
-export type Role = 'customer' | 'staff';
+/**
+ * What an account may do: `staff` also works the kitchen (the staff routes, any order); `admin` is
+ * staff and more: it alone manages webhooks (DECISIONS "Roles").
+ */
+export type Role = 'customer' | 'staff' | 'admin';
 
-export const ROLES: readonly Role[] = ['customer', 'staff'];
+export const ROLES: readonly Role[] = ['customer', 'staff', 'admin'];
+
+/** Whether the role works the kitchen: staff, and admin (which is staff and more). */
+export function isStaffRole(role: Role): boolean {
+  return role === 'staff' || role === 'admin';
+}
 
 /** A customer account. `passwordHash` never leaves the domain through a use case result. */
 export interface Customer {

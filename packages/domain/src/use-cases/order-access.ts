@@ -4,7 +4,7 @@
  */
 import { DomainError } from '../errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
-import type { Role } from '../model/customer.js';
+import { isStaffRole, type Role } from '../model/customer.js';
 import type { Order } from '../model/order.js';
 import { invalidTransition, isOrderStatus, ORDER_STATUSES, parseReason, planMove } from '../model/order-lifecycle.js';
 import { Issues } from '../model/validation.js';
@@ -32,7 +32,7 @@ const notFound = (): DomainError => new DomainError('not_found', 'No such order.
 
 /** The order if `viewer` may see it (its owner, or staff); else `not_found`. */
 async function visibleOrder(orders: OrderRepository, viewer: Viewer, orderId: string): Promise<Order> {
-  const order = viewer.role === 'staff' ? await orders.findById(orderId) : await orders.findOrder(viewer.customerId, orderId);
+  const order = isStaffRole(viewer.role) ? await orders.findById(orderId) : await orders.findOrder(viewer.customerId, orderId);
   if (order === null) throw notFound();
   return order;
 }

@@ -9,6 +9,10 @@
  *   it holds (the append is idempotent per order and version); two instances draining the same
  *   outbox (MongoDB) are deduplicated the same way.
  *
+ * Webhooks: with a feed (createStorefront wires one when the webhook stores are given), each batch
+ * is also enqueued as webhook deliveries after the append and before the mark, so a crash between
+ * them enqueues it again (idempotent per event and endpoint) and nothing is lost.
+ *
  * A change is published at once (`notify`, called by the use cases that write orders); the timer
  * only sweeps what a failed append, or another instance that stopped, left behind.
  */
@@ -16,6 +20,7 @@ import { unpublishedEvents } from '../model/order-event.js';
 import type { OrderEventLog } from '../ports/order-event-log.js';
 import type { OrderRepository } from '../ports/order-repository.js';
 import { clearTimer, setTimer } from '../timers.js';
+import type { WebhookFeed } from '../webhooks/webhook-feed.js';
 
 export interface OrderEventRelayOptions {
   /** How often the outbox is swept for what was not published at once. Default 1,000 ms. */
@@ -44,6 +49,7 @@ export class OrderEventRelay {
     private readonly orders: OrderRepository,
     private readonly log: OrderEventLog,
     private readonly options: OrderEventRelayOptions = {},
+    private readonly webhooks: WebhookFeed | null = null,
   ) {
     this.sweepMs = options.sweepMs ?? 1000;
     this.batchSize = options.batchSize ?? 100;
@@ -103,7 +109,9 @@ export class OrderEventRelay {
       for (let step = 0; step < MAX_STEPS_PER_DRAIN; step++) {
         const due = await this.orders.listUnpublished(this.batchSize);
         if (due.length === 0) break;
-        await this.log.append(due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion)));
+        const events = due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion));
+        await this.log.append(events);
+        await this.webhooks?.enqueue(events);
         await Promise.all(due.map(({ order }) => this.orders.markPublished(order.orderId, order.version)));
         if (due.length < this.batchSize) break;
       }

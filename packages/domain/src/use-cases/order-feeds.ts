@@ -10,6 +10,7 @@
  * routes each event to the kitchen feeds and to the feeds of its order.
  */
 import { DomainError } from '../errors.js';
+import { isStaffRole } from '../model/customer.js';
 import type { Order } from '../model/order.js';
 import { compareEventIds, isEventId, statusSnapshot, type OrderEvent } from '../model/order-event.js';
 import type { OrderEventListener, OrderEventLog } from '../ports/order-event-log.js';
@@ -186,7 +187,7 @@ export class OrderFeeds {
   async openOrder(input: OpenOrderFeedInput, sink: FeedSink): Promise<Feed> {
     const { viewer, orderId } = input;
     const visible = async (): Promise<Order | null> =>
-      viewer.role === 'staff' ? this.orders.findById(orderId) : this.orders.findOrder(viewer.customerId, orderId);
+      isStaffRole(viewer.role) ? this.orders.findById(orderId) : this.orders.findOrder(viewer.customerId, orderId);
     if ((await visible()) === null) throw notFound();
     const accepts = (event: OrderEvent): boolean => event.orderId === orderId && event.type === 'order.status';
     const route = new FeedRoute(sink, accepts, true);

@@ -95,3 +95,14 @@ export const WEBHOOK_RETRY_JITTER = 0.1;
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
 /** An endpoint whose every delivery failed for this long is disabled. */
 export const WEBHOOK_FAILING_DISABLE_MS = 24 * 3_600_000;
+
+/**
+ * The bounds of what an admin registers (ManageWebhooks checks them; docs/openapi.yaml is held to
+ * them by a test): the URL's length in characters, the description's, and how many secrets sign
+ * at once (the current one and those still in their overlap after rotations).
+ */
+export const WEBHOOK_LIMITS = {
+  urlMaxLength: 2048,
+  descriptionMaxLength: 500,
+  secretsMax: 3,
+} as const;

@@ -1,0 +1,37 @@
+/**
+ * The feed from the outbox to webhooks: the relay hands it each batch of order events before it
+ * marks them published, and it enqueues one delivery per event for every enabled endpoint
+ * subscribed to the event's type. A crash between the two enqueues the batch again, which the
+ * store ignores (idempotent per event id and endpoint; the ids derive from order and version).
+ */
+import type { OrderEventData } from '../model/order-event.js';
+import type { EndpointDirectory } from './endpoint-directory.js';
+import type { WebhookDeliveryStore } from './ports.js';
+import { orderWebhookEvent, type WebhookPayload } from './webhook-events.js';
+
+export class WebhookFeed {
+  constructor(
+    private readonly directory: EndpointDirectory,
+    private readonly deliveries: WebhookDeliveryStore,
+    private readonly payload: WebhookPayload,
+    /** Told after deliveries were enqueued (the dispatcher of this instance wakes). */
+    private readonly enqueued: () => void = () => undefined,
+  ) {}
+
+  /** Enqueues the events' deliveries; rejects when the store does (the relay then retries the batch). */
+  async enqueue(events: readonly OrderEventData[]): Promise<void> {
+    if (events.length === 0) return;
+    const endpoints = [...(await this.directory.all()).values()].filter((endpoint) => endpoint.enabled);
+    if (endpoints.length === 0) return;
+    let any = false;
+    await Promise.all(
+      events.map((event) => {
+        const webhookIds = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.webhookId);
+        if (webhookIds.length === 0) return undefined;
+        any = true;
+        return this.deliveries.enqueue(orderWebhookEvent(event, this.payload), webhookIds);
+      }),
+    );
+    if (any) this.enqueued();
+  }
+}
