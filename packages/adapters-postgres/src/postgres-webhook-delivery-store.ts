@@ -15,11 +15,9 @@
  * (240 ms per lease measured at 40,000). So a lease that finds one held back moves its `ready_at`
  * (the scan's key) HOLD_RECHECK_MS on: it is looked at again then, or as soon as the earlier
  * version is delivered or failed (`record` brings the later versions' `ready_at` back to their due
- * time in the same statement). A row held back by a version that is leased now (being sent) is
- * not moved: that version's record is imminent, and a lease whose snapshot predates the record's
- * commit would otherwise move the row after the record looked for it (two instances met this for
- * a quarter of the orders: their next events 5 min late). Such rows stay in the scan until the
- * record; a window that met them reads on past them. A scan reads `limit` rows; when it read that many and leased fewer (it met rows
+ * time in the same statement). A lease racing that record may still push a row it saw held back:
+ * it then goes HOLD_RECHECK_MS late, never lost (only a row just enqueued or just released can be
+ * in a scan then). A scan reads `limit` rows; when it read that many and leased fewer (it met rows
  * held back, now moved on), the lease runs again, reading HELD_SCAN more each time. Moving 40,000
  * held-back rows takes one lease about 3.6 s of statements, once per HOLD_RECHECK_MS.
  *
@@ -57,14 +55,7 @@ WITH scanned AS (
             WHERE earlier.status = 'pending'
               AND earlier.webhook_id = candidate.webhook_id
               AND earlier.order_id = candidate.order_id
-              AND earlier.order_version < candidate.order_version) AS held,
-         EXISTS (
-           SELECT 1 FROM webhook_deliveries earlier
-            WHERE earlier.status = 'pending'
-              AND earlier.lease_until > $1
-              AND earlier.webhook_id = candidate.webhook_id
-              AND earlier.order_id = candidate.order_id
-              AND earlier.order_version < candidate.order_version) AS in_flight
+              AND earlier.order_version < candidate.order_version) AS held
     FROM webhook_deliveries candidate
    WHERE candidate.status = 'pending'
      AND candidate.ready_at <= $1
@@ -77,7 +68,7 @@ WITH scanned AS (
      FOR UPDATE SKIP LOCKED
 ), held_back AS (
   UPDATE webhook_deliveries SET ready_at = $7
-   WHERE delivery_id IN (SELECT delivery_id FROM scanned WHERE held AND NOT in_flight)
+   WHERE delivery_id IN (SELECT delivery_id FROM scanned WHERE held)
 ), leased AS (
   UPDATE webhook_deliveries
      SET lease_token = gen_random_uuid()::text, lease_until = $2
@@ -85,8 +76,8 @@ WITH scanned AS (
   RETURNING ${DELIVERY_COLUMNS}
 )
 -- One row even when nothing was leased: the count of rows read tells whether to read on.
-SELECT leased.*, window_read.count AS scanned, window_read.kept AS kept
-  FROM (SELECT count(*), count(*) FILTER (WHERE in_flight) AS kept FROM scanned) AS window_read
+SELECT leased.*, window_read.count AS scanned
+  FROM (SELECT count(*) FROM scanned) AS window_read
   LEFT JOIN leased ON true`;
 
 /**
@@ -153,11 +144,10 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
     return storeOperation(async () => {
       const leased: DeliveryRow[] = [];
       // The first window is just what is wanted (rows it reads, it locks): wider only once rows held back were met.
-      let kept = 0;
-      for (let windows = 0, extra = 0; windows < MAX_WINDOWS; windows++, extra = HELD_SCAN + kept) {
+      for (let windows = 0, extra = 0; windows < MAX_WINDOWS; windows++, extra = HELD_SCAN) {
         const wanted = limit - leased.length;
         const window = wanted + extra;
-        const result = await this.pool.query<(DeliveryRow | NullRow) & { scanned: string; kept: string }>(LEASE_SQL, [
+        const result = await this.pool.query<(DeliveryRow | NullRow) & { scanned: string }>(LEASE_SQL, [
           now,
           leaseUntil,
           [...request.webhookIds],
@@ -166,12 +156,10 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
           window,
           recheckAt,
         ]);
-        const rows = result.rows.filter((row): row is DeliveryRow & { scanned: string; kept: string } => row.delivery_id !== null);
+        const rows = result.rows.filter((row): row is DeliveryRow & { scanned: string } => row.delivery_id !== null);
         leased.push(...rows);
-        // Read on only when this window was full of rows it could not lease (held back ones, now
-        // moved on, or kept in place behind a version in flight: the next window reads past those).
+        // Read on only when this window was full of rows it could not lease (held back ones, now moved on).
         if (leased.length >= limit || Number(result.rows[0]?.scanned ?? 0) < window) break;
-        kept = Number(result.rows[0]?.kept ?? 0);
       }
       // RETURNING keeps no order: put the oldest due first again.
       return leased
