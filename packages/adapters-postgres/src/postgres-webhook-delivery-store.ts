@@ -15,9 +15,11 @@
  * (240 ms per lease measured at 40,000). So a lease that finds one held back moves its `ready_at`
  * (the scan's key) HOLD_RECHECK_MS on: it is looked at again then, or as soon as the earlier
  * version is delivered or failed (`record` brings the later versions' `ready_at` back to their due
- * time in the same statement). A lease racing that record may still push a row it saw held back:
- * it then goes HOLD_RECHECK_MS late, never lost (only a row just enqueued or just released can be
- * in a scan then). A scan reads `limit` rows; when it read that many and leased fewer (it met rows
+ * time in the same statement). A lease racing that record (another instance's lease read the
+ * earlier version pending just before the record committed) would push the row HOLD_RECHECK_MS
+ * late: so a row held back by an earlier version that is due or being sent now (it is about to be
+ * recorded) is moved only HOLD_SOON_MS on; HOLD_RECHECK_MS is for rows behind an earlier version
+ * waiting for a later retry, the ones that pile up behind a failing endpoint. A scan reads `limit` rows; when it read that many and leased fewer (it met rows
  * held back, now moved on), the lease runs again, reading HELD_SCAN more each time. Moving 40,000
  * held-back rows takes one lease about 3.6 s of statements, once per HOLD_RECHECK_MS.
  *
@@ -42,6 +44,8 @@ import { DELIVERY_COLUMNS, toDelivery, toLeased, type DeliveryRow } from './webh
 
 /** How long a row held back by an earlier version is left out of the lease's scan (at most). */
 const HOLD_RECHECK_MS = 5 * 60_000;
+/** How far a row is moved on when the version holding it back is due or in flight (a record of it may be racing this lease). */
+const HOLD_SOON_MS = 2_000;
 /** Rows a lease reads beyond what it still wants, once it met rows held back. */
 const HELD_SCAN = 200;
 /** Windows one lease reads at most (a bound in case a window ever failed to move its rows on). */
@@ -55,7 +59,14 @@ WITH scanned AS (
             WHERE earlier.status = 'pending'
               AND earlier.webhook_id = candidate.webhook_id
               AND earlier.order_id = candidate.order_id
-              AND earlier.order_version < candidate.order_version) AS held
+              AND earlier.order_version < candidate.order_version) AS held,
+         EXISTS (
+           SELECT 1 FROM webhook_deliveries earlier
+            WHERE earlier.status = 'pending'
+              AND earlier.webhook_id = candidate.webhook_id
+              AND earlier.order_id = candidate.order_id
+              AND earlier.order_version < candidate.order_version
+              AND earlier.next_attempt_at <= $1) AS held_soon
     FROM webhook_deliveries candidate
    WHERE candidate.status = 'pending'
      AND candidate.ready_at <= $1
@@ -67,8 +78,9 @@ WITH scanned AS (
    LIMIT $6
      FOR UPDATE SKIP LOCKED
 ), held_back AS (
-  UPDATE webhook_deliveries SET ready_at = $7
-   WHERE delivery_id IN (SELECT delivery_id FROM scanned WHERE held)
+  UPDATE webhook_deliveries SET ready_at = CASE WHEN scanned.held_soon THEN $8::timestamptz ELSE $7::timestamptz END
+    FROM scanned
+   WHERE webhook_deliveries.delivery_id = scanned.delivery_id AND scanned.held
 ), leased AS (
   UPDATE webhook_deliveries
      SET lease_token = gen_random_uuid()::text, lease_until = $2
@@ -141,6 +153,7 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
     const { now } = request;
     const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
     const recheckAt = new Date(now.getTime() + HOLD_RECHECK_MS);
+    const recheckSoonAt = new Date(now.getTime() + HOLD_SOON_MS);
     return storeOperation(async () => {
       const leased: DeliveryRow[] = [];
       // The first window is just what is wanted (rows it reads, it locks): wider only once rows held back were met.
@@ -155,6 +168,7 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
           wanted,
           window,
           recheckAt,
+          recheckSoonAt,
         ]);
         const rows = result.rows.filter((row): row is DeliveryRow & { scanned: string } => row.delivery_id !== null);
         leased.push(...rows);
