@@ -82,7 +82,7 @@ describe('storefront CLI', function () {
   it('seeds the demo data', () => {
     const result = storefront(['seed', '--demo']);
     expect(result.status).to.equal(0);
-    expect(result.stdout).to.match(/demo menu: 2\d products; demo customers added: 4/);
+    expect(result.stdout).to.match(/demo menu: 2\d products; demo customers added: 5/);
   });
 
   it('generates a TOKEN_SECRET_KEY that the server accepts', () => {

@@ -68,6 +68,32 @@ describe('the webhook feed from the outbox', () => {
     expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 20 })).items.map((d) => d.eventId)).to.deep.equal([`evt_${orderId}_1`]);
   });
 
+  it("enqueues one order's events one after the other in version order (a later one stored first could be sent first)", async () => {
+    let down = true;
+    const calls: string[] = [];
+    w = await aWebhookWorld({}, (adapters) => ({
+      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+        enqueue: async (event, ids) => {
+          if (down) throw new Error('store down');
+          calls.push(`start ${event.orderVersion}`);
+          // The first version's write is the slow one.
+          await new Promise((resolve) => setTimeout(resolve, event.orderVersion === 1 ? 10 : 0));
+          await adapters.webhookDeliveries.enqueue(event, ids);
+          calls.push(`end ${event.orderVersion}`);
+        },
+      }),
+    }));
+    await w.admin.add({ url: RECEIVER });
+    const orderId = await w.place();
+    await w.published();
+    await w.move(orderId, 'accepted');
+    await w.move(orderId, 'preparing');
+    await w.published();
+    down = false;
+    await w.published();
+    expect(calls).to.deep.equal(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
+  });
+
   it('enqueues again after a crash between enqueuing and marking published, without a second delivery', async () => {
     let crash = false;
     w = await aWebhookWorld({}, (adapters) => ({

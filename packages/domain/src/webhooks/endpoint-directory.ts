@@ -38,9 +38,12 @@ export class EndpointDirectory {
 
   private async load(): Promise<ReadonlyMap<string, WebhookEndpoint>> {
     const generation = this.generation;
+    // The list is as old as the read's start: counted from then, another instance's change is seen
+    // within ttlMs of being stored, however long the read took.
+    const readAt = this.clock.now().getTime();
     try {
       const endpoints = new Map((await this.store.list()).map((endpoint) => [endpoint.webhookId, endpoint]));
-      if (generation === this.generation) this.cached = { until: this.clock.now().getTime() + this.ttlMs, endpoints };
+      if (generation === this.generation) this.cached = { until: readAt + this.ttlMs, endpoints };
       return endpoints;
     } finally {
       if (generation === this.generation) this.loading = null;

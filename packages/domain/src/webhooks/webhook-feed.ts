@@ -24,14 +24,29 @@ export class WebhookFeed {
     const endpoints = [...(await this.directory.all()).values()].filter((endpoint) => endpoint.enabled);
     if (endpoints.length === 0) return;
     let any = false;
+    // One order's events one after the other, in version order: a later version stored before an
+    // earlier one could be leased while nothing holds it back yet, and arrive first. Orders in parallel.
     await Promise.all(
-      events.map((event) => {
-        const webhookIds = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.webhookId);
-        if (webhookIds.length === 0) return undefined;
-        any = true;
-        return this.deliveries.enqueue(orderWebhookEvent(event, this.payload), webhookIds);
+      [...byOrder(events).values()].map(async (ofOrder) => {
+        for (const event of ofOrder) {
+          const webhookIds = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.webhookId);
+          if (webhookIds.length === 0) continue;
+          any = true;
+          await this.deliveries.enqueue(orderWebhookEvent(event, this.payload), webhookIds);
+        }
       }),
     );
     if (any) this.enqueued();
   }
+}
+
+/** The events by order, each order's in the order given (the relay gives them in version order). */
+function byOrder(events: readonly OrderEventData[]): Map<string, OrderEventData[]> {
+  const orders = new Map<string, OrderEventData[]>();
+  for (const event of events) {
+    const list = orders.get(event.orderId);
+    if (list === undefined) orders.set(event.orderId, [event]);
+    else list.push(event);
+  }
+  return orders;
 }
