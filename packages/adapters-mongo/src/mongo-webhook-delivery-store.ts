@@ -34,6 +34,13 @@ import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-ma
 
 /** How long a delivery held back by an earlier version is left out of the lease's walk (at most). */
 const HOLD_RECHECK_MS = 5 * 60_000;
+/**
+ * How far it is moved when the version holding it back is due or in flight: that version's record
+ * may be racing this lease (it released the later versions just after `heldBack` read it pending),
+ * and a 5 min push would then make the order's next events 5 min late (seen on PostgreSQL with two
+ * instances; the same walk here).
+ */
+const HOLD_SOON_MS = 2_000;
 
 /** Pending, due at `now`, and not held by a lease (none, or one that ran out). */
 function leasable(now: Date): Filter<WebhookDeliveryDocument> {
@@ -78,6 +85,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     const { now } = request;
     const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
     const recheckAt = new Date(now.getTime() + HOLD_RECHECK_MS);
+    const recheckSoonAt = new Date(now.getTime() + HOLD_SOON_MS);
     return databaseOperation(async () => {
       const leased: LeasedDelivery[] = [];
       const candidates = this.deliveries
@@ -98,8 +106,10 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
         );
       try {
         for await (const candidate of candidates) {
-          if (await this.heldBack(candidate)) {
-            await this.deliveries.updateOne({ _id: candidate._id, status: 'pending' }, { $set: { readyAt: recheckAt } });
+          const holder = await this.heldBack(candidate);
+          if (holder !== null) {
+            const readyAt = holder.nextAttemptAt !== undefined && holder.nextAttemptAt > now ? recheckAt : recheckSoonAt;
+            await this.deliveries.updateOne({ _id: candidate._id, status: 'pending' }, { $set: { readyAt } });
             continue;
           }
           const claimed = await this.deliveries.findOneAndUpdate(
@@ -117,14 +127,17 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
-  /** A pending delivery of the same endpoint and order with a lower version holds this one back. */
-  private async heldBack(candidate: Pick<WebhookDeliveryDocument, 'webhookId' | 'orderId' | 'orderVersion'>): Promise<boolean> {
-    if (candidate.orderId == null || candidate.orderVersion == null) return false;
+  /** The pending delivery of the same endpoint and order with a lower version that holds this one back, if any. */
+  private async heldBack(
+    candidate: Pick<WebhookDeliveryDocument, 'webhookId' | 'orderId' | 'orderVersion'>,
+  ): Promise<{ readonly nextAttemptAt?: Date } | null> {
+    if (candidate.orderId == null || candidate.orderVersion == null) return null;
     const earlier = await this.deliveries.findOne(
       { webhookId: candidate.webhookId, orderId: candidate.orderId, status: 'pending', orderVersion: { $lt: candidate.orderVersion } },
-      { projection: { _id: 1 }, hint: INDEXES.webhookDeliveriesPendingOrder },
+      { projection: { _id: 1, nextAttemptAt: 1 }, hint: INDEXES.webhookDeliveriesPendingOrder },
     );
-    return earlier !== null;
+    if (earlier === null) return null;
+    return earlier.nextAttemptAt instanceof Date ? { nextAttemptAt: earlier.nextAttemptAt } : {};
   }
 
   record(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean> {
