@@ -28,6 +28,7 @@ import type { HttpWebhookSender } from '@storefront/adapters-webhooks';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { ServingPressure } from './serving-pressure.js';
 import type { MongoDatabaseConnection } from './mongo-connection.js';
 import type { PostgresDatabaseConnection } from './postgres-connection.js';
 import type { StorefrontConfig } from './config.js';
@@ -60,6 +61,7 @@ const TokenServiceId: unique symbol = Symbol.for('storefront.TokenService');
 const StorefrontId: unique symbol = Symbol.for('storefront.Storefront');
 const HttpApp: unique symbol = Symbol.for('storefront.HttpApp');
 const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
+const ServingPressureId: unique symbol = Symbol.for('storefront.ServingPressure');
 const WebhookEndpointStoreId: unique symbol = Symbol.for('storefront.WebhookEndpointStore');
 const WebhookDeliveryStoreId: unique symbol = Symbol.for('storefront.WebhookDeliveryStore');
 const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
@@ -111,6 +113,7 @@ export const TYPES = {
   HttpApp,
   /** What the adapters report to metrics; undefined when METRICS_PORT is unset (nothing recorded). */
   Metrics: MetricsId,
+  ServingPressure: ServingPressureId,
   /** Webhook endpoints and deliveries, in the selected store (shared by every instance). */
   WebhookEndpointStore: WebhookEndpointStoreId,
   WebhookDeliveryStore: WebhookDeliveryStoreId,
@@ -150,6 +153,7 @@ export interface Services {
   /** The Koa app of @storefront/adapters-http (its type, without depending on koa here). */
   [TYPES.HttpApp]: ReturnType<typeof createHttpApp>;
   [TYPES.Metrics]: ServiceMetrics | undefined;
+  [TYPES.ServingPressure]: ServingPressure;
   [TYPES.WebhookEndpointStore]: WebhookEndpointStore;
   [TYPES.WebhookDeliveryStore]: WebhookDeliveryStore;
   [TYPES.WebhookSender]: HttpWebhookSender;

@@ -134,6 +134,7 @@ export type {
 export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './webhooks/admin.js';
 export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
+export { BUSY_PAUSE_MS } from './webhooks/webhook-dispatcher.js';
 export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './model/customer.js';

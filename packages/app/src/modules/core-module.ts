@@ -7,9 +7,11 @@ import { createStorefront } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
+import { ServingPressure } from '../serving-pressure.js';
 
 export function coreModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
+    bindFactory(bind, TYPES.ServingPressure, [], () => new ServingPressure());
     bindFactory(bind, TYPES.HealthProbes, [TYPES.DatabaseProbe, TYPES.LimiterProbe], (database, limiter) => [database, limiter]);
     bindFactory(
       bind,
@@ -36,8 +38,9 @@ export function coreModule(): ContainerModule {
         TYPES.WebhookSender,
         TYPES.WebhookUrlPolicy,
         TYPES.Metrics,
+        TYPES.ServingPressure,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics) =>
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure) =>
         createStorefront(
           {
             ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
@@ -68,6 +71,8 @@ export function coreModule(): ContainerModule {
               dispatcher: {
                 // A lease outlasts an attempt and the wait for the endpoint's turn (at most one attempt ahead).
                 leaseMs: Math.max(60_000, 3 * config.webhooks.timeoutMs),
+                // Deliveries give way to requests: a backlog being sent never takes the CPU placements need.
+                busy: pressure.busy,
                 onError: (error) => logger.warn({ err: error }, 'webhooks: the delivery store failed; retried at the next poll'),
                 ...(metrics && { onOutcome: (outcome) => metrics.webhookAttempted(outcome) }),
               },

@@ -18,7 +18,7 @@ export interface StreamTimings {
 
 export function httpModule(timings: StreamTimings = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics], (storefront, logger, config, metrics) =>
+    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics, TYPES.ServingPressure], (storefront, logger, config, metrics, pressure) =>
       createHttpApp({
         storefront,
         logger,
@@ -27,7 +27,14 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
           trustProxy: config.trustProxy,
           trustProxyHops: config.trustProxyHops,
           streams: { ...timings, perCaller: config.streamsPerCaller, perInstance: config.streamsMax },
-          observer: metrics?.http,
+          // Each answer is counted for the serving pressure (webhooks give way to requests), and metered.
+          observer: {
+            request: (sample) => {
+              pressure.noteRequest();
+              metrics?.http.request(sample);
+            },
+            failure: (error) => metrics?.http.failure?.(error),
+          },
           apiReference: config.docs ? loadApiReference() : undefined,
           kitchenPage: config.kitchenPage ? loadKitchenPage() : undefined,
         },

@@ -18,6 +18,10 @@
  *   before its record would put the later one off after the record brought it back, a delay of
  *   minutes for the next event of an order. Records wait while a lease runs; a lease waits for the
  *   records in flight.
+ * - Second to serving: while the host says it is `busy` (its event loop is near full with requests),
+ *   the dispatcher leases one small batch (`perEndpoint`) per BUSY_PAUSE_MS instead of filling every
+ *   place, so a backlog being sent costs placements little; it catches up once the rush is over.
+ *   Nothing waits forever: a batch still goes out every pause (about 40 deliveries a second).
  * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
  *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
  */
@@ -43,6 +47,11 @@ export interface WebhookDispatcherOptions {
   readonly pollMs?: number;
   /** The jitter's random numbers. Default Math.random. */
   readonly random?: Random;
+  /**
+   * Whether the host is busy serving requests now: leasing then slows to one batch per
+   * BUSY_PAUSE_MS. Default: never busy.
+   */
+  readonly busy?: () => boolean;
   /** Told of each attempt's outcome (metrics). */
   readonly onOutcome?: (kind: DeliveryOutcome['kind']) => void;
   /**
@@ -59,6 +68,9 @@ export interface WebhookDispatcherPorts {
   readonly directory: EndpointDirectory;
   readonly clock: Clock;
 }
+
+/** While the host is busy: one lease of `perEndpoint` deliveries at most per this many ms. */
+export const BUSY_PAUSE_MS = 100;
 
 /** One endpoint's deliveries in this worker: those being sent, and those leased waiting for a place. */
 interface Lane {
@@ -86,6 +98,9 @@ export class WebhookDispatcher {
   private leaseTurn: Promise<void> | null = null;
   private recording = 0;
   private recordsDone: (() => void) | null = null;
+  /** While busy: no lease before this time (epoch ms of the clock of the machine, not the injected one). */
+  private pausedUntil = 0;
+  private wake: unknown = null;
 
   constructor(
     private readonly ports: WebhookDispatcherPorts,
@@ -111,6 +126,8 @@ export class WebhookDispatcher {
     this.started = false;
     if (this.timer !== null) clearTimer(this.timer);
     this.timer = null;
+    if (this.wake !== null) clearTimer(this.wake);
+    this.wake = null;
     await this.pumping;
     // Waiting deliveries are not sent: their leases run out and a worker takes them over.
     for (const lane of this.lanes.values()) this.held -= lane.waiting.splice(0).length;
@@ -170,6 +187,8 @@ export class WebhookDispatcher {
         const enabled = [...endpoints.values()].filter((endpoint) => endpoint.enabled).map((endpoint) => endpoint.webhookId);
         const full = enabled.filter((webhookId) => this.heldBy(webhookId) >= this.perEndpoint);
         if (full.length === enabled.length) return;
+        const busy = this.options.busy?.() === true;
+        if (busy && this.pausing()) return;
         const limit = Math.min(room, this.perEndpoint);
         const leased = await this.exclusively(() =>
           this.ports.deliveries.lease({
@@ -183,11 +202,29 @@ export class WebhookDispatcher {
         this.leaseFailing = false;
         for (const delivery of leased) this.admit(delivery);
         if (leased.length < limit) return;
+        if (busy) {
+          this.pausedUntil = Date.now() + BUSY_PAUSE_MS;
+          return;
+        }
       }
     } catch (error) {
       if (!this.leaseFailing) this.options.onError?.(error);
       this.leaseFailing = true;
     }
+  }
+
+  /** Whether a busy pause is running; if so, a lease is asked for when it ends. */
+  private pausing(): boolean {
+    const left = this.pausedUntil - Date.now();
+    if (left <= 0) return false;
+    if (this.wake === null && this.started) {
+      this.wake = setTimer(() => {
+        this.wake = null;
+        this.notify();
+      }, left);
+      (this.wake as { unref?: () => void }).unref?.();
+    }
+    return true;
   }
 
   private heldBy(webhookId: string): number {
