@@ -16,31 +16,21 @@
  * probe per ordered candidate (the pending-order index) before its claim; a lower version
  * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
  * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-store.ts), the walk is
- * keyed by an internal `readyAt`: a candidate found held back is moved HOLD_RECHECK_MS on, so
+ * keyed by an internal `readyAt`: a candidate found held back is moved HELD_BACK_RECHECK_MS on, so
  * that the thousands held behind an endpoint that is down are not probed at every lease, and the
  * record that delivers or fails the earlier version brings the later ones back to their due time
- * (a second write: a crash between the two leaves them at most HOLD_RECHECK_MS late).
+ * (a second write: a crash between the two leaves them at most HELD_BACK_RECHECK_MS late).
  *
  * `record` and `retry` are single conditional updates: a record carries the lease token, and a
  * worker whose lease was taken over matches nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, leaseWindow, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import { INDEXES } from './collections.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
-
-/** How long a delivery held back by an earlier version is left out of the lease's walk (at most). */
-const HOLD_RECHECK_MS = 5 * 60_000;
-/**
- * How far it is moved when the version holding it back is due or in flight: that version's record
- * may be racing this lease (it released the later versions just after `heldBack` read it pending),
- * and a 5 min push would then make the order's next events 5 min late (seen on PostgreSQL with two
- * instances; the same walk here).
- */
-const HOLD_SOON_MS = 2_000;
 
 /** Pending, due at `now`, and not held by a lease (none, or one that ran out). */
 function leasable(now: Date): Filter<WebhookDeliveryDocument> {
@@ -80,12 +70,10 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   lease(request: LeaseRequest): Promise<LeasedDelivery[]> {
-    const limit = Math.floor(request.limit);
-    if (!(limit >= 1) || request.webhookIds.length === 0) return Promise.resolve([]);
+    const times = leaseWindow(request);
+    if (times === null) return Promise.resolve([]);
     const { now } = request;
-    const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
-    const recheckAt = new Date(now.getTime() + HOLD_RECHECK_MS);
-    const recheckSoonAt = new Date(now.getTime() + HOLD_SOON_MS);
+    const { limit, leaseUntil, recheckAt, recheckSoonAt } = times;
     return databaseOperation(async () => {
       const leased: LeasedDelivery[] = [];
       const candidates = this.deliveries

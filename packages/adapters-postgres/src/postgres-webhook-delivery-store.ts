@@ -13,29 +13,25 @@
  * Held-back rows are due too (their time came), so a scan by due time meets them again at every
  * lease: behind an endpoint that fails for hours, tens of thousands of them, each an index probe
  * (240 ms per lease measured at 40,000). So a lease that finds one held back moves its `ready_at`
- * (the scan's key) HOLD_RECHECK_MS on: it is looked at again then, or as soon as the earlier
+ * (the scan's key) HELD_BACK_RECHECK_MS on: it is looked at again then, or as soon as the earlier
  * version is delivered or failed (`record` brings the later versions' `ready_at` back to their due
  * time in the same statement). A lease racing that record (another instance's lease read the
- * earlier version pending just before the record committed) would push the row HOLD_RECHECK_MS
+ * earlier version pending just before the record committed) would push the row HELD_BACK_RECHECK_MS
  * late: so a row held back by an earlier version that is due or being sent now (it is about to be
- * recorded) is moved only HOLD_SOON_MS on; HOLD_RECHECK_MS is for rows behind an earlier version
+ * recorded) is moved only HELD_BACK_SOON_MS on; HELD_BACK_RECHECK_MS is for rows behind an earlier version
  * waiting for a later retry, the ones that pile up behind a failing endpoint. A scan reads `limit` rows; when it read that many and leased fewer (it met rows
  * held back, now moved on), the lease runs again, reading HELD_SCAN more each time. Moving 40,000
- * held-back rows takes one lease about 3.6 s of statements, once per HOLD_RECHECK_MS.
+ * held-back rows takes one lease about 3.6 s of statements, once per HELD_BACK_RECHECK_MS.
  *
  * `record` and `retry` are conditional UPDATEs: a record carries the lease token, and a worker
  * whose lease was taken over matches no row.
  */
 import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, leaseWindow, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { databaseOperation } from './database-errors.js';
 import { DELIVERY_COLUMNS, toDelivery, toLeased, type DeliveryRow } from './webhook-mappers.js';
 
-/** How long a row held back by an earlier version is left out of the lease's scan (at most). */
-const HOLD_RECHECK_MS = 5 * 60_000;
-/** How far a row is moved on when the version holding it back is due or in flight (a record of it may be racing this lease). */
-const HOLD_SOON_MS = 2_000;
 /** Rows a lease reads beyond what it still wants, once it met rows held back. */
 const HELD_SCAN = 200;
 /** Windows one lease reads at most (a bound in case a window ever failed to move its rows on). */
@@ -138,12 +134,10 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
   }
 
   lease(request: LeaseRequest): Promise<LeasedDelivery[]> {
-    const limit = Math.floor(request.limit);
-    if (!(limit >= 1) || request.webhookIds.length === 0) return Promise.resolve([]);
+    const times = leaseWindow(request);
+    if (times === null) return Promise.resolve([]);
     const { now } = request;
-    const leaseUntil = new Date(now.getTime() + Math.max(1, request.leaseMs));
-    const recheckAt = new Date(now.getTime() + HOLD_RECHECK_MS);
-    const recheckSoonAt = new Date(now.getTime() + HOLD_SOON_MS);
+    const { limit, leaseUntil, recheckAt, recheckSoonAt } = times;
     return databaseOperation(async () => {
       const leased: DeliveryRow[] = [];
       // The first window is just what is wanted (rows it reads, it locks): wider only once rows held back were met.

@@ -135,6 +135,8 @@ export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './w
 export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
 export { BUSY_PAUSE_MS } from './webhooks/webhook-dispatcher.js';
+export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, leaseWindow } from './webhooks/lease-window.js';
+export type { LeaseWindow } from './webhooks/lease-window.js';
 export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './model/customer.js';

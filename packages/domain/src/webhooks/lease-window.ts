@@ -1,0 +1,39 @@
+/**
+ * The times one lease of a database store works with. A store that keys its scan by a `ready`
+ * time moves a delivery held back by an earlier version of its order out of the scan's way, so
+ * that the thousands behind an endpoint that is down are not read at every lease:
+ *
+ * - by HELD_BACK_RECHECK_MS when the earlier version waits for a later retry (the record that
+ *   delivers or fails it brings the later ones back at once);
+ * - by HELD_BACK_SOON_MS only when the earlier version is due or in flight: its record may be
+ *   racing this lease (it released the later versions just after the lease read it pending), and a
+ *   5 min push would then make the order's next events 5 min late (seen with two instances on one
+ *   PostgreSQL database).
+ */
+import type { LeaseRequest } from './ports.js';
+
+export const HELD_BACK_RECHECK_MS = 5 * 60_000;
+export const HELD_BACK_SOON_MS = 2_000;
+
+export interface LeaseWindow {
+  /** Deliveries to hand out at most (a whole number ≥ 1). */
+  readonly limit: number;
+  readonly leaseUntil: Date;
+  /** Where a held-back delivery goes when its earlier version waits for a later retry. */
+  readonly recheckAt: Date;
+  /** Where it goes when its earlier version is due or in flight. */
+  readonly recheckSoonAt: Date;
+}
+
+/** The window of `request`; null when it can hand out nothing (no endpoint, a limit below 1). */
+export function leaseWindow(request: LeaseRequest): LeaseWindow | null {
+  const limit = Math.floor(request.limit);
+  if (!(limit >= 1) || request.webhookIds.length === 0) return null;
+  const now = request.now.getTime();
+  return {
+    limit,
+    leaseUntil: new Date(now + Math.max(1, request.leaseMs)),
+    recheckAt: new Date(now + HELD_BACK_RECHECK_MS),
+    recheckSoonAt: new Date(now + HELD_BACK_SOON_MS),
+  };
+}
