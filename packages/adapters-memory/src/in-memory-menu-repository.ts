@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MenuRepository, OptionGroup, Product } from '@storefront/domain';
 import type { ProductDraft } from '@storefront/domain/adapter-kit';
-import { assignOptionIds, compareProducts, newId, validationFailed } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, compareProducts, newId, productNameKey, productNameKeys } from '@storefront/domain/adapter-kit';
 
 export class InMemoryMenuRepository implements MenuRepository {
   private products: readonly Product[] = Object.freeze([]);
@@ -34,15 +34,13 @@ export class InMemoryMenuRepository implements MenuRepository {
     // Ids of option groups and options first (hashing is asynchronous): the write below then
     // happens in one synchronous step, so no reader or other write sees half of it.
     const groups = await Promise.all(drafts.map((draft, i) => assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`)));
-    const byName = new Map(this.products.map((p) => [nameKey(p.name), p]));
-    const seen = new Set<string>();
+    const byName = new Map(this.products.map((p) => [productNameKey(p.name), p]));
+    // Checked before anything is written: all or nothing.
+    const keys = productNameKeys(drafts);
     const saved: Product[] = [];
     let changed = false;
     drafts.forEach((draft, i) => {
-      const key = nameKey(draft.name);
-      // Checked before anything is written: all or nothing.
-      if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
-      seen.add(key);
+      const key = keys[i]!;
       const existing = byName.get(key);
       // The draft's availability only for a new product: an existing one keeps the kitchen's.
       const available = existing?.available ?? draft.available;
@@ -78,11 +76,6 @@ export class InMemoryMenuRepository implements MenuRepository {
     this.version += 1;
     this.revisionText = `${this.instance}.${this.version}`;
   }
-}
-
-/** Names are unique on a menu regardless of case. */
-function nameKey(name: string): string {
-  return name.toLowerCase();
 }
 
 /** `optionGroups`: the draft's groups with their ids, frozen (assignOptionIds). */

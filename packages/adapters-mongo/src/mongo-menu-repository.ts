@@ -7,10 +7,10 @@
  */
 import type { MenuRepository, Product } from '@storefront/domain';
 import type { ProductDraft } from '@storefront/domain/adapter-kit';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, productNameKeys } from '@storefront/domain/adapter-kit';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import type { MenuRevision } from './menu-revision.js';
-import { freezeProduct, productFields, productNameKey, toProduct, type ProductDocument, type ProductFields } from './product-mapper.js';
+import { freezeProduct, productFields, toProduct, type ProductDocument, type ProductFields } from './product-mapper.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoMenuRepository implements MenuRepository {
@@ -38,7 +38,7 @@ export class MongoMenuRepository implements MenuRepository {
 
   async upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
     // Checked before anything is written: a bad batch writes nothing.
-    const keys = nameKeysOf(drafts);
+    const keys = productNameKeys(drafts);
     if (drafts.length === 0) return [];
     // Option ids follow from the names: computed here, no read of the stored products needed.
     const fields = await Promise.all(
@@ -125,14 +125,4 @@ export class MongoMenuRepository implements MenuRepository {
       .toArray();
     return new Map(found.map((document) => [document.nameKey, { _id: document._id, available: document.available }]));
   }
-}
-
-function nameKeysOf(drafts: readonly ProductDraft[]): string[] {
-  const seen = new Set<string>();
-  return drafts.map((draft, i) => {
-    const key = productNameKey(draft.name);
-    if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
-    seen.add(key);
-    return key;
-  });
 }

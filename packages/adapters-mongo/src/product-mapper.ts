@@ -45,10 +45,6 @@ export interface ProductDocument {
 /** What the store writes of a product besides `_id` and `nameKey`. */
 export type ProductFields = Omit<ProductDocument, '_id' | 'nameKey' | 'optionGroups'> & { optionGroups: OptionGroupDocument[] };
 
-/** Names are unique on a menu regardless of case (the same rule as the memory store). */
-export function productNameKey(name: string): string {
-  return name.toLowerCase();
-}
 
 /**
  * The fields an upsert writes: only the known ones, whatever else a draft object carries.

@@ -6,7 +6,8 @@ import { describe, it } from 'mocha';
 import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
 import { toInsertedOrderDocument, toOrder, toOrderDocument, type OrderDocument } from '../src/order-mapper.js';
-import { freezeProduct, productFields, productNameKey, toProduct } from '../src/product-mapper.js';
+import { productNameKey } from '@storefront/domain/adapter-kit';
+import { freezeProduct, productFields, toProduct } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
 
 describe('document mappers', () => {

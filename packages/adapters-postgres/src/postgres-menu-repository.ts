@@ -9,9 +9,9 @@
  */
 import type { MenuRepository, Product } from '@storefront/domain';
 import type { ProductDraft } from '@storefront/domain/adapter-kit';
-import { assignOptionIds, newId, validationFailed } from '@storefront/domain/adapter-kit';
+import { assignOptionIds, newId, productNameKey, productNameKeys } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
-import { PRODUCT_COLUMNS, productInput, productNameKey, toProduct, type ProductRow } from './product-mapper.js';
+import { PRODUCT_COLUMNS, productInput, toProduct, type ProductRow } from './product-mapper.js';
 import { databaseOperation } from './database-errors.js';
 import { inTransaction } from './transaction.js';
 
@@ -53,7 +53,7 @@ export class PostgresMenuRepository implements MenuRepository {
 
   async upsertByName(drafts: readonly ProductDraft[]): Promise<readonly Product[]> {
     // Checked before anything is written: a bad batch writes nothing.
-    const keys = nameKeysOf(drafts);
+    const keys = productNameKeys(drafts);
     if (drafts.length === 0) return [];
     const inputs = await Promise.all(
       drafts.map(async (draft, i) => productInput(newId('prd'), draft, await assignOptionIds(draft.name, draft.optionGroups, `${i}.optionGroups`))),
@@ -98,14 +98,4 @@ export class PostgresMenuRepository implements MenuRepository {
       return result.rows[0]?.revision ?? 'empty';
     });
   }
-}
-
-function nameKeysOf(drafts: readonly ProductDraft[]): string[] {
-  const seen = new Set<string>();
-  return drafts.map((draft, i) => {
-    const key = productNameKey(draft.name);
-    if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
-    seen.add(key);
-    return key;
-  });
 }

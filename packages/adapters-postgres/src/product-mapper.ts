@@ -5,6 +5,7 @@
  */
 import type { OptionGroup, Product } from '@storefront/domain';
 import type { Option, ProductDraft } from '@storefront/domain/adapter-kit';
+import { productNameKey } from '@storefront/domain/adapter-kit';
 
 export interface ProductRow {
   product_id: string;
@@ -20,10 +21,6 @@ export interface ProductRow {
 
 export const PRODUCT_COLUMNS = 'product_id, name, description, category, price, currency, tags, available, option_groups';
 
-/** Names are unique on a menu regardless of case (the rule of every store). */
-export function productNameKey(name: string): string {
-  return name.toLowerCase();
-}
 
 /** A draft as one element of the upsert's jsonb input: only the known fields. */
 export function productInput(productId: string, draft: ProductDraft, optionGroups: readonly OptionGroup[]) {

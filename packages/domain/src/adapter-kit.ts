@@ -53,7 +53,7 @@ export type { DatabaseOperations, OutageClassifier } from './database-operations
 
 // Entities: drafts, limits, the orders lists follow, the order lifecycle, fulfilment, paging,
 // sessions and the menu file format.
-export { compareProducts } from './model/product.js';
+export { compareProducts, productNameKey, productNameKeys } from './model/product.js';
 export type { ProductDraft } from './model/product.js';
 export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroupDraft } from './model/option-group.js';

@@ -4,7 +4,7 @@
  * `parseMenuDocument` validates one as a whole; `menuDocumentOf` writes the menu back in the same
  * format, so that an export imported again changes nothing.
  */
-import type { Product, ProductDraft } from './product.js';
+import { productNameKey, type Product, type ProductDraft } from './product.js';
 import { parseOptionGroups } from './option-group-validation.js';
 import { isMoney } from './money.js';
 import { Issues, isRecord, textField, unknownFields } from './validation.js';
@@ -97,7 +97,7 @@ export function parseMenuDocument(value: unknown): ProductDraft[] {
   (value as { products: unknown[] }).products.forEach((item, i) => {
     const draft = parseProductDraft(item, `products.${i}`, issues);
     if (draft === null) return;
-    const key = draft.name.toLowerCase();
+    const key = productNameKey(draft.name);
     if (names.has(key)) issues.add(`products.${i}.name`, `"${draft.name}" appears twice`);
     names.add(key);
     drafts.push(draft);

@@ -1,3 +1,4 @@
+import { validationFailed } from '../errors.js';
 import type { OptionGroup, OptionGroupDraft } from './option-group.js';
 
 /**
@@ -26,4 +27,23 @@ export function compareProducts(a: Product, b: Product): number {
   if (a.category !== b.category) return a.category < b.category ? -1 : 1;
   if (a.name !== b.name) return a.name < b.name ? -1 : 1;
   return a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0;
+}
+
+/** Names are unique on a menu regardless of case: the key every store compares them by. */
+export function productNameKey(name: string): string {
+  return name.toLowerCase();
+}
+
+/**
+ * The name keys of an import's drafts, in order. Two drafts of one name (any case) are refused,
+ * `validation_failed` on the second's `{i}.name`, before a store writes anything.
+ */
+export function productNameKeys(drafts: readonly ProductDraft[]): string[] {
+  const seen = new Set<string>();
+  return drafts.map((draft, i) => {
+    const key = productNameKey(draft.name);
+    if (seen.has(key)) throw validationFailed([{ path: `${i}.name`, message: `"${draft.name}" appears twice` }]);
+    seen.add(key);
+    return key;
+  });
 }
