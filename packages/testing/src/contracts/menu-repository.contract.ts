@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { MenuRepository, Product } from '@storefront/domain';
+import { DomainError, type MenuRepository, type Product } from '@storefront/domain';
 import { compareProducts } from '@storefront/domain/adapter-kit';
 import { rejectionOf } from '../assertions.js';
 import { aPizzaDraft, aProductDraft, uniqueSuffix } from '../builders.js';
@@ -155,7 +155,9 @@ export function describeMenuRepositoryContract(name: string, factory: () => Prom
       const menu = await factory();
       const name = `Twice ${uniqueSuffix()}`;
       const other = aProductDraft();
-      await rejectionOf(menu.upsertByName([other, aProductDraft({ name }), aProductDraft({ name: name.toLowerCase() })]));
+      const error = await rejectionOf(menu.upsertByName([other, aProductDraft({ name }), aProductDraft({ name: name.toLowerCase() })]));
+      expect(error).to.be.instanceOf(DomainError).and.to.include({ code: 'validation_failed' });
+      expect((error as DomainError).details?.map((issue) => issue.path)).to.deep.equal(['2.name']);
       const names = (await menu.list()).map((p) => p.name);
       expect(names).to.not.include(other.name);
       expect(names).to.not.include(name);
