@@ -96,6 +96,8 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
         // After the relay (which may still enqueue) and before the adapters close: the attempts in
         // flight are recorded; leased ones not yet sent are taken over when their lease runs out.
         .then(() => storefront.webhookDispatcher?.stop())
+        // Its sampling timer would otherwise outlive the instance (tests start many in one process).
+        .then(() => resolve(container, TYPES.ServingPressure).stop())
         .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
         .then(() => unload(container, logger)));
     release = stop;
