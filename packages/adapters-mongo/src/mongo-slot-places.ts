@@ -1,14 +1,18 @@
 /**
- * Places taken per slot on MongoDB: one document per slot, `{_id: slot start, count, holders}`.
- * Taking a place is one conditional update, `findOneAndUpdate({_id, holders: {$ne: id}, count:
- * {$lt: k}}, {$inc, $push}, {upsert: true})`: a single document's update is atomic, so of N
+ * Places taken per slot on MongoDB: one document per slot, `{_id: slot start, count, holders,
+ * leases}`. Taking a place is one conditional update, `findOneAndUpdate({_id, holders: {$ne: id},
+ * count: {$lt: k}}, {$inc, $push}, {upsert: true})`: a single document's update is atomic, so of N
  * concurrent takers of a slot with k places exactly k match (each match raises `count` for the next).
+ * A place taken is pending (`leases` holds `{order, until}`) until confirmed (its lease pulled);
+ * giving a place back pulls the holder and lowers the count in the same update, filtered on the
+ * holder (and, to evict, on its lease having ended), so it happens once.
  *
  * The upsert creates the slot's document when it has none yet. When the document exists and the
  * filter does not match (the slot is full, or the order holds a place already), the upsert tries an
  * insert with the same `_id` and fails with E11000: the server retries an upsert on a duplicate key
  * only when its filter is equalities on the unique index alone, which this one is not. Then the
  * document exists, and a second update without upsert (or a look at `holders`) gives the answer.
+ * Documents of places taken before leases existed have no `leases`: every holder is confirmed.
  */
 import type { SlotPlaces } from '@storefront/domain';
 import type { Collection } from 'mongodb';
@@ -20,15 +24,18 @@ export interface SlotPlacesDocument {
   count: number;
   /** The orders holding a place: a retried take is found here and takes no second one. */
   holders: string[];
+  /** The pending places among `holders`, each until its lease ends; absent in older documents. */
+  leases?: { order: string; until: Date }[];
 }
 
 export class MongoSlotPlaces implements SlotPlaces {
   constructor(private readonly slots: Collection<SlotPlacesDocument>) {}
 
-  take(slot: Date, orderId: string, capacity: number): Promise<boolean> {
+  take(slot: Date, orderId: string, capacity: number, heldUntil: Date): Promise<boolean> {
     return databaseOperation(async () => {
-      const filter = { _id: new Date(slot.getTime()), holders: { $ne: orderId }, count: { $lt: capacity } };
-      const update = { $inc: { count: 1 }, $push: { holders: orderId } };
+      const _id = new Date(slot.getTime());
+      const filter = { _id, holders: { $ne: orderId }, count: { $lt: capacity } };
+      const update = { $inc: { count: 1 }, $push: { holders: orderId, leases: { order: orderId, until: heldUntil } } };
       try {
         if ((await this.slots.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after' })) !== null) return true;
       } catch (error) {
@@ -36,14 +43,39 @@ export class MongoSlotPlaces implements SlotPlaces {
         // The slot's document exists (another taker created it, or it was full or held already).
         if ((await this.slots.findOneAndUpdate(filter, update, { returnDocument: 'after' })) !== null) return true;
       }
-      return (await this.slots.countDocuments({ _id: new Date(slot.getTime()), holders: orderId }, { limit: 1 })) > 0;
+      // Held already: a pending place's lease is renewed (a confirmed one has no lease to match).
+      await this.slots.updateOne({ _id, 'leases.order': orderId }, { $set: { 'leases.$.until': heldUntil } });
+      return (await this.slots.countDocuments({ _id, holders: orderId }, { limit: 1 })) > 0;
+    });
+  }
+
+  confirm(slot: Date, orderId: string): Promise<boolean> {
+    return databaseOperation(async () => {
+      const result = await this.slots.updateOne({ _id: new Date(slot.getTime()), holders: orderId }, { $pull: { leases: { order: orderId } } });
+      return result.matchedCount === 1;
     });
   }
 
   release(slot: Date, orderId: string): Promise<void> {
     return databaseOperation(async () => {
       // Filtered on the holder: a second release of one order gives back nothing.
-      await this.slots.updateOne({ _id: new Date(slot.getTime()), holders: orderId }, { $pull: { holders: orderId }, $inc: { count: -1 } });
+      await this.slots.updateOne({ _id: new Date(slot.getTime()), holders: orderId }, GIVE_BACK(orderId));
+    });
+  }
+
+  lapsed(from: Date, to: Date, now: Date): Promise<readonly { slot: Date; orderId: string }[]> {
+    return databaseOperation(async () => {
+      const documents = await this.slots
+        .find({ _id: { $gte: new Date(from.getTime()), $lt: new Date(to.getTime()) }, 'leases.until': { $lte: now } }, { projection: { leases: 1 } })
+        .toArray();
+      return documents.flatMap((d) => (d.leases ?? []).filter((l) => l.until.getTime() <= now.getTime()).map((l) => ({ slot: d._id, orderId: l.order })));
+    });
+  }
+
+  evict(slot: Date, orderId: string, now: Date): Promise<boolean> {
+    return databaseOperation(async () => {
+      const filter = { _id: new Date(slot.getTime()), holders: orderId, leases: { $elemMatch: { order: orderId, until: { $lte: now } } } };
+      return (await this.slots.updateOne(filter, GIVE_BACK(orderId))).modifiedCount === 1;
     });
   }
 
@@ -56,3 +88,6 @@ export class MongoSlotPlaces implements SlotPlaces {
     });
   }
 }
+
+/** The update that gives `orderId`'s place back; only ever run filtered on `holders: orderId`. */
+const GIVE_BACK = (orderId: string) => ({ $pull: { holders: orderId, leases: { order: orderId } }, $inc: { count: -1 } });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { listsOutOfPlace } from './list-positions.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { webhooks } from '../src/migrations/004-webhooks.js';
+import { slotPlaceLeases } from '../src/migrations/005-slot-place-leases.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -71,7 +72,9 @@ const UPGRADES: readonly Upgrade[] = [
       const queue = await adapters.orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 5 });
       expect(queue.items.map((order) => order.orderId)).to.deep.equal(['ord_v1a', 'ord_v1b', preOrder.orderId]);
       expect(await listsOutOfPlace(pool)).to.deep.equal([]);
-      expect(await adapters.slotPlaces.take(new Date('2025-01-15T13:00:00Z'), preOrder.orderId, 1)).to.equal(true);
+      // The slot tables (used through the adapter from version 5 on, when places gained leases).
+      await pool.query('INSERT INTO slot_places (slot, taken) VALUES ($1, 1)', [preOrder.fulfilment.promisedAt]);
+      await pool.query('INSERT INTO slot_holders (slot, order_id) VALUES ($1, $2)', [preOrder.fulfilment.promisedAt, preOrder.orderId]);
     },
   },
   {
@@ -142,6 +145,26 @@ const UPGRADES: readonly Upgrade[] = [
       expect(leased?.eventId).to.equal(event.eventId);
       expect(await adapters.webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
       expect(await adapters.webhookDeliveries.stats()).to.deep.equal({ pending: 0 });
+    },
+  },
+  {
+    // Slot places pending until their order is stored (file 005): places taken before hold for
+    // good (never lapse), and count as before against the capacity.
+    to: MIGRATIONS.indexOf(slotPlaceLeases) + 1,
+    seed: async (pool) => {
+      await pool.query(`INSERT INTO slot_places (slot, taken) VALUES ('2025-04-01T12:00:00Z', 1)`);
+      await pool.query(`INSERT INTO slot_holders (slot, order_id) VALUES ('2025-04-01T12:00:00Z', 'ord_before_leases')`);
+    },
+    check: async (pool) => {
+      const { slotPlaces } = await createPostgresAdapters({ pool });
+      const slot = new Date('2025-04-01T12:00:00Z');
+      const later = new Date('2100-01-01T00:00:00Z');
+      expect(await slotPlaces.lapsed(slot, new Date(slot.getTime() + 1), later)).to.deep.equal([]);
+      expect(await slotPlaces.take(slot, 'ord_before_leases', 2, later)).to.equal(true);
+      expect(await slotPlaces.lapsed(slot, new Date(slot.getTime() + 1), later)).to.deep.equal([]);
+      expect(await slotPlaces.take(slot, 'ord_after', 2, slot)).to.equal(true);
+      expect(await slotPlaces.take(slot, 'ord_third', 2, slot)).to.equal(false);
+      expect(await slotPlaces.lapsed(slot, new Date(slot.getTime() + 1), later)).to.deep.equal([{ slot, orderId: 'ord_after' }]);
     },
   },
 ];

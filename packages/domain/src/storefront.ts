@@ -263,6 +263,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     clock,
     zones: ports.deliveryZones ?? null,
     places: ports.slotPlaces ?? null,
+    orders: ports.orders,
   });
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
   const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);

@@ -53,7 +53,7 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
     deferredPort(() => c.require().resetTokens, { save: true, find: true, consume: true, deleteAllOf: true }),
   );
   bindFactory(bind, TYPES.StoreStateRepository, [connection], (c) => deferredPort(() => c.require().storeState, { get: true, setAcceptingOrders: true }));
-  bindFactory(bind, TYPES.SlotPlaces, [connection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, release: true, taken: true }));
+  bindFactory(bind, TYPES.SlotPlaces, [connection], (c) => deferredPort(() => c.require().slotPlaces, { take: true, confirm: true, release: true, lapsed: true, evict: true, taken: true }));
   bindFactory(bind, TYPES.WebhookEndpointStore, [connection], (c) =>
     deferredPort(() => c.require().webhookEndpoints, { create: true, get: true, list: true, update: true, markFailing: true, remove: true }),
   );

@@ -11,6 +11,7 @@ import type { OpeningHours } from '../ports/opening-hours.js';
 import type { Clock } from '../ports/security.js';
 import type { SlotPlaces } from '../ports/slot-places.js';
 import { SlotGrid, type Slot } from './slot-grid.js';
+import { SlotHolds, type PlacedOrders } from './slot-holds.js';
 import { refusalMessage, refusalOf, slotWindow, type SlotRefusal, type SlotRules, type SlotWindow } from './slot-rules.js';
 
 /** What delivery adds to an order. */
@@ -27,14 +28,19 @@ export interface FulfilmentPlannerPorts {
   readonly zones: DeliveryZones | null;
   /** Required when `rules.capacity` is set. */
   readonly places: SlotPlaces | null;
+  /** Where a place's order is looked for when its lease has ended. */
+  readonly orders: PlacedOrders;
 }
 
 export class FulfilmentPlanner {
   readonly grid: SlotGrid;
+  /** Null when slots have no capacity. */
+  private readonly holds: SlotHolds | null;
 
   constructor(private readonly ports: FulfilmentPlannerPorts) {
     if (ports.rules.capacity !== null && ports.places === null) throw new Error('slot capacity is set but no SlotPlaces store is given');
     this.grid = new SlotGrid(ports.hours, ports.rules.slotMinutes);
+    this.holds = ports.rules.capacity === null ? null : new SlotHolds(ports.places!, ports.orders, ports.clock);
   }
 
   get rules(): SlotRules {
@@ -67,7 +73,7 @@ export class FulfilmentPlanner {
   }
 
   /**
-   * The start of the slot `orderId` is promised for, its place taken. `asap` takes the first
+   * The start of the slot `orderId` is promised for, its place taken (pending until `confirm`). `asap` takes the first
    * offered slot (the caller has checked that the store takes orders now); a chosen time takes the
    * slot that contains it, whether or not the store is open now.
    */
@@ -95,10 +101,18 @@ export class FulfilmentPlanner {
     const slots = this.grid.slotsOf(date).filter((slot) => refusalOf(slot, window, this.ports.hours) === null);
     const { capacity } = this.rules;
     if (capacity === null || slots.length === 0) return slots.map((slot) => ({ slot, remaining: null }));
-    const taken = await this.ports.places!.taken(slots[0]!.start, slots[slots.length - 1]!.end);
+    const [from, to] = [slots[0]!.start, slots[slots.length - 1]!.end];
+    await this.holds!.reclaim(from, to);
+    const taken = await this.ports.places!.taken(from, to);
     return slots
       .map((slot) => ({ slot, remaining: capacity - (taken.get(slot.start.getTime()) ?? 0) }))
       .filter((offered) => offered.remaining > 0);
+  }
+
+  /** The order holding a place in the slot starting at `promisedAt` is stored: the place is its for good. */
+  async confirm(promisedAt: Date, orderId: string): Promise<void> {
+    const { capacity } = this.rules;
+    if (this.holds !== null && capacity !== null) await this.holds.confirm(promisedAt, orderId, capacity);
   }
 
   /** Gives back the place an order held (cancelled or rejected). */
@@ -131,7 +145,7 @@ export class FulfilmentPlanner {
 
   private async take(slot: Slot, orderId: string): Promise<boolean> {
     const { capacity } = this.rules;
-    return capacity === null || this.ports.places!.take(slot.start, orderId, capacity);
+    return capacity === null || this.holds!.take(slot.start, orderId, capacity);
   }
 }
 

@@ -8,7 +8,9 @@
  *   so a key can never store two orders (the store refuses a second order with an id it holds);
  * - a claim is released (the key freed) only when nothing was written under it;
  * - after a write whose outcome is unknown, the holder only gives up its lock: the next request
- *   takes the claim over, finds the order if it was stored (a replay), or places it.
+ *   takes the claim over, finds the order if it was stored (a replay), or places it;
+ * - a request that ends without reaching the store to do either leaves its claim to `LeftClaims`:
+ *   a retry on this instance takes it over at once, and it is settled when the store answers again.
  */
 import { DomainError, validationFailed } from '../errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
@@ -21,6 +23,7 @@ import { placedState } from '../model/order-lifecycle.js';
 import type { MenuRepository } from '../ports/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from '../ports/order-repository.js';
 import type { Clock } from '../ports/security.js';
+import { LeftClaims } from './left-claims.js';
 import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
 import type { StoreGate } from './store-gate.js';
 
@@ -79,6 +82,7 @@ export class PlaceOrder {
   private readonly stamper = new OrderStamper();
   private readonly ttlMs: number;
   private readonly lockMs: number;
+  private readonly left: LeftClaims;
 
   constructor(
     private readonly menu: MenuRepository,
@@ -94,6 +98,7 @@ export class PlaceOrder {
   ) {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
+    this.left = new LeftClaims(orders, clock);
   }
 
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -106,6 +111,7 @@ export class PlaceOrder {
     if (key === undefined) {
       const { order } = await this.orders.insert(await this.price(input.customerId, request, reservation));
       this.stored();
+      await this.confirmPlace(order);
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
@@ -114,18 +120,25 @@ export class PlaceOrder {
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
-      const claim = await this.orders.claimIdempotencyKey(
-        {
-          ...ref,
-          fingerprint,
-          owner,
-          orderId: reservation.orderId,
-          orderCreatedAt: reservation.createdAt,
-          lockExpiresAt: this.lockFrom(now),
-          expiresAt: new Date(now.getTime() + this.ttlMs),
-        },
-        now,
-      );
+      const claim = await this.orders
+        .claimIdempotencyKey(
+          {
+            ...ref,
+            fingerprint,
+            owner,
+            orderId: reservation.orderId,
+            orderCreatedAt: reservation.createdAt,
+            lockExpiresAt: this.lockFrom(now),
+            expiresAt: new Date(now.getTime() + this.ttlMs),
+          },
+          now,
+        )
+        .catch((error: unknown) => {
+          // Perhaps stored with its acknowledgement lost: then it is this ended request's claim.
+          this.left.add(ref, owner, 'abandon');
+          throw error;
+        });
+      this.left.storeAnswers();
       if (claim.kind === 'claimed') return this.placeHolding(ref, owner, reservation, request);
 
       const { record } = claim;
@@ -136,7 +149,9 @@ export class PlaceOrder {
         if (claim.order === null) throw new Error(`Idempotency-Key record completed without its order ${record.orderId}`);
         return { order: claim.order, replayed: true };
       }
-      if (record.lockExpiresAt.getTime() > now.getTime()) throw inUse();
+      // A lock guards a request still running; one that this instance saw end guards nothing.
+      const holderEnded = this.left.has(ref, record.owner);
+      if (record.lockExpiresAt.getTime() > now.getTime() && !holderEnded) throw inUse();
 
       // The holder crashed, outlived its lock, or gave it up after a write of unknown outcome.
       const stored = await this.orders.findOrder(ref.customerId, record.orderId);
@@ -144,9 +159,11 @@ export class PlaceOrder {
         // Completing can lose to another request that took the record over meanwhile; the
         // order is the same either way.
         await this.orders.completeIdempotencyKey(ref, record.owner);
+        this.left.settled(ref, record.owner);
         return { order: stored, replayed: true };
       }
       if (await this.orders.takeOverIdempotencyKey(ref, record.owner, owner, this.lockFrom(this.clock.now()))) {
+        this.left.settled(ref, record.owner);
         return this.placeHolding(ref, owner, reservationOf(record), request);
       }
       // Another request changed the record since it was read: look again.
@@ -166,7 +183,7 @@ export class PlaceOrder {
       order = await this.price(ref.customerId, request, reservation);
     } catch (error) {
       // Nothing was written under this claim: free the key (for a corrected body, say).
-      await this.orders.releaseIdempotencyKey(ref, owner).catch(() => undefined);
+      await this.orders.releaseIdempotencyKey(ref, owner).catch(() => this.left.add(ref, owner, 'release'));
       throw error;
     }
     let stored: Order;
@@ -177,20 +194,35 @@ export class PlaceOrder {
     } catch (error) {
       // The order may or may not be stored: keep the claim and its reservation, end the lock so
       // that a retry takes the claim over at once and replays the order or places it.
-      await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => undefined);
+      await this.abandon(ref, owner);
       throw error;
     }
+    await this.confirmPlace(stored);
     // The order is stored. If the completion is lost, a retry finds the order through the
     // reservation once the lock ends; the client is told about the order it has.
     const completed = await this.orders.completeIdempotencyKey(ref, owner).catch(() => false);
-    if (!completed) await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => undefined);
+    if (!completed) await this.abandon(ref, owner);
     return { order: stored, replayed: !inserted };
+  }
+
+  /** Ends the lock of `owner`'s claim; when the store cannot be told, the claim is left to `LeftClaims`. */
+  private async abandon(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => this.left.add(ref, owner, 'abandon'));
+  }
+
+  /**
+   * The order is stored: its slot place (pending until now) is held for good. If this fails, the
+   * place's lease ends and the next look finds the order and confirms it then.
+   */
+  private async confirmPlace(order: Order): Promise<void> {
+    await this.planner.confirm(order.fulfilment.promisedAt, order.orderId).catch(() => undefined);
   }
 
   /**
    * The order as it will be stored. Every refusal comes before the slot's place is taken (the last
    * step), so a refused order holds none; a place taken for an order that is then not stored (a
-   * failed write) stays taken: see docs/decisions.md, "Slot capacity".
+   * failed write, a crash) is pending and comes back when its lease ends: see docs/decisions.md,
+   * "Slot places: pending until the order is stored".
    */
   private async price(customerId: string, request: OrderRequest, reservation: Reservation): Promise<Order> {
     // An order for now is refused while the store is closed or paused; one for later is not.

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
 import { createStorefront, isDomainError } from '@storefront/domain';
 import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
-import { expectDomainError, rejectionOf } from '../assertions.js';
+import { expectDomainError, rejectionOf, sleep } from '../assertions.js';
 import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
 import { Faults, InjectedFault } from '../faults/faulty.js';
@@ -46,21 +46,26 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
     const menu = new Faults(stores.menu);
     // Real time as the start: a store's TTL monitor must not see the records as long expired.
     const clock = new FakeClock(Date.now());
-    const { placeOrder } = createStorefront(
-      { menu: menu.target, orders: orders.target, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
-      { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
-    );
+    const instance = () =>
+      createStorefront(
+        { menu: menu.target, orders: orders.target, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+        { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
+      ).placeOrder;
+    // `elsewhere`: another instance on the same stores, or this one restarted after a crash.
+    const [placeOrder, elsewhere] = [instance(), instance()];
     const [product] = await stores.menu.upsertByName([aProductDraft()]);
     const customerId = `cus_${uniqueSuffix()}`;
     const key = `key-${uniqueSuffix()}`;
     const body = [{ productId: product!.productId, quantity: 2 }];
     const place = (items = body): Promise<PlaceOrderResult> => placeOrder.execute({ customerId, items, idempotencyKey: key });
+    const placeElsewhere = (): Promise<PlaceOrderResult> => elsewhere.execute({ customerId, items: body, idempotencyKey: key });
+    const placeAnother = (): Promise<PlaceOrderResult> => placeOrder.execute({ customerId, items: body, idempotencyKey: `${key}-another` });
     const stored = async () => (await stores.orders.listByCustomer(customerId, { page: 1, limit: 100 })).items;
     const pastTheLock = () => clock.advance(LOCK_SECONDS * 1000 + 1);
     // The kitchen's 86, not a menu import: an import keeps the availability of a dish it finds
     // (DECISIONS, "Restarts never undo the kitchen's changes").
     const setAvailable = (available: boolean) => stores.menu.setAvailability(product!.productId, available);
-    return { orders, menu, clock, place, stored, pastTheLock, setAvailable, product: product!, body };
+    return { orders, menu, clock, place, placeElsewhere, placeAnother, stored, pastTheLock, setAvailable, product: product!, body };
   }
 
   describe('the request dies after its order is stored', () => {
@@ -69,11 +74,12 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
       // Nothing after the insert reaches the store: what a crash leaves behind.
       w.orders.fail('completeIdempotencyKey', 'before').fail('abandonIdempotencyKey', 'before');
       const first = await w.place();
-      await expectDomainError(w.place(), 'idempotency_key_in_use');
+      // The instance is gone: its retries come to another one (or to it, restarted).
+      await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
       w.pastTheLock();
       // The menu has changed since: the order stored is still the answer, not a new pricing.
       await w.setAvailable(false);
-      const retry = await w.place();
+      const retry = await w.placeElsewhere();
       expect(retry).to.deep.equal({ order: first.order, replayed: true });
       expect(await w.stored()).to.deep.equal([first.order]);
     });
@@ -112,9 +118,9 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
       const w = await world();
       w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
       await rejectionOf(w.place());
-      await expectDomainError(w.place(), 'idempotency_key_in_use');
+      await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
       w.pastTheLock();
-      const retry = await w.place();
+      const retry = await w.placeElsewhere();
       expect(retry.replayed).to.equal(true);
       expect(await w.stored()).to.deep.equal([retry.order]);
     });
@@ -127,6 +133,69 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
       expect(retry.replayed).to.equal(false);
       expect(await w.stored()).to.deep.equal([retry.order]);
       expect(await w.place()).to.deep.equal({ order: retry.order, replayed: true });
+    });
+  });
+
+  describe('the request ends while the store cannot be told (an outage)', () => {
+    it('lets a retry on the same instance take the claim over at once and place the order once', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'before').fail('abandonIdempotencyKey', 'before');
+      expect(await rejectionOf(w.place())).to.be.instanceOf(InjectedFault);
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(false);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+      expect(await w.placeElsewhere()).to.deep.equal({ order: retry.order, replayed: true });
+    });
+
+    it('answers at once a retry of a claim stored with its acknowledgement lost', async () => {
+      const w = await world();
+      w.orders.fail('claimIdempotencyKey', 'after');
+      expect(await rejectionOf(w.place())).to.be.instanceOf(InjectedFault);
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(false);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+    });
+
+    it('replays at once an order stored before the store went away', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      await rejectionOf(w.place());
+      const retry = await w.place();
+      expect(retry.replayed).to.equal(true);
+      expect(await w.stored()).to.deep.equal([retry.order]);
+    });
+
+    it('ends the lock when the store answers again, so that a retry on any instance is answered', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      await rejectionOf(w.place());
+      await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
+      // Any placement of this instance that reaches the store tells it that the store is back.
+      await w.placeAnother();
+      let retry: PlaceOrderResult | undefined;
+      for (let i = 0; i < 100 && retry === undefined; i++) {
+        retry = await w.placeElsewhere().catch((error: unknown) => {
+          if (!isDomainError(error, 'idempotency_key_in_use')) throw error;
+          return undefined;
+        });
+        if (retry === undefined) await sleep(20);
+      }
+      expect(retry?.replayed).to.equal(true);
+      expect((await w.stored()).filter((o) => o.orderId === retry!.order.orderId)).to.have.length(1);
+      expect(await w.stored()).to.have.length(2);
+    });
+
+    it('still answers 409 to a retry while the first request is running', async () => {
+      const w = await world();
+      w.orders.fail('insert', 'before').fail('abandonIdempotencyKey', 'before');
+      await rejectionOf(w.place());
+      const gate = w.orders.hold('insert');
+      const running = w.place();
+      await gate.reached;
+      await expectDomainError(w.place(), 'idempotency_key_in_use');
+      gate.open();
+      const placed = await running;
+      expect(await w.stored()).to.deep.equal([placed.order]);
     });
   });
 
