@@ -77,6 +77,12 @@ export interface HttpAppOptions {
   readonly apiReference?: ApiReference | undefined;
   /** The kitchen display at GET /kitchen (routes/kitchen-page.ts). Default: none (404). */
   readonly kitchenPage?: KitchenPage | undefined;
+  /**
+   * Whether the instance can do its whole job yet (start-up done). Until it returns true, every
+   * request but GET /api/status is answered 503 `service_unavailable` with `Retry-After: 1`; once
+   * true it is not asked again. Default: ready from the start.
+   */
+  readonly ready?: (() => boolean) | undefined;
 }
 
 export interface HttpAppDependencies {

@@ -13,11 +13,11 @@
  * route, admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
-import type { Caller } from '@storefront/domain';
+import { RateLimitedError, type Caller } from '@storefront/domain';
 import type { RateLimitStatus } from '@storefront/domain/adapter-kit';
 import Koa, { type Context, type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
-import { admission, type Admitted } from './admission.js';
+import { admission, type Admit, type Admitted } from './admission.js';
 import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { clientKeyOf, rateLimitKeyOfAddress } from './client-address.js';
@@ -66,6 +66,18 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     options.observer,
   );
   const admit = admission(storefront);
+  const starting = startingRefusal(options.ready);
+  // Counted like any request (its answer carries the quota headers); while starting, whatever
+  // admission decided but a 429 (a token it could not check in a store not ready) becomes the 503.
+  const admitOnceStarted: Admit = async (exchange, route) => {
+    try {
+      await admit(exchange, route);
+    } catch (error) {
+      if (!(error instanceof RateLimitedError)) starting();
+      throw error;
+    }
+    starting();
+  };
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
   // One cache of rendered orders for every route that answers orders (order-texts.ts).
   const texts = new OrderTexts();
@@ -95,7 +107,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     router.register(route.path, [route.method], async (ctx) => {
       const exchange = exchangeOf(ctx);
       exchange.route = route;
-      await admit(exchange, route);
+      await (route.operation === 'getStatus' ? admit(exchange, route) : admitOnceStarted(exchange, route));
       if (readBody !== undefined) await readBody(ctx, noNext);
       exchange.reply = await dispatch(route, exchange);
     });
@@ -118,7 +130,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   koa.use(router.allowedMethods());
   // No route for the path and method: the request is still admitted (and counted) before its 404,
   // 405 or OPTIONS answer, which allowedMethods decides once this returns.
-  koa.use((ctx) => admit(exchangeOf(ctx), undefined));
+  koa.use((ctx) => admitOnceStarted(exchangeOf(ctx), undefined));
 
   return {
     listener: koa.callback(),
@@ -131,6 +143,20 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
 }
 
 const noNext = (): Promise<void> => Promise.resolve();
+
+/**
+ * Until `ready` says so, every request but the status check is refused with 503 and Retry-After: a
+ * starting instance answers nothing it cannot answer right (DECISIONS "Ready means ready");
+ * /api/status says 503 on its own (the embedder's store check).
+ */
+function startingRefusal(ready: (() => boolean) | undefined): () => void {
+  if (ready === undefined) return () => undefined;
+  let open = false;
+  return () => {
+    if (open || (open = ready())) return;
+    throw new HttpProblem('service_unavailable', 'The service is starting; retry shortly.', undefined, { 'Retry-After': '1' });
+  };
+}
 
 /** What a socket reports when its peer went away. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);

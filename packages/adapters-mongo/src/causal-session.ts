@@ -15,8 +15,12 @@
  *
  * One session per attempt: only a session's first command goes without `afterClusterTime`, and the
  * insert that may lose the race must be that one.
+ *
+ * Every read in the session goes through `readIn`: the driver writes `afterClusterTime` into the
+ * read concern object the operation resolved, and without one of its own that is the Db handle's,
+ * shared by every read of every collection afterwards (docs/decisions.md, items 8-10 of issue 32).
  */
-import type { ClientSession, MongoClient } from 'mongodb';
+import { ReadConcern, type ClientSession, type ReadConcernLevel, type Collection, type Document, type MongoClient } from 'mongodb';
 
 export async function inCausalSession<T>(client: MongoClient, work: (session: ClientSession) => Promise<T>): Promise<T> {
   const session = client.startSession({ causalConsistency: true });
@@ -25,4 +29,15 @@ export async function inCausalSession<T>(client: MongoClient, work: (session: Cl
   } finally {
     await session.endSession().catch(() => undefined);
   }
+}
+
+/**
+ * The options of a read in `session`: a read concern object of the read's own, at the level of
+ * `collection` (the durable Db handle's). "linearizable" is refused in a causally consistent session
+ * (and with `afterClusterTime`); "majority" after the refused write's time is what the read needs.
+ */
+export function readIn(session: ClientSession, collection: Pick<Collection<Document>, 'readConcern'>): { session: ClientSession; readConcern?: ReadConcern } {
+  const level = collection.readConcern?.level as ReadConcernLevel | undefined;
+  if (level === undefined) return { session };
+  return { session, readConcern: new ReadConcern(level === 'linearizable' ? 'majority' : level) };
 }

@@ -16,7 +16,7 @@ export { MenuRevision } from './menu-revision.js';
 export { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
 export { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
-export { dropRetiredIndexes, upgradeOrders, upgradeDatabase } from './upgrades.js';
+export { DATA_UPGRADES, dropRetiredIndexes, upgradeOrders, upgradeDatabase, type SchemaDocument } from './upgrades.js';
 export { isDatabaseUnavailable, databaseOperation, toDomainError } from './database-errors.js';
 export {
   DEFAULT_MONGODB_TIMEOUT_MS,

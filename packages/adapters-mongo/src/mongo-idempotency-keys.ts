@@ -9,7 +9,7 @@ import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefro
 import { DomainError } from '@storefront/domain';
 import { setTimeout } from 'node:timers/promises';
 import type { ClientSession, Collection, Filter, MongoClient } from 'mongodb';
-import { inCausalSession } from './causal-session.js';
+import { inCausalSession, readIn } from './causal-session.js';
 import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
@@ -46,7 +46,7 @@ export class MongoIdempotencyKeys {
     } catch (error) {
       if (!isDuplicateKey(error, INDEXES.idempotencyKey)) throw error;
     }
-    const record = await this.records.findOne(keyOf(claim), { session });
+    const record = await this.records.findOne(keyOf(claim), readIn(session, this.records));
     // Gone since the insert failed (released, or removed by the TTL monitor): insert again.
     if (record === null) return undefined;
     if (isFirstReleaseKeyRecord(record)) {
@@ -61,7 +61,7 @@ export class MongoIdempotencyKeys {
       return replaced.matchedCount === 1 ? { kind: 'claimed' } : undefined;
     }
     // Completed after the order was stored: the session's reads see that order too.
-    const order = record.state === 'completed' ? await this.orders.findOne({ _id: record.orderId, customerId: record.customerId }, { session }) : null;
+    const order = record.state === 'completed' ? await this.orders.findOne({ _id: record.orderId, customerId: record.customerId }, readIn(session, this.orders)) : null;
     return { kind: 'held', record: toIdempotencyRecord(record), order: order === null ? null : toOrder(order) };
   }
 

@@ -32,7 +32,7 @@ import type {
 } from '@storefront/domain/adapter-kit';
 import { toPage } from '@storefront/domain/adapter-kit';
 import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
-import { inCausalSession } from './causal-session.js';
+import { inCausalSession, readIn } from './causal-session.js';
 import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
 import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from './order-queries.js';
@@ -75,7 +75,7 @@ export class MongoOrderRepository implements OrderRepository {
         } catch (error) {
           if (!isDuplicateKey(error, '_id_')) throw error;
         }
-        const stored = await this.orders.findOne({ _id: order.orderId }, { session });
+        const stored = await this.orders.findOne({ _id: order.orderId }, readIn(session, this.orders));
         if (stored === null) throw new Error(`order ${order.orderId} was refused as a duplicate but cannot be read`);
         return { order: toOrder(stored), inserted: false };
       });

@@ -1,20 +1,54 @@
 /**
  * What changes in a store written by an older version, so that every read and every
- * compare-and-set finds the fields it expects. The start-up steps match nothing once done, so running
- * them at every start is a no-op; an order written by an older instance still running (a rolling
- * deploy) is upgraded at the next start of a newer one. Key records are upgraded when a claim meets
- * one instead: finding them at start would scan every key record (no index can find a missing
- * field cheaply) under the start-up's time-out, at every start, for records that expire in a day.
+ * compare-and-set finds the fields it expects. Each data upgrade runs once per database: the
+ * `schema` document of `meta` lists the ones done, and a start that finds them all there sends
+ * nothing to `orders`. An upgrade not yet listed runs, each of its updates bounded by the kitchen
+ * queue's index (never a collection scan, however many orders there are), and is listed once it
+ * has finished; it is idempotent (it matches only what is still missing), so instances starting
+ * together, or one that stopped before listing it, at most run it again cheaply (docs/decisions.md,
+ * "Issue 32, items 8, 9, 10"). Key records are upgraded when a claim meets one instead: they expire
+ * in a day and no index finds a missing field among them.
  */
 import { newId } from '@storefront/domain/adapter-kit';
 import type { Collection, Db, ObjectId } from 'mongodb';
-import { COLLECTIONS } from './collections.js';
+import { COLLECTIONS, INDEXES } from './collections.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import type { OrderDocument } from './order-mapper.js';
 
-export async function upgradeDatabase(db: Db): Promise<void> {
-  await dropRetiredIndexes(db);
-  await upgradeOrders(db);
+/** The `meta` document that lists the data upgrades done on this database. */
+export interface SchemaDocument {
+  _id: 'schema';
+  upgrades: string[];
+}
+
+const SCHEMA = 'schema';
+
+interface DataUpgrade {
+  /** Stable: it is stored in the schema document. */
+  readonly id: string;
+  run(db: Db): Promise<unknown>;
+}
+
+/** In the order they were introduced; a new one is appended with a new id. */
+export const DATA_UPGRADES: readonly DataUpgrade[] = [
+  { id: 'orders-retired-key-index', run: dropRetiredIndexes },
+  { id: 'orders-lifecycle', run: upgradeOrderLifecycle },
+  { id: 'orders-promised-at', run: upgradeOrderPromisedAt },
+];
+
+/** Runs the data upgrades this database has not had; the ids of those it ran. */
+export async function upgradeDatabase(db: Db): Promise<string[]> {
+  const meta = db.collection<SchemaDocument>(COLLECTIONS.meta);
+  const done = new Set((await meta.findOne({ _id: SCHEMA }))?.upgrades ?? []);
+  const ran: string[] = [];
+  for (const upgrade of DATA_UPGRADES) {
+    if (done.has(upgrade.id)) continue;
+    await upgrade.run(db);
+    // Listed only once done: a start cut short runs it again (it is idempotent).
+    await meta.updateOne({ _id: SCHEMA }, { $addToSet: { upgrades: upgrade.id } }, { upsert: true });
+    ran.push(upgrade.id);
+  }
+  return ran;
 }
 
 /**
@@ -34,24 +68,36 @@ function sameKey(key: Record<string, unknown>, expected: Record<string, number>)
 }
 
 /**
+ * The kitchen queue's index ({status, promisedAt, createdAt, _id}) holds a missing field as null:
+ * hinted, `status: {$exists: false}` reads only the keys with a null status, and `promisedAt:
+ * {$exists: false}` only those with a null promisedAt under each status (the scan seeks past the
+ * rest). Either costs what it finds, not the size of `orders`.
+ */
+const BY_QUEUE_INDEX = { hint: INDEXES.ordersByStatus } as const;
+
+/**
  * Orders placed before the kitchen lifecycle have no status: the mapper reads them as placed, but
  * the queue's index and a move's compare-and-set on `version` need the fields written. This gives
- * them the placed state (one update, from their own createdAt). Orders placed before fulfilment are
- * promised when they were placed: the kitchen queue's index needs `promisedAt` written.
+ * them the placed state (one update, from their own createdAt).
  */
+export async function upgradeOrderLifecycle(db: Db): Promise<number> {
+  const result = await db.collection(COLLECTIONS.orders).updateMany(
+    { status: { $exists: false } },
+    [{ $set: { status: 'placed', version: 1, updatedAt: '$createdAt', statusHistory: [{ status: 'placed', at: '$createdAt' }] } }],
+    BY_QUEUE_INDEX,
+  );
+  return result.modifiedCount;
+}
+
+/** Orders placed before fulfilment are promised when they were placed: the kitchen queue's index needs `promisedAt` written. */
+export async function upgradeOrderPromisedAt(db: Db): Promise<number> {
+  const result = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }], BY_QUEUE_INDEX);
+  return result.modifiedCount;
+}
+
+/** Both order upgrades at once (tests of a store written by an older version). */
 export async function upgradeOrders(db: Db): Promise<number> {
-  const result = await db.collection(COLLECTIONS.orders).updateMany({ status: { $exists: false } }, [
-    {
-      $set: {
-        status: 'placed',
-        version: 1,
-        updatedAt: '$createdAt',
-        statusHistory: [{ status: 'placed', at: '$createdAt' }],
-      },
-    },
-  ]);
-  const promised = await db.collection(COLLECTIONS.orders).updateMany({ promisedAt: { $exists: false } }, [{ $set: { promisedAt: '$createdAt' } }]);
-  return result.modifiedCount + promised.modifiedCount;
+  return (await upgradeOrderLifecycle(db)) + (await upgradeOrderPromisedAt(db));
 }
 
 /** The holder named on key records of the first release, which named none. */

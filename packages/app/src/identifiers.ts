@@ -29,6 +29,7 @@ import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
 import type { ServingPressure } from './serving-pressure.js';
+import type { StartGate } from './start-gate.js';
 import type { MongoDatabaseConnection } from './mongo-connection.js';
 import type { PostgresDatabaseConnection } from './postgres-connection.js';
 import type { StorefrontConfig } from './config.js';
@@ -62,6 +63,7 @@ const StorefrontId: unique symbol = Symbol.for('storefront.Storefront');
 const HttpApp: unique symbol = Symbol.for('storefront.HttpApp');
 const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
 const ServingPressureId: unique symbol = Symbol.for('storefront.ServingPressure');
+const StartGateId: unique symbol = Symbol.for('storefront.StartGate');
 const WebhookEndpointStoreId: unique symbol = Symbol.for('storefront.WebhookEndpointStore');
 const WebhookDeliveryStoreId: unique symbol = Symbol.for('storefront.WebhookDeliveryStore');
 const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
@@ -114,6 +116,8 @@ export const TYPES = {
   /** What the adapters report to metrics; undefined when METRICS_PORT is unset (nothing recorded). */
   Metrics: MetricsId,
   ServingPressure: ServingPressureId,
+  /** Opened once start-up is done (server.ts); the HTTP app and the store check wait for it. */
+  StartGate: StartGateId,
   /** Webhook endpoints and deliveries, in the selected store (shared by every instance). */
   WebhookEndpointStore: WebhookEndpointStoreId,
   WebhookDeliveryStore: WebhookDeliveryStoreId,
@@ -154,6 +158,7 @@ export interface Services {
   [TYPES.HttpApp]: ReturnType<typeof createHttpApp>;
   [TYPES.Metrics]: ServiceMetrics | undefined;
   [TYPES.ServingPressure]: ServingPressure;
+  [TYPES.StartGate]: StartGate;
   [TYPES.WebhookEndpointStore]: WebhookEndpointStore;
   [TYPES.WebhookDeliveryStore]: WebhookDeliveryStore;
   [TYPES.WebhookSender]: HttpWebhookSender;

@@ -103,13 +103,19 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     release = stop;
 
     await crypto.tokens.ready();
+    // Requests are served only once the store is prepared (DECISIONS "Ready means ready"): until the
+    // gate opens, /api/status reports the store down and every other route answers 503 + Retry-After.
+    const gate = resolve(container, TYPES.StartGate);
     let ready = Promise.resolve();
     if (config.database === 'memory') {
       await seedDatabase(storefront, config, logger);
+      gate.open();
     } else {
       // A persistent database is connected and seeded in the background, without holding up the start.
       const seed = config.demoData || config.menuFile !== undefined;
-      ready = resolve(container, TYPES.DatabaseReady)().then(() => (seed ? seedDatabase(storefront, config, logger) : undefined));
+      ready = resolve(container, TYPES.DatabaseReady)()
+        .then(() => (seed ? seedDatabase(storefront, config, logger) : undefined))
+        .then(() => gate.open());
       ready.catch((error: unknown) => {
         if (closing === undefined) logger.error({ err: error }, 'the store cannot be prepared');
       });

@@ -17,6 +17,8 @@ describe('createContainer', () => {
   it('resolves a working Storefront in memory mode', async () => {
     const { container } = containerFor();
     const storefront = resolve(container, TYPES.Storefront);
+    // The store check reports down until start-up (server.ts) opens the gate.
+    resolve(container, TYPES.StartGate).open();
     expect(await storefront.checkStatus.execute()).to.deep.equal({ status: 'ok', checks: { store: 'ok', rate_limiter: 'ok' } });
     await storefront.registerCustomer.execute({ email: 'dana@example.com', name: 'Dana', password: 'dana-password' });
     const pair = await storefront.login.execute({ email: 'dana@example.com', password: 'dana-password', client: '127.0.0.1' });

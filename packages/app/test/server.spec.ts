@@ -55,6 +55,17 @@ describe('startStorefront', () => {
     });
   });
 
+  it('serves the demo accounts as soon as /api/status answers 200: kitchen and owner log in at once', async () => {
+    await withServer({ STOREFRONT_DEMO_DATA: 'true' }, async (running) => {
+      // In memory the store is prepared before the port opens: the first status answer is 200.
+      expect((await fetch(`${running.url}/api/status`)).status).to.equal(200);
+      for (const [email, password] of [['kitchen@example.com', 'kitchen-password'], ['owner@example.com', 'owner-password']] as const) {
+        const res = await fetch(`${running.url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password }) });
+        expect(res.status, email).to.equal(200);
+      }
+    });
+  });
+
   it('seeds the demo menu and customers, and says so in one warning line', async () => {
     const { logger, lines } = recordingLogger();
     const running = await startStorefront({ ...TEST_ENV, TOKEN_SECRET_KEY: '' }, { logger });

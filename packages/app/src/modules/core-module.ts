@@ -8,11 +8,14 @@ import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import { ServingPressure } from '../serving-pressure.js';
+import { StartGate } from '../start-gate.js';
 
 export function coreModule(): ContainerModule {
   return new ContainerModule(({ bind }) => {
     bindFactory(bind, TYPES.ServingPressure, [], () => new ServingPressure());
-    bindFactory(bind, TYPES.HealthProbes, [TYPES.DatabaseProbe, TYPES.LimiterProbe], (database, limiter) => [database, limiter]);
+    bindFactory(bind, TYPES.StartGate, [], () => new StartGate());
+    // `store` stays down until the store is prepared (seeded), not only reachable.
+    bindFactory(bind, TYPES.HealthProbes, [TYPES.DatabaseProbe, TYPES.LimiterProbe, TYPES.StartGate], (database, limiter, gate) => [gate.guard(database), limiter]);
     bindFactory(
       bind,
       TYPES.Storefront,

@@ -18,7 +18,7 @@ export interface StreamTimings {
 
 export function httpModule(timings: StreamTimings = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics, TYPES.ServingPressure], (storefront, logger, config, metrics, pressure) =>
+    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics, TYPES.ServingPressure, TYPES.StartGate], (storefront, logger, config, metrics, pressure, gate) =>
       createHttpApp({
         storefront,
         logger,
@@ -37,6 +37,8 @@ export function httpModule(timings: StreamTimings = {}): ContainerModule {
           },
           apiReference: config.docs ? loadApiReference() : undefined,
           kitchenPage: config.kitchenPage ? loadKitchenPage() : undefined,
+          // 503 + Retry-After until start-up is done (server.ts opens the gate).
+          ready: () => gate.isOpen,
         },
       }),
     );

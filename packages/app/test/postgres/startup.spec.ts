@@ -78,8 +78,9 @@ describe('The PostgreSQL database starting and stopping', function () {
     cleanup.push(() => storefront.close());
     expect(await statusOf(storefront)).to.deep.equal({ status: 503, body: { status: 'degraded', checks: { store: 'down', rate_limiter: 'ok' } } });
     const products = await fetch(`${storefront.url}/api/products`);
-    expect(products.status).to.equal(500);
-    expect(await products.json()).to.include({ error: 'internal_error' });
+    expect(products.status).to.equal(503);
+    expect(products.headers.get('retry-after')).to.equal('1');
+    expect(await products.json()).to.include({ error: 'service_unavailable' });
 
     await server.start();
     await storefront.ready;

@@ -77,6 +77,7 @@ export async function composeStorefront(
     await resolve(container, TYPES.CryptoAdapters).tokens.ready();
     await resolve(container, TYPES.DatabaseReady)();
     await seedDatabase(storefront, config, logger);
+    resolve(container, TYPES.StartGate).open();
     await storefront.login.warmUp();
     server = createHttpServer(resolve(container, TYPES.HttpApp));
     await new Promise<void>((done) => server!.listen(options.port ?? 0, '127.0.0.1', done));
