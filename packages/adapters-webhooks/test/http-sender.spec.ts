@@ -78,7 +78,7 @@ for (const thread of ['worker', 'main'] as const) describe(`createWebhookSender 
     const redirecting = await serve((_req, res) => res.writeHead(307, { location: target.url() }).end());
     try {
       const response = await sender.send(anEndpoint(redirecting.url, { secrets: [secret] }), aDelivery(), new Date());
-      expect(response).to.deep.equal({ kind: 'error', error: 'redirect not followed (HTTP 307)' });
+      expect(response).to.deep.equal({ kind: 'error', error: 'redirect not followed (HTTP 307)', statusCode: 307 });
       expect(target.requests).to.have.length(0);
     } finally {
       await target.close();

@@ -172,6 +172,17 @@ describe('Webhooks end to end', function () {
       expect((r.accepted[2]?.json?.data as { order_id: string }).order_id).to.equal(first.orderId);
     });
 
+    it('shows the status of a redirect the receiver answered (307), with the reason in last_error, and follows it not', async () => {
+      const r = await receiver();
+      const id = await register(h.url, admin, r);
+      r.failWith(307);
+      await anOrder(h);
+      await r.waitFor((x) => x.requests.length === 1, 10_000, 'the attempt answered 307');
+      const [redirected] = await untilDeliveries(h.url, admin, id, (list) => list[0]?.attempts === 1, 'the 307 recorded');
+      expect(redirected).to.include({ status: 'pending', last_status_code: 307, last_error: 'redirect not followed (HTTP 307)' });
+      expect(r.requests).to.have.length(1);
+    });
+
     it('signs with both secrets for a day after a rotation: each verifies on its own', async () => {
       const r = await receiver();
       const id = await register(h.url, admin, r);

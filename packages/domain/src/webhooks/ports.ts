@@ -111,8 +111,11 @@ export interface WebhookRequest {
 /** What came of sending one request. */
 export type WebhookResponse =
   | { readonly kind: 'response'; readonly statusCode: number }
-  /** No response: refused, reset, timed out, a redirect not followed, or an address not allowed. */
-  | { readonly kind: 'error'; readonly error: string };
+  /**
+   * No usable response: refused, reset, timed out, a redirect not followed (its status in
+   * `statusCode`), or an address not allowed.
+   */
+  | { readonly kind: 'error'; readonly error: string; readonly statusCode?: number };
 
 /**
  * The outgoing HTTP side: signs and sends (Standard Webhooks), with a time-out, no redirects, and
