@@ -98,6 +98,10 @@ export interface WebhookDeliveryStore {
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Removes every delivery of an endpoint (it was removed). */
   removeEndpoint(webhookId: string): Promise<void>;
+  /** Removes up to `limit` delivered or failed deliveries whose `keepUntil` is at or before `now`; how many it removed. Never a pending one. */
+  removeExpired(now: Date, limit: number): Promise<number>;
+  /** The endpoint ids that have deliveries stored (the housekeeping finds those of removed endpoints). */
+  endpointsWithDeliveries(): Promise<string[]>;
   stats(): Promise<WebhookDeliveryStats>;
 }
 
