@@ -54,7 +54,7 @@ describe('Webhooks end to end', function () {
       const admin = await adminToken(h.url);
       const r = await receiver();
       const port = new URL(r.url()).port;
-      for (const url of [r.url(), `https://localhost:${port}/hooks`, `http://0x7f.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, 'https://169.254.169.254/latest', 'http://10.0.0.8/hooks']) {
+      for (const url of [r.url(), `https://localhost:${port}/hooks`, `http://0x7f.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://[::127.0.0.1]:${port}/`, `http://[64:ff9b::127.0.0.1]:${port}/`, 'https://169.254.169.254/latest', 'http://10.0.0.8/hooks']) {
         const res = await call(h.url, '/api/admin/webhooks', { token: admin, json: { url } });
         expectError(res, 400, 'validation_failed');
         expect(JSON.stringify(res.body.details), url).to.include('url');
