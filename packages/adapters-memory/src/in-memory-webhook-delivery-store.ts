@@ -22,6 +22,11 @@ interface ReadyEntry {
   readonly stamp: number;
 }
 
+interface ExpiringEntry {
+  readonly at: number;
+  readonly row: DeliveryRow;
+}
+
 interface PendingEntry {
   readonly row: DeliveryRow;
   readonly pendingSince: number;
@@ -49,6 +54,8 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   private readonly endpoints = new Map<string, EndpointDeliveries>();
   private readonly rows = new Map<string, DeliveryRow>();
   private readonly oldestPending = new MinHeap<PendingEntry>((a, b) => madeFirst(a.row, b.row));
+  /** Finished rows by `expiresAt`; an entry whose row was retried or removed since is dropped when met. */
+  private readonly expiring = new MinHeap<ExpiringEntry>((a, b) => a.at < b.at);
   private pendingCount = 0;
   private seq = 0;
 
@@ -71,6 +78,7 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
         deliveredAt: undefined,
         leaseToken: undefined,
         leaseUntil: undefined,
+        expiresAt: undefined,
         stamp: 0,
         pendingSince: 0,
         removed: false,
@@ -129,6 +137,10 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
     row.status = outcome.kind;
     row.nextAttemptAt = undefined;
     if (outcome.kind === 'delivered') row.deliveredAt = outcome.at.getTime();
+    if (outcome.keepUntil !== undefined) {
+      row.expiresAt = outcome.keepUntil.getTime();
+      this.expiring.push({ at: row.expiresAt, row });
+    }
     this.leavePending(deliveries, row);
     return true;
   }
@@ -157,6 +169,7 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
     }
     row.status = 'pending';
     row.deliveredAt = undefined;
+    row.expiresAt = undefined;
     this.becomePending(deliveries, row);
     return true;
   }
@@ -170,6 +183,34 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       this.rows.delete(row.deliveryId);
     }
     this.endpoints.delete(webhookId);
+  }
+
+  async removeExpired(now: Date, limit: number): Promise<number> {
+    const gone = new Set<DeliveryRow>();
+    for (let top = this.expiring.peek(); top !== undefined && top.at <= now.getTime() && gone.size < limit; top = this.expiring.peek()) {
+      this.expiring.pop();
+      const { row } = top;
+      if (row.removed || row.status === 'pending' || row.expiresAt !== top.at) continue;
+      row.removed = true;
+      this.rows.delete(row.deliveryId);
+      gone.add(row);
+    }
+    for (const webhookId of new Set([...gone].map((row) => row.webhookId))) {
+      const deliveries = this.endpoints.get(webhookId)!;
+      // Compacted in place, keeping the order.
+      let kept = 0;
+      for (const row of deliveries.rows) {
+        if (gone.has(row)) deliveries.byEvent.delete(row.event.eventId);
+        else deliveries.rows[kept++] = row;
+      }
+      deliveries.rows.length = kept;
+      if (kept === 0) this.endpoints.delete(webhookId);
+    }
+    return gone.size;
+  }
+
+  async endpointsWithDeliveries(): Promise<string[]> {
+    return [...this.endpoints.keys()];
   }
 
   async stats(): Promise<WebhookDeliveryStats> {

@@ -20,6 +20,8 @@ export interface DeliveryRow {
   deliveredAt: number | undefined;
   leaseToken: string | undefined;
   leaseUntil: number | undefined;
+  /** Delivered or failed: removed after this (epoch ms); undefined while pending or kept for good. */
+  expiresAt: number | undefined;
   /** Bumped at every change of when the row may be leased: an older ready-queue entry no longer counts. */
   stamp: number;
   /** Bumped each time the row becomes pending: an older oldest-pending entry no longer counts. */

@@ -57,14 +57,22 @@ export const INDEXES = {
   webhookEndpointsByCreation: 'webhook_endpoints_by_creation',
   /** One delivery per (endpoint, event): the unique rule that makes enqueue idempotent. */
   webhookDeliveryPerEvent: 'webhook_deliveries_once_per_event',
-  /** The lease's walk over pending deliveries by `readyAt` (partial: only the pending ones). */
-  webhookDeliveriesDue: 'webhook_deliveries_due',
+  /**
+   * The lease's walk over the pending deliveries of the endpoints that can take them: per endpoint
+   * (`$in`) by `readyAt`, merged (SORT_MERGE), partial on pending. It replaces
+   * `webhook_deliveries_due` (readyAt, _id), which made every lease read the due deliveries of
+   * disabled, busy and removed endpoints too; a database upgraded from before keeps that one until
+   * dropped by hand: nothing reads it.
+   */
+  webhookDeliveriesDue: 'webhook_deliveries_due_by_endpoint',
+  /** The TTL monitor removes finished deliveries past `expiresAt` (WEBHOOK_RETENTION_DAYS); the housekeeping's removeExpired reads it too. */
+  webhookDeliveriesExpiry: 'webhook_deliveries_expiry',
   /** The lease's ordering probe: a pending lower version of the same endpoint and order. */
   webhookDeliveriesPendingOrder: 'webhook_deliveries_pending_order',
   /** An endpoint's deliveries newest first, all or of one status. */
   webhookDeliveriesByEndpoint: 'webhook_deliveries_by_endpoint',
   webhookDeliveriesByEndpointStatus: 'webhook_deliveries_by_endpoint_status',
-  /** The stats' oldest pending delivery. */
+  /** The stats' count and oldest pending delivery (hinted: the planner does not pick a partial index for `status` alone). */
   webhookDeliveriesPendingAge: 'webhook_deliveries_pending_age',
 } as const;
 
@@ -95,7 +103,8 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
   [COLLECTIONS.webhookEndpoints]: [{ name: INDEXES.webhookEndpointsByCreation, key: { createdAt: 1, _id: 1 } }],
   [COLLECTIONS.webhookDeliveries]: [
     { name: INDEXES.webhookDeliveryPerEvent, key: { webhookId: 1, eventId: 1 }, unique: true },
-    { name: INDEXES.webhookDeliveriesDue, key: { readyAt: 1, _id: 1 }, partialFilterExpression: { status: 'pending' } },
+    { name: INDEXES.webhookDeliveriesDue, key: { webhookId: 1, readyAt: 1, _id: 1 }, partialFilterExpression: { status: 'pending' } },
+    { name: INDEXES.webhookDeliveriesExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
     {
       name: INDEXES.webhookDeliveriesPendingOrder,
       key: { webhookId: 1, orderId: 1, orderVersion: 1 },

@@ -12,7 +12,9 @@
  * execution's result, not applied twice.
  *
  * MongoDB has no "lock and skip" for a batch, so `lease` walks the due candidates (oldest due
- * first, through the due index) and claims them one by one. The per-(endpoint, order) rule is a
+ * first, through the due index: only the endpoints asked for, each its own range of the index,
+ * merged) and claims them one by one, reading at most a window of LEASE_HELD_SCAN more than it
+ * wants, and more windows only while one was full of held-back deliveries (as PostgreSQL does). The per-(endpoint, order) rule is a
  * probe per ordered candidate (the pending-order index) before its claim; a lower version
  * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
  * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-store.ts), the walk is
@@ -28,6 +30,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
 import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, leaseWindow, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
+import { LEASE_HELD_SCAN, LEASE_MAX_WINDOWS } from '@storefront/domain/adapter-kit';
 import { INDEXES } from './collections.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
@@ -74,26 +77,30 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     if (times === null) return Promise.resolve([]);
     const { now } = request;
     const { limit, leaseUntil, recheckAt, recheckSoonAt } = times;
+    // Only the endpoints that can take deliveries: the index is read for those alone.
+    const excluded = new Set(request.excludeWebhookIds ?? []);
+    const endpoints = [...new Set(request.webhookIds)].filter((webhookId) => !excluded.has(webhookId));
+    if (endpoints.length === 0) return Promise.resolve([]);
     return databaseOperation(async () => {
       const leased: LeasedDelivery[] = [];
-      const candidates = this.deliveries
-        .find(
-          {
-            ...leasable(now),
-            readyAt: { $lte: now },
-            webhookId: { $in: [...request.webhookIds], $nin: [...(request.excludeWebhookIds ?? [])] },
-          },
-          {
-            projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 },
-            sort: { readyAt: 1, _id: 1 },
-            // The filter holds the partial index's condition (pending), so the hint is safe; without
-            // it the planner may pick an index on webhookId and sort every pending delivery first.
-            hint: INDEXES.webhookDeliveriesDue,
-            batchSize: 2 * limit,
-          },
-        );
-      try {
-        for await (const candidate of candidates) {
+      // The first window is what is wanted; wider only once held-back deliveries (now moved on) filled one.
+      for (let windows = 0, extra = 0; windows < LEASE_MAX_WINDOWS; windows++, extra = LEASE_HELD_SCAN) {
+        const window = limit - leased.length + extra;
+        const candidates = await this.deliveries
+          .find(
+            { ...leasable(now), readyAt: { $lte: now }, webhookId: { $in: endpoints } },
+            {
+              projection: { _id: 1, webhookId: 1, orderId: 1, orderVersion: 1 },
+              sort: { readyAt: 1, _id: 1 },
+              // The filter holds the partial index's condition (pending), so the hint is safe; without
+              // it the planner may pick another index on webhookId and sort every pending delivery.
+              hint: INDEXES.webhookDeliveriesDue,
+              limit: window,
+            },
+          )
+          .toArray();
+        for (const candidate of candidates) {
+          if (leased.length >= limit) break;
           const holder = await this.heldBack(candidate);
           if (holder !== null) {
             const readyAt = holder.nextAttemptAt !== undefined && holder.nextAttemptAt > now ? recheckAt : recheckSoonAt;
@@ -106,10 +113,8 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
             { returnDocument: 'after' },
           );
           if (claimed !== null) leased.push(toLeased(claimed));
-          if (leased.length >= limit) break;
         }
-      } finally {
-        await candidates.close();
+        if (leased.length >= limit || candidates.length < window) break;
       }
       return leased;
     });
@@ -144,6 +149,8 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       unset.readyAt = '';
     }
     if (outcome.kind === 'delivered') set.deliveredAt = new Date(outcome.at);
+    if (outcome.kind === 'retry' || outcome.keepUntil === undefined) unset.expiresAt = '';
+    else set.expiresAt = new Date(outcome.keepUntil);
     const update: UpdateFilter<WebhookDeliveryDocument> = { $inc: { attempts: 1 }, $set: set, $unset: unset };
     return databaseOperation(async () => {
       const recorded = await this.deliveries.findOneAndUpdate({ _id: deliveryId, leaseToken, status: 'pending' }, update, {
@@ -183,7 +190,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     return databaseOperation(async () => {
       const result = await this.deliveries.updateOne(
         { _id: deliveryId, webhookId },
-        { $set: { status: 'pending', nextAttemptAt: new Date(now), readyAt: new Date(now) }, $unset: { deliveredAt: '' } },
+        { $set: { status: 'pending', nextAttemptAt: new Date(now), readyAt: new Date(now) }, $unset: { deliveredAt: '', expiresAt: '' } },
       );
       return result.matchedCount === 1;
     });
@@ -195,11 +202,30 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  removeExpired(now: Date, limit: number): Promise<number> {
+    // The TTL monitor does this too, about once a minute; this bounded delete makes it happen at a known time.
+    const expired = { expiresAt: { $lte: now }, status: { $ne: 'pending' as const } };
+    return databaseOperation(async () => {
+      const batch = await this.deliveries
+        .find(expired, { projection: { _id: 1 }, sort: { expiresAt: 1 }, limit: Math.max(1, Math.floor(limit)), hint: INDEXES.webhookDeliveriesExpiry })
+        .toArray();
+      if (batch.length === 0) return 0;
+      const result = await this.deliveries.deleteMany({ _id: { $in: batch.map((d) => d._id) }, ...expired });
+      return result.deletedCount;
+    });
+  }
+
+  endpointsWithDeliveries(): Promise<string[]> {
+    // distinct on the leading field of an index is a DISTINCT_SCAN: one probe per endpoint.
+    return databaseOperation(async () => (await this.deliveries.distinct('webhookId')) as string[]);
+  }
+
   stats(): Promise<WebhookDeliveryStats> {
     return databaseOperation(async () => {
       const [pending, oldest] = await Promise.all([
-        this.deliveries.countDocuments({ status: 'pending' }),
-        this.deliveries.findOne({ status: 'pending' }, { sort: { createdAt: 1 }, projection: { createdAt: 1 } }),
+        // Hinted: for `status` alone the planner does not consider this partial index, and would read every delivery.
+        this.deliveries.countDocuments({ status: 'pending' }, { hint: INDEXES.webhookDeliveriesPendingAge }),
+        this.deliveries.findOne({ status: 'pending' }, { sort: { createdAt: 1 }, projection: { createdAt: 1 }, hint: INDEXES.webhookDeliveriesPendingAge }),
       ]);
       return { pending, ...(oldest === null ? {} : { oldestPendingAt: oldest.createdAt }) };
     });

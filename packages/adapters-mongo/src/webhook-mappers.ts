@@ -35,6 +35,8 @@ export interface WebhookDeliveryDocument {
   leaseUntil?: Date;
   /** Pending only, internal: when the lease's walk looks at it (its due time, or later while held back by an earlier version). */
   readyAt?: Date;
+  /** Delivered or failed: the TTL index removes it after this. */
+  expiresAt?: Date;
 }
 
 /** Secrets with their own Date objects (stored and read the same way). */

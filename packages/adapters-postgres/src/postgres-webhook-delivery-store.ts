@@ -32,10 +32,8 @@ import type pg from 'pg';
 import { databaseOperation } from './database-errors.js';
 import { DELIVERY_COLUMNS, toDelivery, toLeased, type DeliveryRow } from './webhook-mappers.js';
 
-/** Rows a lease reads beyond what it still wants, once it met rows held back. */
-const HELD_SCAN = 200;
-/** Windows one lease reads at most (a bound in case a window ever failed to move its rows on). */
-const MAX_WINDOWS = 1_000;
+// Rows a lease reads beyond what it still wants once it met rows held back, and windows at most.
+import { LEASE_HELD_SCAN as HELD_SCAN, LEASE_MAX_WINDOWS as MAX_WINDOWS } from '@storefront/domain/adapter-kit';
 
 const LEASE_SQL = `
 WITH scanned AS (
@@ -86,7 +84,7 @@ const RECORD_SQL = `
 WITH recorded AS (
   UPDATE webhook_deliveries
      SET attempts = attempts + 1, last_status_code = $3, last_error = $4, status = $5, next_attempt_at = $6, ready_at = $6,
-         delivered_at = $7, lease_token = NULL, lease_until = NULL
+         delivered_at = $7, expires_at = $8, lease_token = NULL, lease_until = NULL
    WHERE delivery_id = $1 AND lease_token = $2 AND status = 'pending'
   RETURNING webhook_id, order_id, order_version, status
 ), released AS (
@@ -176,6 +174,7 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
         outcome.kind === 'retry' ? 'pending' : outcome.kind,
         outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
         outcome.kind === 'delivered' ? outcome.at : null,
+        outcome.kind === 'retry' ? null : (outcome.keepUntil ?? null),
       ]);
       return result.rows[0]?.recorded === 1;
     });
@@ -210,7 +209,7 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
     return databaseOperation(async () => {
       const result = await this.pool.query(
-        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, ready_at = $3, delivered_at = NULL
+        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, ready_at = $3, delivered_at = NULL, expires_at = NULL
           WHERE delivery_id = $1 AND webhook_id = $2`,
         [deliveryId, webhookId, now],
       );
@@ -221,6 +220,33 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
   removeEndpoint(webhookId: string): Promise<void> {
     return databaseOperation(async () => {
       await this.pool.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);
+    });
+  }
+
+  removeExpired(now: Date, limit: number): Promise<number> {
+    return databaseOperation(async () => {
+      const result = await this.pool.query(
+        `DELETE FROM webhook_deliveries WHERE delivery_id IN (
+           SELECT delivery_id FROM webhook_deliveries
+            WHERE expires_at <= $1 AND status <> 'pending' ORDER BY expires_at LIMIT $2)`,
+        [now, Math.max(0, Math.floor(limit))],
+      );
+      return result.rowCount ?? 0;
+    });
+  }
+
+  endpointsWithDeliveries(): Promise<string[]> {
+    return databaseOperation(async () => {
+      // A skip scan over webhook_deliveries_by_endpoint: one index probe per endpoint, not a read of every row.
+      const result = await this.pool.query<{ webhook_id: string }>(
+        `WITH RECURSIVE endpoint AS (
+           (SELECT webhook_id FROM webhook_deliveries ORDER BY webhook_id LIMIT 1)
+           UNION ALL
+           SELECT (SELECT next.webhook_id FROM webhook_deliveries next WHERE next.webhook_id > endpoint.webhook_id ORDER BY next.webhook_id LIMIT 1)
+             FROM endpoint WHERE endpoint.webhook_id IS NOT NULL)
+         SELECT webhook_id FROM endpoint WHERE webhook_id IS NOT NULL`,
+      );
+      return result.rows.map((row) => row.webhook_id);
     });
   }
 

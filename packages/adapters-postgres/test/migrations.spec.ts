@@ -13,6 +13,7 @@ import { listsOutOfPlace } from './list-positions.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { webhooks } from '../src/migrations/004-webhooks.js';
 import { slotPlaceLeases } from '../src/migrations/005-slot-place-leases.js';
+import { webhookRetention } from '../src/migrations/006-webhook-retention.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -165,6 +166,25 @@ const UPGRADES: readonly Upgrade[] = [
       expect(await slotPlaces.take(slot, 'ord_after', 2, slot)).to.equal(true);
       expect(await slotPlaces.take(slot, 'ord_third', 2, slot)).to.equal(false);
       expect(await slotPlaces.lapsed(slot, new Date(slot.getTime() + 1), later)).to.deep.equal([{ slot, orderId: 'ord_after' }]);
+    },
+  },
+  {
+    // Webhook retention (file 006): a delivery finished before it has no expiry and stays; one finished after goes at its time.
+    to: MIGRATIONS.indexOf(webhookRetention) + 1,
+    seed: async (pool) => {
+      await pool.query(
+        `INSERT INTO webhook_deliveries (delivery_id, webhook_id, event_id, type, payload, created_at, status, attempts, delivered_at)
+         VALUES ('wdl_before_retention', 'whk_before_retention', 'msg_before', 'webhook.test', '{}', '2025-01-15T11:00:00Z', 'delivered', 1, '2025-01-15T11:00:01Z')`,
+      );
+    },
+    check: async (pool) => {
+      const { webhookDeliveries } = await createPostgresAdapters({ pool });
+      const event = aWebhookEvent({ type: 'webhook.test' });
+      await webhookDeliveries.enqueue(event, ['whk_before_retention']);
+      const [leased] = await webhookDeliveries.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: ['whk_before_retention'] });
+      await webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
+      expect(await webhookDeliveries.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
+      expect((await webhookDeliveries.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
     },
   },
 ];

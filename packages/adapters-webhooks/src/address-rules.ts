@@ -5,19 +5,57 @@
  *
  * ipaddr.js classifies an address into its IANA special-purpose ranges; anything it does not call
  * plain `unicast` is refused: loopback, private (RFC 1918), link-local, CGNAT (100.64/10),
- * unique-local (fc00::/7), multicast, unspecified, broadcast, reserved, documentation and the
- * tunnelling and translation prefixes (6to4, Teredo, NAT64), which can carry a private IPv4 address
- * inside. An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is judged as the IPv4 address it is.
+ * unique-local (fc00::/7), multicast, unspecified, broadcast, reserved, documentation. An IPv6
+ * address that carries an IPv4 address (IPv4-compatible ::/96, which ipaddr.js calls `unicast`;
+ * mapped ::ffff:0:0/96; NAT64 64:ff9b::/96; 6to4 2002::/16; Teredo 2001::/32) is judged by the IPv4
+ * address(es) it carries, since that is where the packets end up; NAT64's local-use 64:ff9b:1::/48
+ * is refused whole (not globally reachable, and its operator picks where the IPv4 address sits).
  */
 import ipaddr from 'ipaddr.js';
 
 /** Why `address` (an IP address as text, without brackets) may not be reached; null when it may. */
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
-  // process() turns an IPv4-mapped IPv6 address into its IPv4 address.
-  const parsed = ipaddr.process(address);
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return refusedRange(parsed);
+  // Ranges that carry an IPv4 address are judged by it; the others (::1 among them) as they are.
+  if (!CARRYING_RANGES.has(parsed.range())) return refusedRange(parsed);
+  const bytes = parsed.toByteArray();
+  if (startsWith(bytes, NAT64_LOCAL_USE)) return `${parsed.toString()} is a local-use NAT64 address, not a public one`;
+  const carried = carriedIPv4(bytes);
+  if (carried.length === 0) return refusedRange(parsed);
+  for (const ipv4 of carried) {
+    const reason = refusedRange(ipv4);
+    if (reason !== null) return `${parsed.toString()} carries ${reason}`;
+  }
+  return null;
+}
+
+function refusedRange(parsed: ipaddr.IPv4 | ipaddr.IPv6): string | null {
   const range = parsed.range();
   return range === 'unicast' ? null : `${parsed.toString()} is a ${RANGE_NAMES[range] ?? `${range}`} address, not a public one`;
+}
+
+const CARRYING_RANGES = new Set(['unicast', 'ipv4Mapped', 'rfc6052', '6to4', 'teredo']);
+const NAT64_LOCAL_USE = [0x00, 0x64, 0xff, 0x9b, 0x00, 0x01];
+const NAT64 = [0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0];
+const MAPPED = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
+const COMPATIBLE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const SIX_TO_FOUR = [0x20, 0x02];
+const TEREDO = [0x20, 0x01, 0x00, 0x00];
+
+/** The IPv4 addresses an IPv6 address carries (RFC 4291 §2.5.5, RFC 6052, RFC 3056, RFC 4380), none for the others. */
+function carriedIPv4(bytes: readonly number[]): ipaddr.IPv4[] {
+  const ipv4 = (from: number, invert = false): ipaddr.IPv4 => new ipaddr.IPv4(bytes.slice(from, from + 4).map((b) => (invert ? b ^ 0xff : b)));
+  if (startsWith(bytes, MAPPED) || startsWith(bytes, COMPATIBLE) || startsWith(bytes, NAT64)) return [ipv4(12)];
+  if (startsWith(bytes, SIX_TO_FOUR)) return [ipv4(2)];
+  // Teredo: the server's address, then the client's, stored inverted in the last 32 bits.
+  if (startsWith(bytes, TEREDO)) return [ipv4(4), ipv4(12, true)];
+  return [];
+}
+
+function startsWith(bytes: readonly number[], prefix: readonly number[]): boolean {
+  return prefix.every((byte, i) => bytes[i] === byte);
 }
 
 /**

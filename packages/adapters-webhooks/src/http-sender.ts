@@ -101,7 +101,7 @@ export function createHttpPoster(options: HttpPosterOptions): HttpPoster {
           const statusCode = res.statusCode ?? 0;
           let read = 0;
           const done = (): void =>
-            finish(statusCode >= 300 && statusCode < 400 ? failure(`redirect not followed (HTTP ${statusCode})`) : { kind: 'response', statusCode });
+            finish(statusCode >= 300 && statusCode < 400 ? { ...failure(`redirect not followed (HTTP ${statusCode})`), statusCode } : { kind: 'response', statusCode });
           res.on('data', (chunk: Buffer) => {
             read += chunk.length;
             if (read > maxResponseBytes) {

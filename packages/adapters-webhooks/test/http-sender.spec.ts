@@ -78,7 +78,7 @@ for (const thread of ['worker', 'main'] as const) describe(`createWebhookSender 
     const redirecting = await serve((_req, res) => res.writeHead(307, { location: target.url() }).end());
     try {
       const response = await sender.send(anEndpoint(redirecting.url, { secrets: [secret] }), aDelivery(), new Date());
-      expect(response).to.deep.equal({ kind: 'error', error: 'redirect not followed (HTTP 307)' });
+      expect(response).to.deep.equal({ kind: 'error', error: 'redirect not followed (HTTP 307)', statusCode: 307 });
       expect(target.requests).to.have.length(0);
     } finally {
       await target.close();
@@ -156,7 +156,8 @@ describe('createWebhookSender address rules (no WEBHOOK_ALLOW_PRIVATE, on its wo
 
   it('refuses a loopback address, in any spelling, without connecting', async () => {
     const port = new URL(receiver.url()).port;
-    for (const host of ['127.0.0.1', '0x7f.1', '2130706433', '[::ffff:127.0.0.1]', 'localhost', 'a.localhost']) {
+    const carrying = ['[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]'];
+    for (const host of ['127.0.0.1', '0x7f.1', '2130706433', '[::ffff:127.0.0.1]', ...carrying, 'localhost', 'a.localhost']) {
       const response = await sender.send(anEndpoint(`http://${host}:${port}/hooks`, { secrets: [secret] }), aDelivery(), new Date());
       expect(response.kind, host).to.equal('error');
       expect((response as { error: string }).error, host).to.match(/^address not allowed: /);

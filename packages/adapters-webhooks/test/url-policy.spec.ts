@@ -40,6 +40,39 @@ describe('createWebhookUrlPolicy', function () {
     });
   }
 
+  // An IPv6 address that carries a non-public IPv4 address, in each form and spelling.
+  const carrying = [
+    'https://[::127.0.0.1]/hooks',
+    'https://[::7f00:1]/hooks',
+    'https://[0:0:0:0:0:0:a00:1]/hooks',
+    'https://[::ffff:192.168.0.1]/hooks',
+    'https://[64:ff9b::127.0.0.1]/hooks',
+    'https://[64:ff9b::a9fe:a9fe]/hooks',
+    'https://[64:ff9b:1::808:808]/hooks',
+    'https://[2002:7f00:1::]/hooks',
+    'https://[2002:c0a8:101:1::1]/hooks',
+    'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks',
+    'https://[2001:0:a00:1:8000:63bf:a2f7:f7f1]/hooks',
+  ];
+  for (const url of carrying) {
+    it(`refuses ${url}, which carries a non-public IPv4 address`, async () => {
+      expect(await publicOnly.check(url)).to.match(/address, not a public one/);
+    });
+  }
+
+  it('refuses a name that resolves to an IPv6 address carrying a non-public IPv4 address', async () => {
+    for (const address of ['::7f00:1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:0:4136:e378:8000:63bf:f5ff:fffe']) {
+      const policy = createWebhookUrlPolicy({ allowPrivate: false, resolve: async () => [address] });
+      expect(await policy.check('https://pos.example.com/hooks'), address).to.match(/^pos\.example\.com resolves to .* carries .*address, not a public one$/);
+    }
+  });
+
+  it('accepts an IPv6 address carrying a public IPv4 address (NAT64, 6to4, Teredo)', async () => {
+    for (const host of ['[64:ff9b::5db8:d70e]', '[2002:5db8:d70e::1]', '[2001:0:4136:e378:8000:63bf:a247:28f1]']) {
+      expect(await publicOnly.check(`https://${host}/hooks`), host).to.equal(null);
+    }
+  });
+
   it('accepts a public address, IPv4 and IPv6', async () => {
     expect(await publicOnly.check('https://93.184.215.14/hooks')).to.equal(null);
     expect(await publicOnly.check('https://[2606:4700::6810:84e5]/hooks')).to.equal(null);

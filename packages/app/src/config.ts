@@ -136,6 +136,8 @@ export interface WebhooksConfig {
   readonly allowHttp: boolean;
   /** Loopback, private, link-local… addresses allowed (WEBHOOK_ALLOW_PRIVATE, default false). */
   readonly allowPrivate: boolean;
+  /** Days a delivered or failed delivery is kept, then removed (WEBHOOK_RETENTION_DAYS, default 30). */
+  readonly retentionDays: number;
 }
 
 export interface ConfigIssue {
@@ -244,6 +246,7 @@ export function loadConfig(env: Env): StorefrontConfig {
       timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
       allowHttp: read.boolean('WEBHOOK_ALLOW_HTTP', false),
       allowPrivate: read.boolean('WEBHOOK_ALLOW_PRIVATE', false),
+      retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
   };
   read.throwIfAny();

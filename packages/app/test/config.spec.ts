@@ -58,7 +58,7 @@ describe('loadConfig', () => {
       mail: { smtpUrl: undefined, from: '"Storefront" <no-reply@localhost>', passwordResetUrl: undefined },
       docs: true,
       kitchenPage: true,
-      webhooks: { timeoutMs: 10_000, allowHttp: false, allowPrivate: false },
+      webhooks: { timeoutMs: 10_000, allowHttp: false, allowPrivate: false, retentionDays: 30 },
     });
     expect(openingHours.schedule).to.equal(null);
     expect(openingHours.timeZone).to.equal('UTC');
@@ -123,6 +123,7 @@ describe('loadConfig', () => {
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETENTION_DAYS: '7',
     });
     const { openingHours, deliveryZones, ...config } = loaded;
     expect(deliveryZones?.lookup(0, 0)).to.deep.equal([]);
@@ -168,7 +169,7 @@ describe('loadConfig', () => {
       mail: { smtpUrl: 'smtp://mailer:s3cret@mail.internal:587', from: 'Chez Ann <hello@chez-ann.example>', passwordResetUrl: 'https://chez-ann.example/reset?token=' },
       docs: false,
       kitchenPage: false,
-      webhooks: { timeoutMs: 2500, allowHttp: true, allowPrivate: true },
+      webhooks: { timeoutMs: 2500, allowHttp: true, allowPrivate: true, retentionDays: 7 },
     });
   });
 
@@ -258,6 +259,7 @@ describe('loadConfig', () => {
       ['MAIL_FROM', 'no-reply', 'MAIL_FROM must be an address such as no-reply@shop.example or "Shop <no-reply@shop.example>", got "no-reply"'],
       ['WEBHOOK_TIMEOUT_MS', '50', 'WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000, got "50"'],
       ['WEBHOOK_TIMEOUT_MS', 'soon', 'WEBHOOK_TIMEOUT_MS must be an integer from 100 to 60000, got "soon"'],
+      ['WEBHOOK_RETENTION_DAYS', '0', 'WEBHOOK_RETENTION_DAYS must be an integer from 1 to 3650, got "0"'],
       ['WEBHOOK_ALLOW_HTTP', 'yes', 'WEBHOOK_ALLOW_HTTP must be true, false, 1 or 0, got "yes"'],
       ['WEBHOOK_ALLOW_PRIVATE', 'sure', 'WEBHOOK_ALLOW_PRIVATE must be true, false, 1 or 0, got "sure"'],
       ['PASSWORD_RESET_URL', 'shop.example/reset', 'PASSWORD_RESET_URL must be a URL starting with https:// or http://; the value given is not'],

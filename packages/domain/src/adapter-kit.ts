@@ -112,6 +112,7 @@ export {
   WEBHOOK_LIMITS,
   WEBHOOK_RETRY_DELAYS_MS,
   WEBHOOK_RETRY_JITTER,
+  WEBHOOK_RETENTION_MS,
   WEBHOOK_SECRET_OVERLAP_MS,
 } from './webhooks/model.js';
 export type {
@@ -135,7 +136,9 @@ export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './w
 export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
 export { BUSY_PAUSE_MS } from './webhooks/webhook-dispatcher.js';
-export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, leaseWindow } from './webhooks/lease-window.js';
+export { WebhookHousekeeping } from './webhooks/webhook-housekeeping.js';
+export type { SweepResult, WebhookHousekeepingOptions, WebhookHousekeepingPorts } from './webhooks/webhook-housekeeping.js';
+export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, LEASE_HELD_SCAN, LEASE_MAX_WINDOWS, leaseWindow } from './webhooks/lease-window.js';
 export type { LeaseWindow } from './webhooks/lease-window.js';
 export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';

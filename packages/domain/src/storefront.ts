@@ -56,6 +56,7 @@ import { EndpointDirectory, ENDPOINT_CACHE_MS } from './webhooks/endpoint-direct
 import { ManageWebhooks } from './webhooks/manage-webhooks.js';
 import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
+import { WebhookHousekeeping, type WebhookHousekeepingOptions } from './webhooks/webhook-housekeeping.js';
 import { plainWebhookPayload, type WebhookPayload } from './webhooks/webhook-events.js';
 import { WebhookFeed } from './webhooks/webhook-feed.js';
 
@@ -109,6 +110,10 @@ export interface WebhookOptions {
   readonly dispatcher?: WebhookDispatcherOptions;
   /** How long the endpoint list is kept between reads of the store (other instances' changes are seen within it). Default 1,000 ms. */
   readonly endpointCacheMs?: number;
+  /** How long a delivered or failed delivery is kept (WEBHOOK_RETENTION_DAYS). Default 30 days. */
+  readonly retentionMs?: number;
+  /** The sweep of expired and orphaned deliveries (run with the dispatcher). */
+  readonly housekeeping?: WebhookHousekeepingOptions;
 }
 
 /** Policies and tunables; every field has a default. */
@@ -233,6 +238,8 @@ export interface Storefront {
    * here: `start()` it with the service and `stop()` it before closing the adapters.
    */
   readonly webhookDispatcher: WebhookDispatcher | undefined;
+  /** Removes expired and orphaned deliveries; started and stopped by the dispatcher. */
+  readonly webhookHousekeeping: WebhookHousekeeping | undefined;
 }
 
 /**
@@ -322,6 +329,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     background,
     webhooks: webhooks?.admin,
     webhookDispatcher: webhooks?.dispatcher,
+    webhookHousekeeping: webhooks?.housekeeping,
   };
 }
 
@@ -330,7 +338,9 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
   const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookSender: sender } = ports;
   if (endpoints === undefined || deliveries === undefined) return undefined;
   const directory = new EndpointDirectory(endpoints, clock, options.endpointCacheMs ?? ENDPOINT_CACHE_MS);
-  const dispatcher = sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries, sender, directory, clock }, options.dispatcher);
+  const housekeeping = new WebhookHousekeeping({ endpoints, deliveries, clock }, options.housekeeping);
+  const dispatcherOptions = { ...options.dispatcher, ...(options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs }) };
+  const dispatcher = sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries, sender, directory, clock, housekeeping }, dispatcherOptions);
   const wake = (): void => dispatcher?.notify();
   const admin = new ManageWebhooks({
     endpoints,
@@ -344,5 +354,5 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
     },
   });
   const feed = new WebhookFeed(directory, deliveries, options.payload ?? plainWebhookPayload, wake);
-  return { admin, feed, dispatcher };
+  return { admin, feed, dispatcher, housekeeping };
 }

@@ -9,7 +9,7 @@ import type { DomainError, WebhookUrlPolicy } from '@storefront/domain';
 import { WEBHOOK_LIMITS, WEBHOOK_SECRET_OVERLAP_MS } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
 import { aWorld } from './world.js';
-import { aWebhookWorld, RECEIVER, type WebhookWorld } from './webhook-world.js';
+import { aWebhookWorld, overriding, RECEIVER, type WebhookWorld } from './webhook-world.js';
 
 const SECRET = /^whsec_([A-Za-z0-9+/]{43}=)$/;
 
@@ -159,5 +159,39 @@ describe('ManageWebhooks', () => {
     await w.admin.remove(endpoint.webhookId);
     await expectDomainError(w.admin.get(endpoint.webhookId), 'not_found');
     expect((await w.world.adapters.webhookDeliveries.stats()).pending).to.equal(0);
+  });
+
+  it('finishes a removal a fault stopped halfway: the housekeeping removes the pending deliveries of the endpoint that is gone', async () => {
+    let failing = true;
+    w = await aWebhookWorld({}, (adapters) => ({
+      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+        removeEndpoint: async (id) => (failing ? Promise.reject(new Error('the store went away')) : adapters.webhookDeliveries.removeEndpoint(id)),
+      }),
+    }));
+    const { endpoint } = await w.admin.add({ url: RECEIVER });
+    await w.admin.sendTest(endpoint.webhookId);
+    const refused = await w.admin.remove(endpoint.webhookId).then(() => null, (error: unknown) => error);
+    expect((refused as Error | null)?.message).to.equal('the store went away');
+    await expectDomainError(w.admin.get(endpoint.webhookId), 'not_found');
+    expect((await w.world.adapters.webhookDeliveries.stats()).pending, 'left by the fault').to.equal(1);
+    failing = false;
+    expect(await w.world.storefront.webhookHousekeeping!.sweep()).to.deep.equal({ expired: 0, orphanEndpoints: 1 });
+    expect((await w.world.adapters.webhookDeliveries.stats()).pending).to.equal(0);
+    expect(await w.world.adapters.webhookDeliveries.endpointsWithDeliveries()).to.deep.equal([]);
+  });
+
+  it('keeps a finished delivery WEBHOOK_RETENTION_DAYS (retentionMs) after it finished, then the housekeeping removes it', async () => {
+    const day = 24 * 3_600_000;
+    w = await aWebhookWorld({ webhooks: { retentionMs: day } });
+    const { endpoint } = await w.admin.add({ url: RECEIVER });
+    await w.admin.sendTest(endpoint.webhookId);
+    await w.delivered();
+    const housekeeping = w.world.storefront.webhookHousekeeping!;
+    w.world.clock.advance(day - 1);
+    expect((await housekeeping.sweep()).expired).to.equal(0);
+    expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 5 })).items.map((d) => d.status)).to.deep.equal(['delivered']);
+    w.world.clock.advance(1);
+    expect((await housekeeping.sweep()).expired).to.equal(1);
+    expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 5 })).total).to.equal(0);
   });
 });

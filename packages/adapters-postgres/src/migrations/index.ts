@@ -7,6 +7,7 @@ import { fulfilment } from './002-fulfilment.js';
 import { positionsByReaders } from './003-positions-by-readers.js';
 import { webhooks } from './004-webhooks.js';
 import { slotPlaceLeases } from './005-slot-place-leases.js';
+import { webhookRetention } from './006-webhook-retention.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -15,4 +16,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention];

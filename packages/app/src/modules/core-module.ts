@@ -69,6 +69,8 @@ export function coreModule(): ContainerModule {
             background: { onError: (error, task) => logger.error({ err: error, task }, `background task failed: ${task}`) },
             webhooks: {
               allowHttp: config.webhooks.allowHttp,
+              retentionMs: config.webhooks.retentionDays * 86_400_000,
+              housekeeping: { onError: (error) => logger.warn({ err: error }, 'webhooks: removing expired deliveries failed; tried again at the next sweep') },
               // The bodies carry what the API shows: the order as GET /api/orders/{id}, a status as on the stream.
               payload: orderEventJson,
               dispatcher: {

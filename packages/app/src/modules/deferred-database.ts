@@ -66,6 +66,8 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       list: true,
       retry: true,
       removeEndpoint: true,
+      removeExpired: true,
+      endpointsWithDeliveries: true,
       stats: true,
     }),
   );

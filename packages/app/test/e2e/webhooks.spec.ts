@@ -54,7 +54,7 @@ describe('Webhooks end to end', function () {
       const admin = await adminToken(h.url);
       const r = await receiver();
       const port = new URL(r.url()).port;
-      for (const url of [r.url(), `https://localhost:${port}/hooks`, `http://0x7f.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, 'https://169.254.169.254/latest', 'http://10.0.0.8/hooks']) {
+      for (const url of [r.url(), `https://localhost:${port}/hooks`, `http://0x7f.1:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://[::127.0.0.1]:${port}/`, `http://[64:ff9b::127.0.0.1]:${port}/`, 'https://169.254.169.254/latest', 'http://10.0.0.8/hooks']) {
         const res = await call(h.url, '/api/admin/webhooks', { token: admin, json: { url } });
         expectError(res, 400, 'validation_failed');
         expect(JSON.stringify(res.body.details), url).to.include('url');
@@ -170,6 +170,17 @@ describe('Webhooks end to end', function () {
       await call(h.url, `/api/admin/webhooks/${id}/deliveries/${gone[0]!.delivery_id}/retry`, { token: admin, method: 'POST' });
       await r.waitFor((x) => x.accepted.length === 3, 10_000, 'the retried delivery');
       expect((r.accepted[2]?.json?.data as { order_id: string }).order_id).to.equal(first.orderId);
+    });
+
+    it('shows the status of a redirect the receiver answered (307), with the reason in last_error, and follows it not', async () => {
+      const r = await receiver();
+      const id = await register(h.url, admin, r);
+      r.failWith(307);
+      await anOrder(h);
+      await r.waitFor((x) => x.requests.length === 1, 10_000, 'the attempt answered 307');
+      const [redirected] = await untilDeliveries(h.url, admin, id, (list) => list[0]?.attempts === 1, 'the 307 recorded');
+      expect(redirected).to.include({ status: 'pending', last_status_code: 307, last_error: 'redirect not followed (HTTP 307)' });
+      expect(r.requests).to.have.length(1);
     });
 
     it('signs with both secrets for a day after a rotation: each verifies on its own', async () => {

@@ -14,6 +14,13 @@ import type { LeaseRequest } from './ports.js';
 
 export const HELD_BACK_RECHECK_MS = 5 * 60_000;
 export const HELD_BACK_SOON_MS = 2_000;
+/**
+ * What one lease reads at most: a window of what it still wants, then, while a window was full of
+ * deliveries it could not lease (held back, now moved on), windows of that many more, at most
+ * LEASE_MAX_WINDOWS of them.
+ */
+export const LEASE_HELD_SCAN = 200;
+export const LEASE_MAX_WINDOWS = 1_000;
 
 export interface LeaseWindow {
   /** Deliveries to hand out at most (a whole number ≥ 1). */

@@ -74,11 +74,15 @@ export interface LeasedDelivery extends WebhookDelivery {
 
 /** What one attempt came to, as the dispatcher records it. */
 export type DeliveryOutcome =
-  | { readonly kind: 'delivered'; readonly at: Date; readonly statusCode: number }
+  | { readonly kind: 'delivered'; readonly at: Date; readonly statusCode: number; readonly keepUntil?: Date }
   /** Tried again at `nextAttemptAt`. */
   | { readonly kind: 'retry'; readonly at: Date; readonly nextAttemptAt: Date; readonly statusCode?: number; readonly error?: string }
   /** No attempt left. */
-  | { readonly kind: 'failed'; readonly at: Date; readonly statusCode?: number; readonly error?: string };
+  | { readonly kind: 'failed'; readonly at: Date; readonly statusCode?: number; readonly error?: string; readonly keepUntil?: Date };
+/**
+ * `keepUntil` (delivered and failed): the store removes the finished delivery after it
+ * (`removeExpired`; MongoDB's TTL monitor too). Absent: kept until its endpoint is removed.
+ */
 
 /** Waits after attempts 1, 2, …: then the delivery is failed (DECISIONS). ±10 % jitter is added. */
 export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
@@ -93,6 +97,8 @@ export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
 export const WEBHOOK_RETRY_JITTER = 0.1;
 /** Overlap of the old secret after a rotation. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
+/** How long a delivered or failed delivery is kept (WEBHOOK_RETENTION_DAYS, default 30). */
+export const WEBHOOK_RETENTION_MS = 30 * 24 * 3_600_000;
 /** An endpoint whose every delivery failed for this long is disabled. */
 export const WEBHOOK_FAILING_DISABLE_MS = 24 * 3_600_000;
 

@@ -98,6 +98,10 @@ export interface WebhookDeliveryStore {
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean>;
   /** Removes every delivery of an endpoint (it was removed). */
   removeEndpoint(webhookId: string): Promise<void>;
+  /** Removes up to `limit` delivered or failed deliveries whose `keepUntil` is at or before `now`; how many it removed. Never a pending one. */
+  removeExpired(now: Date, limit: number): Promise<number>;
+  /** The endpoint ids that have deliveries stored (the housekeeping finds those of removed endpoints). */
+  endpointsWithDeliveries(): Promise<string[]>;
   stats(): Promise<WebhookDeliveryStats>;
 }
 
@@ -111,8 +115,11 @@ export interface WebhookRequest {
 /** What came of sending one request. */
 export type WebhookResponse =
   | { readonly kind: 'response'; readonly statusCode: number }
-  /** No response: refused, reset, timed out, a redirect not followed, or an address not allowed. */
-  | { readonly kind: 'error'; readonly error: string };
+  /**
+   * No usable response: refused, reset, timed out, a redirect not followed (its status in
+   * `statusCode`), or an address not allowed.
+   */
+  | { readonly kind: 'error'; readonly error: string; readonly statusCode?: number };
 
 /**
  * The outgoing HTTP side: signs and sends (Standard Webhooks), with a time-out, no redirects, and

@@ -17,7 +17,10 @@ export function outcomeOf(response: WebhookResponse, attempt: number, at: Date, 
   if (response.kind === 'response' && response.statusCode >= 200 && response.statusCode < 300) {
     return { kind: 'delivered', at, statusCode: response.statusCode };
   }
-  const what = response.kind === 'response' ? { statusCode: response.statusCode, error: `HTTP ${response.statusCode}` } : { error: response.error };
+  const what =
+    response.kind === 'response'
+      ? { statusCode: response.statusCode, error: `HTTP ${response.statusCode}` }
+      : { error: response.error, ...(response.statusCode === undefined ? {} : { statusCode: response.statusCode }) };
   const delay = WEBHOOK_RETRY_DELAYS_MS[attempt - 1];
   if (delay === undefined || (response.kind === 'response' && response.statusCode === GONE)) return { kind: 'failed', at, ...what };
   const jittered = Math.round(delay * (1 + WEBHOOK_RETRY_JITTER * (2 * random() - 1)));

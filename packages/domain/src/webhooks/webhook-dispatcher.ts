@@ -22,13 +22,16 @@
  *   the dispatcher leases one small batch (`perEndpoint`) per BUSY_PAUSE_MS instead of filling every
  *   place, so a backlog being sent costs placements little; it catches up once the rush is over.
  *   Nothing waits forever: a batch still goes out every pause (about 40 deliveries a second).
+ * - Finished deliveries carry `keepUntil` (`retentionMs` after they finish); the housekeeping, when
+ *   given, is started and stopped with the dispatcher.
  * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
  *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
  */
 import type { Clock } from '../ports/security.js';
 import { clearTimer, setTimer } from '../timers.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
-import { WEBHOOK_FAILING_DISABLE_MS, type DeliveryOutcome, type LeasedDelivery, type WebhookEndpoint } from './model.js';
+import type { WebhookHousekeeping } from './webhook-housekeeping.js';
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETENTION_MS, type DeliveryOutcome, type LeasedDelivery, type WebhookEndpoint } from './model.js';
 import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender } from './ports.js';
 import { GONE, outcomeOf, type Random } from './retry-schedule.js';
 import { withSigningSecrets } from './webhook-secrets.js';
@@ -47,6 +50,8 @@ export interface WebhookDispatcherOptions {
   readonly pollMs?: number;
   /** The jitter's random numbers. Default Math.random. */
   readonly random?: Random;
+  /** How long a delivered or failed delivery is kept (WEBHOOK_RETENTION_DAYS). Default WEBHOOK_RETENTION_MS. */
+  readonly retentionMs?: number;
   /**
    * Whether the host is busy serving requests now: leasing then slows to one batch per
    * BUSY_PAUSE_MS. Default: never busy.
@@ -67,6 +72,8 @@ export interface WebhookDispatcherPorts {
   readonly sender: WebhookSender;
   readonly directory: EndpointDirectory;
   readonly clock: Clock;
+  /** Runs while the dispatcher runs (removes expired and orphaned deliveries). */
+  readonly housekeeping?: WebhookHousekeeping;
 }
 
 /** While the host is busy: one lease of `perEndpoint` deliveries at most per this many ms. */
@@ -119,11 +126,13 @@ export class WebhookDispatcher {
     this.started = true;
     this.schedule();
     this.notify();
+    this.ports.housekeeping?.start();
   }
 
   /** Stops leasing; resolves once the requests in flight are recorded. */
   async stop(): Promise<void> {
     this.started = false;
+    await this.ports.housekeeping?.stop();
     if (this.timer !== null) clearTimer(this.timer);
     this.timer = null;
     if (this.wake !== null) clearTimer(this.wake);
@@ -265,13 +274,19 @@ export class WebhookDispatcher {
       const endpoint = (await this.ports.directory.all()).get(delivery.webhookId);
       if (endpoint === undefined || !endpoint.enabled) return;
       const response = await this.ports.sender.send(withSigningSecrets(endpoint, now), delivery, now);
-      const outcome = outcomeOf(response, delivery.attempts + 1, this.ports.clock.now(), this.random);
+      const outcome = this.kept(outcomeOf(response, delivery.attempts + 1, this.ports.clock.now(), this.random));
       if (!(await this.recorded(delivery, outcome))) return;
       this.options.onOutcome?.(outcome.kind);
       await this.judgeEndpoint(endpoint, outcome);
     } catch (error) {
       this.options.onError?.(error);
     }
+  }
+
+  /** A finished outcome with the time its delivery is kept until. */
+  private kept(outcome: DeliveryOutcome): DeliveryOutcome {
+    if (outcome.kind === 'retry') return outcome;
+    return { ...outcome, keepUntil: new Date(outcome.at.getTime() + (this.options.retentionMs ?? WEBHOOK_RETENTION_MS)) };
   }
 
   /** Runs a lease once no record of this worker is in flight, holding new records back meanwhile. */

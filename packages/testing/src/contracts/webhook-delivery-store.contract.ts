@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { newId } from '@storefront/domain/adapter-kit';
 import { aWebhookEvent, webhookTime } from '../webhook-builders.js';
 import { describeWebhookDeliveryLeases } from './webhook-delivery-leases.contract.js';
+import { describeWebhookDeliveryRetention } from './webhook-delivery-retention.contract.js';
 import { HOUR, ids, leaseAt, MINUTE_MS, pendingDelivery, type WebhookDeliveryStoresUnderTest } from './webhook-delivery-support.js';
 
 export type { WebhookDeliveryStoresUnderTest } from './webhook-delivery-support.js';
@@ -64,6 +65,7 @@ export function describeWebhookDeliveryStoreContract(name: string, factory: () =
     });
 
     describeWebhookDeliveryLeases(factory);
+    describeWebhookDeliveryRetention(factory);
 
     describe('list', () => {
       it('pages an endpoint’s deliveries newest first, optionally of one status', async () => {

@@ -1,0 +1,93 @@
+/**
+ * What keeps the delivery store from growing without end (DECISIONS "Webhooks (outgoing)", issue 32
+ * item 13): finished deliveries whose retention ran out are removed in bounded batches, and the
+ * deliveries of an endpoint that is gone are removed, including those a fault left behind (an
+ * endpoint removed and the process stopped before its deliveries went, or an event enqueued for it
+ * by a relay that read the endpoint list just before the removal). Endpoint ids are never reused,
+ * and an endpoint is stored before any delivery is enqueued for it: a delivery whose endpoint the
+ * store no longer has, read after the delivery was seen, is an orphan for good.
+ */
+import type { Clock } from '../ports/security.js';
+import { clearTimer, setTimer } from '../timers.js';
+import type { WebhookDeliveryStore, WebhookEndpointStore } from './ports.js';
+
+export interface WebhookHousekeepingOptions {
+  /** How often it sweeps. Default 60 s. */
+  readonly everyMs?: number;
+  /** Deliveries removed per statement. Default 500. */
+  readonly batch?: number;
+  /** Batches per sweep at most (the rest waits for the next sweep). Default 20. */
+  readonly maxBatches?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface WebhookHousekeepingPorts {
+  /** Only asked whether an endpoint is still there. */
+  readonly endpoints: Pick<WebhookEndpointStore, 'get'>;
+  readonly deliveries: WebhookDeliveryStore;
+  readonly clock: Clock;
+}
+
+export interface SweepResult {
+  readonly expired: number;
+  readonly orphanEndpoints: number;
+}
+
+export class WebhookHousekeeping {
+  private started = false;
+  private timer: unknown = null;
+  private sweeping: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly ports: WebhookHousekeepingPorts,
+    private readonly options: WebhookHousekeepingOptions = {},
+  ) {}
+
+  /** Sweeps every `everyMs` until stopped. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.schedule();
+  }
+
+  /** Stops sweeping; resolves once a sweep in progress is done. */
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer !== null) clearTimer(this.timer);
+    this.timer = null;
+    await this.sweeping;
+  }
+
+  /** One sweep now: expired deliveries (bounded), then the deliveries of endpoints that are gone. */
+  async sweep(): Promise<SweepResult> {
+    const { deliveries, endpoints, clock } = this.ports;
+    const batch = this.options.batch ?? 500;
+    const now = clock.now();
+    let expired = 0;
+    for (let i = 0; i < (this.options.maxBatches ?? 20); i++) {
+      const removed = await deliveries.removeExpired(now, batch);
+      expired += removed;
+      if (removed < batch) break;
+    }
+    let orphanEndpoints = 0;
+    for (const webhookId of await deliveries.endpointsWithDeliveries()) {
+      if ((await endpoints.get(webhookId)) !== null) continue;
+      await deliveries.removeEndpoint(webhookId);
+      orphanEndpoints += 1;
+    }
+    return { expired, orphanEndpoints };
+  }
+
+  private schedule(): void {
+    this.timer = setTimer(() => {
+      this.timer = null;
+      this.sweeping = this.sweep()
+        .catch((error: unknown) => this.options.onError?.(error))
+        .finally(() => {
+          this.sweeping = null;
+          if (this.started) this.schedule();
+        });
+    }, this.options.everyMs ?? 60_000);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+}
