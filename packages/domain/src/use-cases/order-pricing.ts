@@ -29,7 +29,7 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
     if (!isRecord(item)) return issues.add(`items.${i}`, 'must be an object with product_id and quantity');
     const { productId, quantity, options } = item;
     if (!isIdText(productId)) {
-      issues.add(`items.${i}.product_id`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters`);
+      issues.add(`items.${i}.product_id`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters, without NUL or unpaired surrogates`);
     }
     if (!isQuantity(quantity)) {
       issues.add(`items.${i}.quantity`, `must be an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}`);
@@ -47,7 +47,7 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
 function checkOptionIds(options: unknown, path: string, issues: Issues): void {
   const max = ORDER_LIMITS.maxOptionsPerLine;
   if (!Array.isArray(options) || options.length > max || !options.every(isIdText)) {
-    issues.add(path, `must be a list of at most ${max} option ids (strings of 1 to ${ORDER_LIMITS.maxIdLength} characters)`);
+    issues.add(path, `must be a list of at most ${max} option ids (strings of 1 to ${ORDER_LIMITS.maxIdLength} characters, without NUL or unpaired surrogates)`);
     return;
   }
   const seen = new Set<string>();
