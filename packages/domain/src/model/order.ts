@@ -1,4 +1,3 @@
-import { textFits } from './text.js';
 import { characterCount, isIntegerIn } from './validation.js';
 
 /** An option chosen on an order line, as it was priced at placement (the menu may change later). */
@@ -96,9 +95,9 @@ export function isQuantity(value: unknown): value is number {
   return isIntegerIn(value, ORDER_LIMITS.minQuantity, ORDER_LIMITS.maxQuantity);
 }
 
-/** Whether `value` is an id string a client may send (1 to ORDER_LIMITS.maxIdLength characters a store can look up). */
+/** Whether `value` is an id string a client may send (1 to ORDER_LIMITS.maxIdLength characters). */
 export function isIdText(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && characterCount(value) <= ORDER_LIMITS.maxIdLength && textFits(value, 'storable');
+  return typeof value === 'string' && value.length > 0 && characterCount(value) <= ORDER_LIMITS.maxIdLength;
 }
 
 /** Orders are listed oldest first: created_at, then order_id. */
