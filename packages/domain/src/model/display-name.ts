@@ -14,7 +14,8 @@ export function displayNameOf(value: unknown, path: string, issues: Issues): Dis
   if (length < DISPLAY_NAME_RULE.minLength || length > DISPLAY_NAME_RULE.maxLength) {
     issues.add(path, `must be a string of ${DISPLAY_NAME_RULE.minLength} to ${DISPLAY_NAME_RULE.maxLength} characters`);
   } else {
-    checkText(name, 'line', path, issues);
+    // As given, as the HTTP check reads it: a trailing newline is refused, not trimmed away.
+    checkText(value as string, 'line', path, issues);
   }
   return name as DisplayName;
 }

@@ -160,7 +160,7 @@ export function parseReason(value: unknown, issues: Issues): string | undefined 
     issues.add('reason', `must be a string of ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters`);
     return undefined;
   }
-  return checkText(text, 'line', 'reason', issues) ? text : undefined;
+  return checkText(value as string, 'line', 'reason', issues) ? text : undefined;
 }
 
 /** A comma-separated status filter (`placed,ready`); unset or blank → the open statuses. */
