@@ -44,7 +44,6 @@ const RUNTIME_EXPORTS = [
   'ORDER_STATUSES',
   'PASSWORD_RULE',
   'ROLES',
-  'TEXT_RULE',
   // Outgoing webhooks: the event types an endpoint subscribes to.
   'WEBHOOK_EVENT_TYPES',
 ];

@@ -66,7 +66,6 @@ export { EMAIL_RULE, type Email } from './model/email.js';
 export { PASSWORD_RULE, type Password } from './model/password.js';
 export { DISPLAY_NAME_RULE, type DisplayName } from './model/display-name.js';
 export { MONEY_RULE } from './model/money.js';
-export { TEXT_RULE } from './model/text.js';
 
 // Inputs and results of the use cases (any other input: `Parameters<Storefront['name']['execute']>[0]`).
 export type { MenuSnapshot } from './menu-catalog.js';

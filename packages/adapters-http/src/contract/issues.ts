@@ -5,7 +5,8 @@
  * that failed, so the sentence cannot drift from the rule).
  */
 import type { ErrorObject } from 'ajv';
-import { TEXT_RULE, type FieldIssue } from '@storefront/domain';
+import type { FieldIssue } from '@storefront/domain';
+import { TEXT_RULE } from '@storefront/domain/adapter-kit';
 
 /** The schema at a JSON pointer of the document, following `$ref`s. */
 export type SchemaLookup = (pointer: string) => unknown;

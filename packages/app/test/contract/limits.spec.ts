@@ -3,8 +3,8 @@
  * for embedders: this holds each pair to the other, so the two cannot drift.
  */
 import { readFileSync } from 'node:fs';
-import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, TEXT_RULE, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
-import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, textFits, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
+import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
+import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, TEXT_RULE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parse } from 'yaml';
