@@ -61,7 +61,7 @@ export function parseProductDraft(value: unknown, path: string, issues: Issues):
   const before = issues.list.length;
   unknownFields(value, PRODUCT_FIELDS, path, issues);
   const name = textField(value, 'name', path, 100, true, issues);
-  const description = textField(value, 'description', path, 1000, false, issues, 'lines');
+  const description = textField(value, 'description', path, 1000, false, issues);
   const category = textField(value, 'category', path, 50, true, issues);
   if (!isMoney(value['price'])) issues.add(`${path}.price`, 'must be an integer number of minor units (cents), 0 or more');
   const currency = value['currency'] ?? 'USD';

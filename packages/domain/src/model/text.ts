@@ -7,12 +7,13 @@
  * - `storable` (ids looked up in a store): no NUL (PostgreSQL's text and jsonb refuse it) and no
  *   unpaired surrogate (UTF-8 cannot encode one: PostgreSQL refuses it in jsonb, drivers replace it
  *   with U+FFFD in text, so the stores would differ).
- * - `line` (names, address lines, reasons, descriptions): also no control character (C0, DEL, C1:
+ * - `line` (names, address lines, reasons, descriptions, tags): also no control character (C0, DEL, C1:
  *   tab, CR and LF included), no line or paragraph separator (U+2028, U+2029) and no bidirectional
  *   embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), which reorder what a kitchen
  *   card or a receiver shows. The marks U+200E, U+200F and U+061C stay: they cannot reorder more
  *   than the neutral next to them, and right-to-left addresses need them.
- * - `lines` (instructions, product descriptions): `line`, but LF may separate lines.
+ * - `lines` (delivery instructions, the one field DECISIONS lets hold lines): `line`, but LF may
+ *   separate lines.
  *
  * The patterns are JSON Schema `pattern`s (read with the `u` flag, as ajv and the document do);
  * docs/openapi.yaml uses them as they are, held to these by packages/app/test/contract/limits.spec.ts.

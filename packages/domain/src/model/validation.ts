@@ -1,7 +1,7 @@
 /** Small validators shared by use cases; each records a FieldIssue instead of throwing. */
 import type { FieldIssue } from '../errors.js';
 import { validationFailed } from '../errors.js';
-import { checkText, type TextKind } from './text.js';
+import { checkText } from './text.js';
 
 export class Issues {
   readonly list: FieldIssue[] = [];
@@ -39,15 +39,15 @@ export function unknownFields(record: Record<string, unknown>, known: ReadonlySe
 }
 
 /**
- * The trimmed text of `record[field]`: a string of at most `max` characters of `kind` (text.ts),
+ * The trimmed text of `record[field]`: one line (TEXT_RULE) of at most `max` characters,
  * non-blank when `required`; an absent optional field is ''. Records an issue (and answers '') otherwise.
  */
-export function textField(record: Record<string, unknown>, field: string, path: string, max: number, required: boolean, issues: Issues, kind: TextKind = 'line'): string {
+export function textField(record: Record<string, unknown>, field: string, path: string, max: number, required: boolean, issues: Issues): string {
   const value = record[field];
   if (value === undefined && !required) return '';
   if (typeof value !== 'string' || (required && value.trim() === '') || characterCount(value) > max) {
     issues.add(`${path}.${field}`, `must be a ${required ? 'non-empty ' : ''}string of at most ${max} characters`);
     return '';
   }
-  return checkText(value, kind, `${path}.${field}`, issues) ? value.trim() : '';
+  return checkText(value, 'line', `${path}.${field}`, issues) ? value.trim() : '';
 }
