@@ -2,7 +2,7 @@
  * The zones file checked, feature by feature: a bad file must stop the process with a message that
  * says where it is wrong, never leave an area silently without delivery.
  */
-import type { DeliveryZone } from '@storefront/domain/adapter-kit';
+import { TEXT_RULE, textFits, type DeliveryZone } from '@storefront/domain/adapter-kit';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 
 export interface ZoneFeature {
@@ -44,6 +44,8 @@ function parseProperties(properties: unknown, where: string): DeliveryZone {
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) {
     throw new DeliveryZonesError(`${where}.properties.name must be a non-empty string of at most ${MAX_NAME} characters`);
   }
+  // Stored on every delivery order and shown on the kitchen's cards: one line, as any name.
+  if (!textFits(name, 'line')) throw new DeliveryZonesError(`${where}.properties.name ${TEXT_RULE.line.message}`);
   for (const [field, value] of [['fee', fee], ['minimum_order', minimumOrder]] as const) {
     if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > MAX_MONEY) {
       throw new DeliveryZonesError(`${where}.properties.${field} must be an integer from 0 to ${MAX_MONEY} (minor units)`);

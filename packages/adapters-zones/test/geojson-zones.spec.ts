@@ -95,6 +95,9 @@ describe('GeoJsonDeliveryZones', () => {
       expect(refusal(collection({ ...good(), properties: { name: '', fee: 1, minimum_order: 0 } }))).to.match(/name/);
       expect(refusal(collection({ ...good(), properties: { name: 'A', fee: 1 } }))).to.match(/minimum_order/);
       expect(refusal(collection(good(), good()))).to.match(/names two zones/);
+      for (const name of ['Centre\u0000', 'Centre\ud800', 'Cen\u202etre', 'Centre\nOuter']) {
+        expect(refusal(collection({ ...good(), properties: { name, fee: 1, minimum_order: 0 } })), JSON.stringify(name)).to.match(/properties\.name must be one line of text/);
+      }
     });
 
     it('is refused for a geometry that is not a closed polygon of positions', () => {

@@ -11,6 +11,7 @@ import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules } from '@s
 import { DEFAULT_LOGIN_POLICY, DEFAULT_POLL_POLICY, DEFAULT_REGISTER_POLICY, DEFAULT_REQUEST_POLICY } from '@storefront/domain';
 import { LOGIN_EMAIL_CEILING_FACTOR } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
+import { textFits } from '@storefront/domain/adapter-kit';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 
@@ -293,10 +294,11 @@ class Reader {
     return this.raw(name);
   }
 
+  /** One line of text (TEXT_RULE): the store's name is shown on pages and goes into mail headers. */
   text(name: string, fallback: string, maxLength: number): string {
     const value = this.raw(name) ?? fallback;
-    if (value.length <= maxLength) return value;
-    this.fail(name, `${name} must be at most ${maxLength} characters`);
+    if (value.length <= maxLength && textFits(value, 'line')) return value;
+    this.fail(name, `${name} must be one line of at most ${maxLength} characters: no control characters or bidirectional overrides`);
     return fallback;
   }
 

@@ -88,4 +88,18 @@ describe('storefront CLI: menu export and import with option groups', () => {
     expect(message).to.contain('products.0.option_groups.0.max').and.contain('products.0.option_groups.0.options.0.price_delta');
     expect(await adapters.menu.list()).to.deep.equal([]);
   });
+
+  it('refuses a menu file or an account name with text no store holds or that reorders a screen (issue 32), and keeps nothing', async () => {
+    const { run, adapters } = world();
+    const bad = { products: [{ name: 'Pizza\u202e', category: 'Pizza\u0000', price: 1000, description: 'Thin.\nCrisp.', tags: ['hot\u001b'], option_groups: [{ name: 'Size', min: 0, max: 1, options: [{ name: 'Large\ud800' }] }] }] };
+    const error = await run('menu', 'import', file('odd.json', JSON.stringify(bad))).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CliError);
+    const message = (error as CliError).message;
+    for (const path of ['products.0.name', 'products.0.category', 'products.0.description', 'products.0.tags.0', 'products.0.option_groups.0.options.0.name']) expect(message).to.contain(path);
+    expect(await adapters.menu.list()).to.deep.equal([]);
+    const refused = await run('customers', 'add', '--email', 'ann@example.com', '--name', 'Ann\u001b[2J').catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(CliError);
+    expect((refused as CliError).message).to.contain('name');
+    expect(await adapters.customers.findByEmail('ann@example.com' as never)).to.equal(null);
+  });
 });

@@ -299,6 +299,10 @@ describe('loadConfig', () => {
     for (const injected of ['Shop <no-reply@shop.example>\r\nBcc: x@evil.example', 'Shop\r\nBcc: x@evil.example <no-reply@shop.example>']) {
       expect(configError({ ...reset, MAIL_FROM: injected }).issues.map((issue) => issue.variable)).to.deep.equal(['MAIL_FROM']);
     }
+    // The store's name is one line of text (TEXT_RULE), as any name: shown on pages and in the From header.
+    for (const name of ['Shop\r\nBcc: x@evil.example', 'Shop\u202e', 'Shop\u0000']) {
+      expect(configError({ ...reset, STOREFRONT_NAME: name }).issues.map((issue) => issue.variable), JSON.stringify(name)).to.deep.equal(['STOREFRONT_NAME']);
+    }
   });
 
   it('trusts one proxy hop by default, and reads TRUST_PROXY_HOPS from 1 to 10', () => {

@@ -6,11 +6,15 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FieldIssue } from '@storefront/domain';
+import { TEXT_RULE } from '@storefront/domain/adapter-kit';
 
 /** The schema at a JSON pointer of the document, following `$ref`s. */
 export type SchemaLookup = (pointer: string) => unknown;
 
 type Schema = Record<string, unknown>;
+
+/** The domain's sentence for each text rule the document uses as a `pattern`: the same words in every transport. */
+const TEXT_MESSAGES: ReadonlyMap<unknown, string> = new Map(Object.values(TEXT_RULE).map((rule) => [rule.pattern, rule.message]));
 
 export function issuesOf(errors: readonly ErrorObject[], lookup: SchemaLookup, source: 'body' | 'query' = 'body'): FieldIssue[] {
   const byPath = new Map<string, string>();
@@ -35,6 +39,8 @@ function issueOf(error: ErrorObject, at: string, lookup: SchemaLookup, source: '
     case 'type':
       if (source === 'query' && Array.isArray(error.data)) return { path: at, message: 'must be given once' };
       return { path: at, message: `must be ${expectation(parent)}` };
+    case 'pattern':
+      return { path: at, message: TEXT_MESSAGES.get(error.schema) ?? `must be ${expectation(parent)}` };
     default:
       return { path: at, message: `must be ${expectation(parent)}` };
   }

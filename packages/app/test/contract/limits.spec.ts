@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
-import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
+import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, TEXT_RULE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parse } from 'yaml';
@@ -67,5 +67,30 @@ describe('docs/openapi.yaml and the domain hold the same rules', () => {
     const documented = new RegExp(email['pattern'] as string, 'u');
     const samples = ['alice@example.com', ' Bob+tag@Example.COM ', 'josé@exämple.de', "o'brien@x.test", 'alice@example.com\u0000', 'z2<victim@evil.test>', 'root,postmaster,z1@x.test', 'a b@x.test', '"q"@x.test', 'a..b@x.test', 'a@x', 'a@-x.test', 'a;b@x.test'];
     for (const sample of samples) expect(documented.test(sample), JSON.stringify(sample)).to.equal(emailOf(sample) !== undefined);
+  });
+
+  it('text: the three text schemas are the domain\'s patterns, and every free-text field of a request uses the right one', () => {
+    expect(schema('StorableText')['pattern']).to.equal(TEXT_RULE.storable.pattern);
+    expect(schema('TextLine')['pattern']).to.equal(TEXT_RULE.line.pattern);
+    expect(schema('TextLines')['pattern']).to.equal(TEXT_RULE.lines.pattern);
+    const uses = (node: Json, name: string): boolean => (node['allOf'] as Json[] | undefined)?.[0]?.['$ref'] === `#/components/schemas/${name}`;
+    const items = property('OrderRequestLine', 'options')['items'] as Json;
+    for (const [node, name, where] of [
+      [property('OrderRequestLine', 'product_id'), 'StorableText', 'product_id'],
+      [items, 'StorableText', 'options'],
+      [property('RegisterRequest', 'password'), 'StorableText', 'register password'],
+      [property('PasswordResetConfirmRequest', 'password'), 'StorableText', 'reset password'],
+      [property('RegisterRequest', 'name'), 'TextLine', 'name'],
+      [property('OrderMoveRequest', 'reason'), 'TextLine', 'reason'],
+      [property('DeliveryAddress', 'line1'), 'TextLine', 'line1'],
+      [property('DeliveryAddress', 'line2'), 'TextLine', 'line2'],
+      [property('DeliveryAddress', 'city'), 'TextLine', 'city'],
+      [property('DeliveryAddress', 'postal_code'), 'TextLine', 'postal_code'],
+      [property('DeliveryAddress', 'instructions'), 'TextLines', 'instructions'],
+      [schema('WebhookUrl'), 'TextLine', 'webhook url'],
+      [schema('WebhookDescription'), 'TextLine', 'webhook description'],
+    ] as const) {
+      expect(uses(node, name), `${where} uses ${name}`).to.equal(true);
+    }
   });
 });

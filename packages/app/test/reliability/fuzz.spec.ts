@@ -199,6 +199,10 @@ const extraHeaderName = fc.oneof(
 );
 const extraHeaders = fc.dictionary(extraHeaderName, fc.oneof(headerValue(100), fc.constantFrom('*', 'W/"x"', '"x", *', '127.0.0.1, 10.0.0.1', '../../etc/passwd')), { maxKeys: 4 });
 
+/** Text with what TEXT_RULE refuses (issue 32: NUL, unpaired surrogates, controls, bidi overrides) among plain letters. */
+const oddText = (maxLength: number) =>
+  fc.string({ unit: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('a', 'ß', '😀', ' ') }, fc.constantFrom('\u0000', '\ud800', '\udc00', '\u0007', '\u001b', '\r', '\n', '\t', '\u0085', '\u2028', '\u202e', '\u2066', '\u200f')), minLength: 1, maxLength });
+
 /** JSON values shaped like a request of each endpoint, with every field possibly of the wrong type. */
 function shapedBody(world: World): fc.Arbitrary<unknown> {
   const anyJson = fc.jsonValue({ maxDepth: 3 });
@@ -207,22 +211,23 @@ function shapedBody(world: World): fc.Arbitrary<unknown> {
     fc.constantFrom(...world.productIds),
     fc.constantFrom(...world.optionProductIds),
     fc.constantFrom('', 'prd_', 'prd_unknown', 'x'.repeat(65)),
+    oddText(20).map((text) => `prd_${text}`),
     anyJson,
   );
   const quantity = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.constantFrom(0, -1, 100, 1.5, 1e308, -0, '2', null, true), anyJson);
-  const optionId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.optionIds) }, fc.constantFrom('', 'opt_', 'opt_unknown', 'x'.repeat(65)), anyJson);
+  const optionId = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...world.optionIds) }, fc.constantFrom('', 'opt_', 'opt_unknown', 'x'.repeat(65)), oddText(20), anyJson);
   // Real option ids (any product's: mostly refused as invalid_options, sometimes a fit), duplicates, junk.
   const options = fc.oneof(fc.array(optionId, { maxLength: 5 }), fc.constantFrom([], [world.optionIds[0]!, world.optionIds[0]!]), anyJson);
   const address = fc.oneof(
     fc.record(
       {
-        line1: fc.oneof(fc.string({ maxLength: 210 }), anyJson),
-        line2: fc.oneof(fc.string({ maxLength: 210 }), anyJson),
-        city: fc.oneof(fc.constantFrom('Berlin', ''), anyJson),
-        postal_code: fc.oneof(fc.constantFrom('10178', 'x'.repeat(21)), anyJson),
+        line1: fc.oneof(fc.string({ maxLength: 210 }), oddText(40), anyJson),
+        line2: fc.oneof(fc.string({ maxLength: 210 }), oddText(40), anyJson),
+        city: fc.oneof(fc.constantFrom('Berlin', ''), oddText(20), anyJson),
+        postal_code: fc.oneof(fc.constantFrom('10178', 'x'.repeat(21)), oddText(10), anyJson),
         lat: fc.oneof(fc.constantFrom(52.5219, 52.53, 48.137, 91, -90), fc.double(), anyJson),
         lng: fc.oneof(fc.constantFrom(13.4132, 13.42, 11.575, 181), fc.double(), anyJson),
-        instructions: fc.oneof(fc.string({ maxLength: 310 }), anyJson),
+        instructions: fc.oneof(fc.string({ maxLength: 310 }), oddText(60), anyJson),
         floor: anyJson,
       },
       { requiredKeys: [] },
@@ -252,7 +257,7 @@ function shapedBody(world: World): fc.Arbitrary<unknown> {
     fc.record({ items: fc.oneof({ weight: 5, arbitrary: fc.array(line, { maxLength: 4 }) }, { weight: 1, arbitrary: fc.array(line, { minLength: 49, maxLength: 53 }) }, { weight: 1, arbitrary: anyJson }) }, { requiredKeys: [] }),
     fc.record({ items: fc.array(line, { maxLength: 3 }), amount: fc.integer(), customer_id: fc.string() }, { requiredKeys: ['items'] }),
     fc.record({ items: fc.array(line, { minLength: 1, maxLength: 3 }), fulfilment, tip }, { requiredKeys: ['items'] }),
-    fc.record({ email: fc.oneof(fc.constantFrom(world.email, world.email.toUpperCase(), ` ${world.email} `, 'nobody@example.com', '', 'a'.repeat(300)), anyJson), password: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', 'x'.repeat(1025)), anyJson) }, { requiredKeys: [] }),
+    fc.record({ email: fc.oneof(fc.constantFrom(world.email, world.email.toUpperCase(), ` ${world.email} `, 'nobody@example.com', '', 'a'.repeat(300)), anyJson), password: fc.oneof(fc.string({ maxLength: 40 }), oddText(20), fc.constantFrom('', 'x'.repeat(1025)), anyJson) }, { requiredKeys: [] }),
     fc.record({
       refresh_token: fc.oneof(
         fc.constantFrom(`${sid}.`, `${sid}.wrong-secret`, `${sid}`, `.${sid}`, `${world.tokens.refresh_token}x`, world.tokens.refresh_token.slice(0, -1), 'x'.repeat(5000)),

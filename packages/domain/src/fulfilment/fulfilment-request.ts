@@ -3,6 +3,7 @@
  * FULFILMENT_LIMITS (400 `validation_failed`, naming each field at fault).
  */
 import { FULFILMENT_LIMITS, FULFILMENT_TYPES, PICKUP_ASAP, type DeliveryAddress, type FulfilmentRequest } from '../model/fulfilment.js';
+import { checkText, type TextKind } from '../model/text.js';
 import { characterCount, isIntegerIn, isRecord, type Issues } from '../model/validation.js';
 import { isCalendarDate } from './slot-grid.js';
 
@@ -72,7 +73,7 @@ function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null 
     return null;
   }
   const before = issues.list.length;
-  const text = (field: keyof typeof FULFILMENT_LIMITS & keyof AddressInput, path: string, required: boolean): string | undefined => {
+  const text = (field: keyof typeof FULFILMENT_LIMITS & keyof AddressInput, path: string, required: boolean, kind: TextKind = 'line'): string | undefined => {
     const value = address[field];
     const { min, max } = FULFILMENT_LIMITS[field];
     if (value === undefined && !required) return undefined;
@@ -80,13 +81,14 @@ function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null 
       issues.add(`fulfilment.address.${path}`, `${required ? 'is required: ' : 'must be '}a string of ${min} to ${max} characters, not blank`);
       return undefined;
     }
-    return value;
+    return checkText(value, kind, `fulfilment.address.${path}`, issues) ? value : undefined;
   };
   const line1 = text('line1', 'line1', true);
   const line2 = text('line2', 'line2', false);
   const city = text('city', 'city', true);
   const postalCode = text('postalCode', 'postal_code', true);
-  const instructions = text('instructions', 'instructions', false);
+  // The one field meant to hold lines ("ring twice\nthird floor").
+  const instructions = text('instructions', 'instructions', false, 'lines');
   const lat = coordinate(address['lat'], 90, 'lat', issues);
   const lng = coordinate(address['lng'], 180, 'lng', issues);
   if (issues.list.length > before) return null;

@@ -1,4 +1,5 @@
-/** DisplayName: how the store addresses a customer, 1 to 100 characters (code points) once trimmed. */
+/** DisplayName: how the store addresses a customer, one line of 1 to 100 characters (code points) once trimmed. */
+import { checkText } from './text.js';
 import { characterCount, type Issues } from './validation.js';
 
 declare const displayName: unique symbol;
@@ -12,6 +13,9 @@ export function displayNameOf(value: unknown, path: string, issues: Issues): Dis
   const length = characterCount(name);
   if (length < DISPLAY_NAME_RULE.minLength || length > DISPLAY_NAME_RULE.maxLength) {
     issues.add(path, `must be a string of ${DISPLAY_NAME_RULE.minLength} to ${DISPLAY_NAME_RULE.maxLength} characters`);
+  } else {
+    // As given, as the HTTP check reads it: a trailing newline is refused, not trimmed away.
+    checkText(value as string, 'line', path, issues);
   }
   return name as DisplayName;
 }

@@ -7,6 +7,7 @@
 import { productNameKey, type Product, type ProductDraft } from './product.js';
 import { parseOptionGroups } from './option-group-validation.js';
 import { isMoney } from './money.js';
+import { checkText } from './text.js';
 import { Issues, isRecord, textField, unknownFields } from './validation.js';
 
 /** One option of a group, as a menu document writes it. */
@@ -68,6 +69,8 @@ export function parseProductDraft(value: unknown, path: string, issues: Issues):
   const tags = value['tags'] ?? [];
   if (!Array.isArray(tags) || tags.length > 20 || !tags.every((t) => typeof t === 'string' && t.length > 0 && t.length <= 40)) {
     issues.add(`${path}.tags`, 'must be a list of at most 20 non-empty strings');
+  } else {
+    tags.forEach((tag: string, i) => checkText(tag, 'line', `${path}.tags.${i}`, issues));
   }
   const available = value['available'] ?? true;
   if (typeof available !== 'boolean') issues.add(`${path}.available`, 'must be true or false');

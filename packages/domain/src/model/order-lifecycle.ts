@@ -9,6 +9,7 @@
  *   accepted | preparing → cancelled (staff, reason)
  */
 import { DomainError } from '../errors.js';
+import { checkText } from './text.js';
 import { characterCount, Issues } from './validation.js';
 import type { Order, OrderStatus } from './order.js';
 
@@ -150,7 +151,7 @@ export function invalidTransition(order: Order, to: OrderStatus): DomainError {
   return new DomainError('invalid_transition', `The order is ${order.status}; it cannot move to ${to}.`);
 }
 
-/** A reason as given by a client: trimmed, 1 to 200 characters; undefined when absent. */
+/** A reason as given by a client: one line, trimmed, 1 to 200 characters; undefined when absent. */
 export function parseReason(value: unknown, issues: Issues): string | undefined {
   if (value === undefined) return undefined;
   const text = typeof value === 'string' ? value.trim() : '';
@@ -159,7 +160,7 @@ export function parseReason(value: unknown, issues: Issues): string | undefined 
     issues.add('reason', `must be a string of ${REASON_LIMITS.minLength} to ${REASON_LIMITS.maxLength} characters`);
     return undefined;
   }
-  return text;
+  return checkText(value as string, 'line', 'reason', issues) ? text : undefined;
 }
 
 /** A comma-separated status filter (`placed,ready`); unset or blank → the open statuses. */

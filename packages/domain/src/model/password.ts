@@ -5,6 +5,7 @@
  * hashing work that still takes every password an account was ever given. Characters are code
  * points, as everywhere.
  */
+import { checkText } from './text.js';
 import { characterCount, type Issues } from './validation.js';
 
 declare const password: unique symbol;
@@ -18,12 +19,21 @@ export const PASSWORD_RULE = {
   maxGivenLength: 1024,
 } as const;
 
-/** A password chosen now; records an issue at `path` otherwise. */
+/**
+ * A password chosen now; records an issue at `path` otherwise. It is text a store can hold (no NUL,
+ * no unpaired surrogate), though only its hash is stored: an unpaired surrogate would be hashed as
+ * U+FFFD (two passwords, one hash) and a NUL cuts a password short in C libraries a later hash may use.
+ */
 export function newPassword(value: unknown, path: string, issues: Issues): Password {
-  return checked(value, PASSWORD_RULE.minLength, PASSWORD_RULE.maxLength, path, issues);
+  const password = checked(value, PASSWORD_RULE.minLength, PASSWORD_RULE.maxLength, path, issues);
+  if (issues.list.every((issue) => issue.path !== path)) checkText(password, 'storable', path, issues);
+  return password;
 }
 
-/** A password given to be verified; records an issue at `path` otherwise. */
+/**
+ * A password given to be verified; records an issue at `path` otherwise. Its characters are not
+ * checked: it is hashed, never stored, and an account made before TEXT_RULE may hold any.
+ */
 export function givenPassword(value: unknown, path: string, issues: Issues): Password {
   return checked(value, 1, PASSWORD_RULE.maxGivenLength, path, issues);
 }

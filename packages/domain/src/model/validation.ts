@@ -1,6 +1,7 @@
 /** Small validators shared by use cases; each records a FieldIssue instead of throwing. */
 import type { FieldIssue } from '../errors.js';
 import { validationFailed } from '../errors.js';
+import { checkText } from './text.js';
 
 export class Issues {
   readonly list: FieldIssue[] = [];
@@ -38,8 +39,8 @@ export function unknownFields(record: Record<string, unknown>, known: ReadonlySe
 }
 
 /**
- * The trimmed text of `record[field]`: a string of at most `max` characters, non-blank when
- * `required`; an absent optional field is ''. Records an issue (and answers '') otherwise.
+ * The trimmed text of `record[field]`: one line (TEXT_RULE) of at most `max` characters,
+ * non-blank when `required`; an absent optional field is ''. Records an issue (and answers '') otherwise.
  */
 export function textField(record: Record<string, unknown>, field: string, path: string, max: number, required: boolean, issues: Issues): string {
   const value = record[field];
@@ -48,5 +49,5 @@ export function textField(record: Record<string, unknown>, field: string, path: 
     issues.add(`${path}.${field}`, `must be a ${required ? 'non-empty ' : ''}string of at most ${max} characters`);
     return '';
   }
-  return value.trim();
+  return checkText(value, 'line', `${path}.${field}`, issues) ? value.trim() : '';
 }

@@ -7,6 +7,7 @@ import { DomainError } from '../errors.js';
 import type { Order, OrderLine, OrderRequestLine } from '../model/order.js';
 import { isIdText, isQuantity, ORDER_LIMITS } from '../model/order.js';
 import type { Product } from '../model/product.js';
+import { checkText } from '../model/text.js';
 import { Issues, isRecord } from '../model/validation.js';
 import { chooseOptions } from './option-choice.js';
 
@@ -30,6 +31,8 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
     const { productId, quantity, options } = item;
     if (!isIdText(productId)) {
       issues.add(`items.${i}.product_id`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters`);
+    } else {
+      checkText(productId, 'storable', `items.${i}.product_id`, issues);
     }
     if (!isQuantity(quantity)) {
       issues.add(`items.${i}.quantity`, `must be an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}`);
@@ -50,6 +53,7 @@ function checkOptionIds(options: unknown, path: string, issues: Issues): void {
     issues.add(path, `must be a list of at most ${max} option ids (strings of 1 to ${ORDER_LIMITS.maxIdLength} characters)`);
     return;
   }
+  if (!(options as string[]).every((id, j) => checkText(id, 'storable', `${path}.${j}`, issues))) return;
   const seen = new Set<string>();
   for (const id of options as string[]) {
     if (seen.has(id)) issues.add(path, `names ${id} more than once: each option at most once`);

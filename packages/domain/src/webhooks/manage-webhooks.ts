@@ -7,6 +7,7 @@
 import { DomainError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Page } from '../model/page.js';
+import { checkText } from '../model/text.js';
 import { characterCount, Issues } from '../model/validation.js';
 import type { Clock } from '../ports/security.js';
 import { resolvePage } from '../use-cases/paging.js';
@@ -169,5 +170,5 @@ function descriptionOf(description: unknown, issues: Issues): string {
     issues.add('description', `must be a string of at most ${WEBHOOK_LIMITS.descriptionMaxLength} characters`);
     return '';
   }
-  return description.trim();
+  return checkText(description, 'line', 'description', issues) ? description.trim() : '';
 }

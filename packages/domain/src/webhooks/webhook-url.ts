@@ -4,6 +4,7 @@
  * whoever answers, and logged), at most WEBHOOK_LIMITS.urlMaxLength characters. The URL is kept as
  * WHATWG URL serialises it, so that the policy, the store and the sender all read the same text.
  */
+import { TEXT_RULE, textFits } from '../model/text.js';
 import { characterCount, type Issues } from '../model/validation.js';
 import { WEBHOOK_LIMITS } from './model.js';
 
@@ -31,6 +32,8 @@ function refusalOf(url: unknown, allowHttp: boolean): string | ParsedUrl {
   const schemes = allowHttp ? 'an https:// or http:// URL' : 'an https:// URL';
   if (typeof url !== 'string' || url.trim() === '') return `must be ${schemes}`;
   if (characterCount(url) > WEBHOOK_LIMITS.urlMaxLength) return `must be at most ${WEBHOOK_LIMITS.urlMaxLength} characters`;
+  // WHATWG URL would drop a tab or newline and escape other controls: the stored URL would not be the one given.
+  if (!textFits(url, 'line')) return TEXT_RULE.line.message;
   let parsed: ParsedUrl;
   try {
     parsed = new runtime.URL(url.trim());
