@@ -124,6 +124,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     listener: koa.callback(),
     routes: () => routes.map((route) => ({ method: route.method, path: route.path })),
     endStreams: () => streams.endAll(),
+    requestId: (incoming) => lifecycle.requestId(incoming),
     get openStreams() {
       return streams.size;
     },
