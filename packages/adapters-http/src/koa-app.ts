@@ -55,7 +55,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     else logger.error({ err: error }, 'response stream failed');
   });
 
-  const streams = new OpenStreams(options.streams?.maxBufferedBytes);
+  const streams = new OpenStreams(options.streams?.maxBufferedBytes, options.streams?.timers);
   const { policy } = storefront.checkRateLimit;
   const lifecycle = new Lifecycle(
     logger,
