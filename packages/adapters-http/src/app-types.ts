@@ -110,6 +110,8 @@ export interface HttpApp {
   routes(): RouteEntry[];
   /** Ends every open stream (on shutdown: a server closing must not wait for them). */
   endStreams(): void;
+  /** The request id an answer carries: `incoming` when sane, else a new one (also for answers made outside the app). */
+  requestId(incoming: string | string[] | undefined): string;
   /** The streams open now (live order events), read when metrics are scraped. */
   readonly openStreams: number;
 }

@@ -50,7 +50,7 @@ export class EventStream implements StreamSource {
     readonly owner: StreamOwner,
     private readonly frames: EventFrames,
     private readonly hooks: StreamHooks,
-    now = Date.now(),
+    now: number,
   ) {
     // A token past its expiry but still inside the verifier's clock tolerance: over at once.
     this.maxDurationMs = Math.max(0, owner.expiresAt - now);

@@ -9,17 +9,19 @@
  *   when the stream ends or is never sent;
  * - one ticker for every stream (slot-ticker.ts): each open stream is visited once per `pingMs`,
  *   gets a `: ping`, and every `revalidateMs` (in whole visits) its access token is authenticated
- *   again, which ends it soon after a revocation made anywhere (another instance's logout,
- *   refresh-token reuse, an account disabled or a staff role taken away by the CLI). A store that
- *   fails to answer ends nothing: the stream goes on until the store answers or the token expires;
+ *   again, which ends it within 15 s of a revocation made anywhere (another instance's logout,
+ *   refresh-token reuse, an account disabled or a staff role taken away by the CLI): a revocation
+ *   is seen by the first check that starts after it, at most one period later (limits.ts). A store
+ *   that fails to answer ends nothing: the stream goes on until the store answers or the token
+ *   expires;
  * - a logout on this instance ends its session's streams at once (`endSession`); a password reset or
  *   an account erased on this instance ends every stream of the account (`endCustomer`).
  *
  * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
  * (`HttpApp.endStreams`).
  */
-import { type Caller, DomainError, isDomainError } from '@storefront/domain';
-import { type Authenticate, isStaffRole } from '@storefront/domain/adapter-kit';
+import { type Caller, type Clock, DomainError, isDomainError } from '@storefront/domain';
+import { type Authenticate, isStaffRole, systemClock, systemTimers, type Timers } from '@storefront/domain/adapter-kit';
 import { EventStream, type StreamOwner } from './event-stream.js';
 import { STREAM_LIMITS } from './limits.js';
 import { SlotTicker } from './slot-ticker.js';
@@ -36,6 +38,10 @@ export interface EventStreamsOptions {
   readonly perInstance?: number | undefined;
   /** What one stream may leave unsent before it is cut (streams.ts). Default STREAM_LIMITS.maxBufferedBytes. */
   readonly maxBufferedBytes?: number | undefined;
+  /** What a token's expiry is measured against. Default the system clock (tests: a FakeTimers). */
+  readonly clock?: Clock | undefined;
+  /** The ticker's and the deadlines' timers. Default the runtime's (tests: a FakeTimers). */
+  readonly timers?: Timers | undefined;
 }
 
 /** The pings of a period are spread over this many ticks. */
@@ -55,6 +61,7 @@ export class EventStreams {
   private readonly byCustomer = new Map<string, Set<EventStream>>();
   private readonly bySession = new Map<string, Set<EventStream>>();
   private readonly ticker: SlotTicker<EventStream>;
+  private readonly clock: Clock;
 
   constructor(
     private readonly authenticate: Pick<Authenticate, 'execute'>,
@@ -69,7 +76,8 @@ export class EventStreams {
     if (!Number.isSafeInteger(this.perInstance) || this.perInstance < 1) throw new RangeError(`perInstance must be an integer ≥ 1, got ${this.perInstance}`);
     if (!(revalidateMs > 0)) throw new RangeError(`revalidateMs must be above 0, got ${revalidateMs}`);
     this.revalidateEvery = Math.max(1, Math.round(revalidateMs / pingMs));
-    this.ticker = new SlotTicker(pingMs, SLOTS, (stream) => this.visit(stream), failed);
+    this.clock = options.clock ?? systemClock;
+    this.ticker = new SlotTicker(pingMs, SLOTS, (stream) => this.visit(stream), failed, options.timers ?? systemTimers);
   }
 
   /** Streams taken (open, or about to be). */
@@ -97,10 +105,15 @@ export class EventStreams {
         retryAfterSeconds: STREAM_LIMITS.retryAfterSeconds,
       });
     }
-    const stream = new EventStream(owner, this.frames, {
-      opened: (opened) => this.ticker.add(opened),
-      released: (released) => this.give(released),
-    });
+    const stream = new EventStream(
+      owner,
+      this.frames,
+      {
+        opened: (opened) => this.ticker.add(opened),
+        released: (released) => this.give(released),
+      },
+      this.clock.now().getTime(),
+    );
     addTo(this.byCustomer, owner.customerId, stream);
     addTo(this.bySession, owner.sessionId, stream);
     this.taken += 1;

@@ -55,7 +55,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     else logger.error({ err: error }, 'response stream failed');
   });
 
-  const streams = new OpenStreams(options.streams?.maxBufferedBytes);
+  const streams = new OpenStreams(options.streams?.maxBufferedBytes, options.streams?.timers);
   const { policy } = storefront.checkRateLimit;
   const lifecycle = new Lifecycle(
     logger,
@@ -136,6 +136,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     listener: koa.callback(),
     routes: () => routes.map((route) => ({ method: route.method, path: route.path })),
     endStreams: () => streams.endAll(),
+    requestId: (incoming) => lifecycle.requestId(incoming),
     get openStreams() {
       return streams.size;
     },

@@ -54,16 +54,20 @@ export const STREAM_LIMITS = {
   /** What a 429 for too many open streams tells the client to wait, in seconds. */
   retryAfterSeconds: 5,
   /**
-   * A `: ping` comment per stream at least this often. DECISIONS promises one every 15 s: a second
-   * less leaves room for a late timer.
+   * A `: ping` comment per stream this often: each visit of the ticker pings and checks the token
+   * again. DECISIONS promises a ping at least every 15 s.
    */
-  pingMs: 14_000,
+  pingMs: 10_000,
   /**
    * Each stream's access token is authenticated again this often (a revocation elsewhere: another
-   * instance's logout, refresh-token reuse, an account disabled by the CLI); rounded to whole ping
-   * periods, at least one.
+   * instance's logout, refresh-token reuse, an account disabled or a staff role taken away by the
+   * CLI); rounded to whole ping periods, at least one. DECISIONS ends such a stream within 15 s:
+   * the first check that starts after the revocation sees it, at most one period later, and a check
+   * takes at most the store's time-out (PG_TIMEOUT_MS, 2 s by default): 10 + 2 s, with 3 s to
+   * spare for a late timer. A check still running at the next visit (a store slower than the
+   * period) is not doubled: that store is failing, and a failing store ends nothing.
    */
-  revalidateMs: 15_000,
+  revalidateMs: 10_000,
   /** The reconnection delay the stream asks of the client (`retry:`). */
   retryMs: 3_000,
 } as const;

@@ -14,6 +14,7 @@ export type HttpErrorCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'headers_too_large'
+  | 'expectation_failed'
   | 'not_found'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -44,6 +45,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   unknown_product: 422,
   product_unavailable: 422,
   idempotency_key_reused: 422,

@@ -1,11 +1,13 @@
 /**
  * One timer for many periodic visits. Items are dealt round-robin into `slots` buckets; every
  * `periodMs / slots` the ticker visits one bucket, so each item is visited once per period and the
- * work is spread evenly over it: 10,000 streams pinged every 15 s in 15 slots cost about 667 writes
+ * work is spread evenly over it: 10,000 streams pinged every 10 s in 15 slots cost about 667 writes
  * a tick, never 10,000 at once, and no stream holds a timer of its own.
  *
  * The timer runs only while there is something to visit, and never keeps the process alive.
  */
+import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';
+
 export class SlotTicker<T> {
   private readonly buckets: Set<T>[];
   private readonly bucketOf = new Map<T, Set<T>>();
@@ -14,13 +16,14 @@ export class SlotTicker<T> {
   private dealt = 0;
   /** The bucket the next tick visits. */
   private due = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: Timer | undefined;
 
   constructor(
     periodMs: number,
     slots: number,
     private readonly visit: (item: T) => void,
     private readonly failed: (error: unknown) => void,
+    private readonly timers: Timers = systemTimers,
   ) {
     if (!(periodMs > 0) || !Number.isSafeInteger(slots) || slots < 1) throw new RangeError(`bad ticker: period ${periodMs} ms in ${slots} slots`);
     this.buckets = Array.from({ length: slots }, () => new Set<T>());
@@ -44,8 +47,8 @@ export class SlotTicker<T> {
     bucket.add(item);
     this.bucketOf.set(item, bucket);
     if (this.timer === undefined) {
-      this.timer = setInterval(() => this.tick(), this.tickMs);
-      this.timer.unref();
+      this.timer = this.timers.setInterval(() => this.tick(), this.tickMs);
+      this.timer.unref?.();
     }
   }
 
@@ -55,7 +58,7 @@ export class SlotTicker<T> {
     bucket.delete(item);
     this.bucketOf.delete(item);
     if (this.bucketOf.size === 0 && this.timer !== undefined) {
-      clearInterval(this.timer);
+      this.timers.clearInterval(this.timer);
       this.timer = undefined;
     }
   }

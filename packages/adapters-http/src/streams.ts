@@ -7,6 +7,7 @@
  * stops reading would make the process hold every event for it until its token expires.
  */
 import type { ServerResponse } from 'node:http';
+import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';
 import { STREAM_LIMITS } from './limits.js';
 
 /** The longest time-out Node's timers take. */
@@ -44,7 +45,11 @@ export class OpenStreams {
   private readonly open = new Set<ResponseSink>();
 
   /** `maxBufferedBytes`: what one stream may leave unsent before it is cut (default STREAM_LIMITS). */
-  constructor(private readonly maxBufferedBytes: number = STREAM_LIMITS.maxBufferedBytes) {
+  constructor(
+    private readonly maxBufferedBytes: number = STREAM_LIMITS.maxBufferedBytes,
+    /** Each stream's deadline runs on these (tests: a fake that moves with its clock). */
+    private readonly timers: Timers = systemTimers,
+  ) {
     if (!(maxBufferedBytes > 0)) throw new RangeError(`maxBufferedBytes must be above 0, got ${maxBufferedBytes}`);
   }
 
@@ -60,7 +65,7 @@ export class OpenStreams {
       ended('client_closed');
       return;
     }
-    const sink = new ResponseSink(res, this.maxBufferedBytes, (reason) => {
+    const sink = new ResponseSink(res, this.maxBufferedBytes, this.timers, (reason) => {
       this.open.delete(sink);
       ended(reason);
     });
@@ -89,12 +94,13 @@ class ResponseSink implements StreamSink {
    * it cannot have read any of it yet. From then on, that burst plus `maxBufferedBytes`.
    */
   private limit = Number.POSITIVE_INFINITY;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: Timer | undefined;
   private readonly listeners: ((reason: StreamEnd) => void)[] = [];
 
   constructor(
     private readonly res: ServerResponse,
     private readonly maxBufferedBytes: number,
+    private readonly timers: Timers,
     private readonly onEnded: (reason: StreamEnd) => void,
   ) {
     res.once('close', () => this.finish('client_closed'));
@@ -129,14 +135,14 @@ class ResponseSink implements StreamSink {
   endAfter(ms: number): void {
     // Node fires a longer time-out at once (it overflows a 32-bit int): such a deadline is never.
     if (ms > MAX_TIMEOUT_MS) return;
-    this.timer = setTimeout(() => this.finish('deadline'), ms);
-    this.timer.unref();
+    this.timer = this.timers.setTimeout(() => this.finish('deadline'), ms);
+    this.timer.unref?.();
   }
 
   finish(reason: StreamEnd): void {
     if (this.done) return;
     this.done = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
     // A slow client's backlog is dropped with its connection (an `end` would keep it queued behind
     // the data it is not reading); an event cut in half is never dispatched by an SSE client.
     if (reason === 'slow_client') this.res.destroy();

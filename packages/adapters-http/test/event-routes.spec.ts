@@ -1,7 +1,8 @@
 /**
  * The live order streams on a real socket (createHttpApp over the memory adapters, fetch as the
  * client): the wire format, who may open which stream, resuming with Last-Event-ID, the per-caller
- * limit, pings, and every way a stream ends.
+ * limit, pings, and every way a stream ends. The streams' ticker and deadlines run on a FakeTimers
+ * that moves only when a test says; real-time waits are generous bounds on what is "at once".
  */
 import type { Caller, Storefront } from '@storefront/domain';
 import { createCryptoAdapters } from '@storefront/adapters-crypto';
@@ -9,9 +10,16 @@ import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { orderJson } from '../src/mappers.js';
 import { openStream, placeFor, serveEvents, signIn, type EventServer, type OpenedStream } from './event-server.js';
-import type { SseFrame } from '@storefront/testing';
+import { FakeTimers, type SseFrame } from '@storefront/testing';
+import { STREAM_LIMITS } from '../src/limits.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The streams' clock and timers: they move only when a test says (starting now: tokens are real). */
+function fakeStreamTimers(): { timers: FakeTimers; streams: { timers: FakeTimers; clock: FakeTimers } } {
+  const timers = new FakeTimers(Date.now());
+  return { timers, streams: { timers, clock: timers } };
+}
 
 const dataOf = (frame: SseFrame | null): Record<string, unknown> => JSON.parse(frame?.data ?? 'null') as Record<string, unknown>;
 
@@ -39,7 +47,7 @@ describe('live order streams over HTTP', () => {
   }
 
   before(async () => {
-    server = await serveEvents();
+    server = await serveEvents({ streams: fakeStreamTimers().streams });
     storefront = server.storefront;
     [alice, bob, kitchen] = await Promise.all([signIn(storefront, 'alice'), signIn(storefront, 'bob'), signIn(storefront, 'kitchen')]);
   });
@@ -219,7 +227,8 @@ describe('live order streams over HTTP', () => {
     });
 
     it('counts opening a stream once against the rate limit, and its pings not at all', async () => {
-      const pinging = await serveEvents({ streams: { pingMs: 15, revalidateMs: 60_000 } });
+      const { timers, streams } = fakeStreamTimers();
+      const pinging = await serveEvents({ streams });
       try {
         const { token } = await signIn(pinging.storefront, 'bob');
         const remaining = async () => ((await (await fetch(`${pinging.url}/api/rate-limit`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { remaining: number }).remaining;
@@ -228,7 +237,10 @@ describe('live order streams over HTTP', () => {
         const { events } = await openStream(pinging.url, `/api/orders/${order.orderId}/events`, token);
         await events.next();
         await events.next();
-        for (let i = 0; i < 3; i++) expect(await events.next()).to.deep.equal({ comment: 'ping' });
+        for (let i = 0; i < 3; i++) {
+          timers.advance(STREAM_LIMITS.pingMs);
+          expect(await events.next(5_000)).to.deep.equal({ comment: 'ping' });
+        }
         expect(await remaining()).to.equal(before - 1);
         await events.cancel();
       } finally {
@@ -247,7 +259,8 @@ describe('live order streams over HTTP', () => {
       await spared.events.next();
       const logout = await fetch(`${server.url}/api/auth/logout`, { method: 'POST', headers: { Authorization: `Bearer ${session.token}` } });
       expect(logout.status).to.equal(204);
-      await doomed.events.end(200);
+      // No ticker runs here (fake timers): only the logout can end it.
+      await doomed.events.end(5_000);
       await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
       expect((await spared.events.nextEvent())?.event).to.equal('order.status');
       expect(summary(await spared.events.nextEvent())).to.equal('accepted@2');
@@ -260,14 +273,15 @@ describe('live order streams over HTTP', () => {
         const { events } = await openStream(own.url, '/api/staff/events', token);
         await events.next();
         own.app.endStreams();
-        expect(await events.end(200)).to.deep.equal([]);
+        expect(await events.end(5_000)).to.deep.equal([]);
       } finally {
         await own.close();
       }
     });
 
-    it('ends soon after a revocation made elsewhere: a logout on another instance, a disabled account, a staff role taken away', async () => {
-      const own = await serveEvents({ streams: { pingMs: 20, revalidateMs: 20 } });
+    it('ends within 15 s of a revocation made elsewhere: a logout on another instance, a disabled account, a staff role taken away', async () => {
+      const { timers, streams } = fakeStreamTimers();
+      const own = await serveEvents({ streams });
       try {
         const bobs = await signIn(own.storefront, 'bob');
         const order = await placeFor(own.storefront, bobs.caller.customer.customerId);
@@ -275,19 +289,22 @@ describe('live order streams over HTTP', () => {
         await loggedOut.events.next();
         // The session store is shared: another instance's logout is this call, not this app's route.
         await own.storefront.logout.execute(bobs.caller);
-        await loggedOut.events.end(300);
+        await timers.run(15_000);
+        await loggedOut.events.end(5_000);
 
         const alices = await signIn(own.storefront, 'alice');
         const disabled = await openStream(own.url, `/api/orders/${(await placeFor(own.storefront, alices.caller.customer.customerId)).orderId}/events`, alices.token);
         await disabled.events.next();
         await own.storefront.setCustomerDisabled.execute({ email: 'alice@example.com', disabled: true });
-        await disabled.events.end(300);
+        await timers.run(15_000);
+        await disabled.events.end(5_000);
 
         const cook = await signIn(own.storefront, 'kitchen');
         const demoted = await openStream(own.url, '/api/staff/events', cook.token);
         await demoted.events.next();
         await own.storefront.setCustomerRole.execute({ email: 'kitchen@example.com', role: 'customer' });
-        await demoted.events.end(300);
+        await timers.run(15_000);
+        await demoted.events.end(5_000);
       } finally {
         await own.close();
       }
@@ -295,16 +312,21 @@ describe('live order streams over HTTP', () => {
 
     it('ends when its access token expires', async () => {
       const crypto = createCryptoAdapters({ scrypt: { logN: 10 } });
-      // Tokens of one second: the stream must end at their expiry, not after the usual 900 s.
-      const shortLived = { issue: (claims: { sub: string; sid: string }) => crypto.tokens.issue(claims, 1), verify: (token: string) => crypto.tokens.verify(token) };
-      const own = await serveEvents({ ports: { tokens: shortLived } });
+      // Tokens of a minute: the stream must end at their expiry, not after the usual 900 s.
+      const shortLived = { issue: (claims: { sub: string; sid: string }) => crypto.tokens.issue(claims, 60), verify: (token: string) => crypto.tokens.verify(token) };
+      const { timers, streams } = fakeStreamTimers();
+      const own = await serveEvents({ ports: { tokens: shortLived }, streams });
       try {
         const { token, caller } = await signIn(own.storefront, 'kitchen');
         const { res, events } = await openStream(own.url, '/api/staff/events', token);
         expect(res.status).to.equal(200);
         await events.next();
-        await events.end(1_500);
-        expect(Date.now()).to.be.at.least(caller.claims.exp * 1000 - 50);
+        // The stream's deadline is on the streams' clock: it ends when that clock reaches the expiry.
+        timers.advance(caller.claims.exp * 1000 - timers.now().getTime() - 1_000);
+        expect(await events.quietFor(100), 'open a second before').to.equal(true);
+        timers.advance(1_000);
+        await events.end(5_000);
+        expect(timers.now().getTime()).to.be.at.least(caller.claims.exp * 1000);
       } finally {
         await own.close();
       }
@@ -342,7 +364,7 @@ describe('live order streams over HTTP', () => {
 
 /** A slot given back is seen soon after (the server learns of a client's close asynchronously). */
 async function eventuallyOpens(open: () => Promise<OpenedStream>): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
     const stream = await open();
     if (stream.res.status === 200) return;
     await sleep(10);

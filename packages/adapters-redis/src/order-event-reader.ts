@@ -11,6 +11,7 @@
  * saw, reporting the outage once and the recovery once.
  */
 import type { OrderEvent } from '@storefront/domain';
+import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { decodeEntry, seqOf } from './order-event-codec.js';
 
@@ -20,6 +21,8 @@ export interface OrderEventReaderOptions {
   readonly streamKey: string;
   readonly blockMs: number;
   readonly count: number;
+  /** The back-off's timers. Default the runtime's. */
+  readonly timers?: Timers | undefined;
   /** The id to read after at the start. */
   start(): Promise<number>;
   /** After a (re)connection: raises the head to at least `lastSeen`; the head Redis held before that, and after. */
@@ -147,9 +150,10 @@ export class OrderEventReader {
 
   /** Sleeps `ms`, or less when the reader is closed. */
   private async pause(ms: number): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), this.stopped]);
-    clearTimeout(timer);
+    const timers = this.options.timers ?? systemTimers;
+    let timer: Timer | undefined;
+    await Promise.race([new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, ms))), this.stopped]);
+    timers.clearTimeout(timer);
   }
 }
 

@@ -13,7 +13,7 @@
  * that did reconnects (a fresh process publishing more events than were lost, within a second).
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
-import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
+import type { EventReplay, LogPosition, OrderEventData, OrderEventListener, Timers } from '@storefront/domain/adapter-kit';
 import { isEventId } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEvent } from './order-event-codec.js';
@@ -43,6 +43,8 @@ export interface RedisOrderEventLogOptions {
   readonly keepForMs?: number | undefined;
   /** How long one read of the live loop waits for new events. Default 2,000 ms. */
   readonly blockMs?: number | undefined;
+  /** The live loop's back-off between attempts while Redis is away. Default the runtime's (tests: a FakeTimers). */
+  readonly timers?: Timers | undefined;
   /** The live loop lost Redis (told once per outage). */
   readonly onReaderError?: ((error: unknown) => void) | undefined;
   /** The live loop reads again. */
@@ -155,6 +157,7 @@ export class RedisOrderEventLog implements OrderEventLog {
       streamKey: this.streamKey,
       blockMs: this.blockMs,
       count: READ_COUNT,
+      timers: this.options.timers,
       start: async () => {
         const position = first ?? this.position();
         first = null;

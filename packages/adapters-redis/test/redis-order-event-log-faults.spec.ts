@@ -5,6 +5,7 @@
 import { createRedisClient, RedisOrderEventLog } from '../src/index.js';
 import {
   EventRecorder,
+  FakeTimers,
   eventually,
   eventsOfAReadyOrder,
   keyOf,
@@ -66,11 +67,12 @@ describe('RedisOrderEventLog when Redis fails', function () {
     return client;
   }
 
-  function aLog(client: Redis, hooks: { errors?: unknown[]; restored?: unknown[] } = {}): RedisOrderEventLog {
+  function aLog(client: Redis, hooks: { errors?: unknown[]; restored?: unknown[]; timers?: FakeTimers } = {}): RedisOrderEventLog {
     const log = new RedisOrderEventLog({
       client,
       keyPrefix,
       blockMs: 500,
+      timers: hooks.timers,
       onReaderError: (error) => hooks.errors?.push(error),
       onReaderRestored: () => hooks.restored?.push(true),
     });
@@ -85,7 +87,8 @@ describe('RedisOrderEventLog when Redis fails', function () {
     const batch = eventsOfAReadyOrder();
     const started = Date.now();
     await rejectionOf(log.append(batch));
-    expect(Date.now() - started).to.be.below(500);
+    // At once: well before the command time-out (1 s), with room for a busy machine.
+    expect(Date.now() - started).to.be.below(900);
     await server.start();
     await untilItWorks(() => log.append(batch));
     await log.append(batch);
@@ -176,7 +179,9 @@ describe('RedisOrderEventLog when Redis fails', function () {
     try {
       const errors: unknown[] = [];
       const restored: unknown[] = [];
-      const log = aLog(await aClient(), { errors, restored });
+      // The reader's back-off runs on fake timers: its retries happen as the test moves them.
+      const timers = new FakeTimers();
+      const log = aLog(await aClient(), { errors, restored, timers });
       await server.kill();
       // Subscribing while Redis is down: the reader cannot even start.
       const recorder = new EventRecorder();
@@ -184,12 +189,24 @@ describe('RedisOrderEventLog when Redis fails', function () {
       await rejectionOf(log.append(placedEvents(1)));
       await rejectionOf(log.position());
       await rejectionOf(log.readAfter('0', 10));
-      // The reader retries several times a second (backing off to 1 s): still one report.
-      await sleep(3000);
+      // The reader retries, backing off from 50 ms to 1 s (between them it waits up to 1 s for the
+      // connection): five retries, still one report.
+      const backoffs = () => timers.delays.filter((ms) => ms !== 1000);
+      for (let round = 0; backoffs().length < 5; round++) {
+        if (round > 200) throw new Error(`the reader stopped retrying: ${JSON.stringify(timers.delays)}`);
+        await sleep(5);
+        await timers.run(1000);
+      }
+      expect(backoffs().slice(0, 5), 'the back-off').to.deep.equal([50, 100, 200, 400, 800]);
       expect(errors).to.have.length(1);
 
       await server.start();
-      await eventually(() => expect(restored).to.have.length(1), 8000);
+      // The client reconnects in real time (its own back-off, up to 1 s); the reader's pauses move on.
+      for (const deadline = Date.now() + 8000; restored.length === 0 && Date.now() < deadline; ) {
+        await sleep(20);
+        await timers.run(1000);
+      }
+      expect(restored).to.have.length(1);
       const writer = aLog(await aClient());
       await writer.append(placedEvents(2));
       await eventually(() => expect(recorder.ids).to.deep.equal(['1', '2']));

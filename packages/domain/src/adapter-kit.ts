@@ -99,6 +99,8 @@ export type { PasswordResetToken } from './ports/password-reset-tokens.js';
 export type { RateLimitDecision } from './ports/rate-limiter.js';
 export type { AbortSignalLike, AccessClaims, HashOptions } from './ports/security.js';
 export { systemClock } from './ports/security.js';
+export { systemTimers } from './timers.js';
+export type { Timer, Timers } from './timers.js';
 export { newId, OrderStamper, orderIdTime } from './ids.js';
 export type { IdPrefix } from './ids.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './rate-limit/sliding-window.js';

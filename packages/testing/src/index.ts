@@ -11,6 +11,7 @@ export {
   type PlacementAdapters,
 } from './contracts/order-repository.contract.js';
 export { FakeClock } from './fake-clock.js';
+export { FakeTimers } from './fake-timers.js';
 export { seededRandom } from './seeded-random.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';

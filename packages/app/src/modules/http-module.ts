@@ -3,6 +3,8 @@
  * the metrics observer and, with STOREFRONT_DOCS, the API reference (limits are the adapter's).
  */
 import { createHttpApp } from '@storefront/adapters-http';
+import type { Clock } from '@storefront/domain';
+import type { Timers } from '@storefront/domain/adapter-kit';
 import { ContainerModule } from 'inversify';
 import { loadApiReference } from '../api-reference.js';
 import { bindFactory } from '../binding.js';
@@ -10,10 +12,12 @@ import { loadKitchenPage } from '../kitchen-page.js';
 import { TYPES } from '../identifiers.js';
 import { createAccessLog } from '../logger.js';
 
-/** The live streams' ping and revalidation periods, when not the adapter's STREAM_LIMITS (tests). */
+/** The live streams' ping and revalidation periods, when not the adapter's STREAM_LIMITS, and their clock and timers (tests). */
 export interface StreamTimings {
   readonly pingMs?: number;
   readonly revalidateMs?: number;
+  readonly clock?: Clock;
+  readonly timers?: Timers;
 }
 
 export function httpModule(timings: StreamTimings = {}): ContainerModule {

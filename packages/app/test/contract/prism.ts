@@ -115,12 +115,13 @@ export function prismProblems(exchange: Exchange): string[] {
 }
 
 /**
- * The answers Node's HTTP server gives before any app sees the request (400, 408, 431, without
- * `X-Request-Id`: x-unmatched-requests/http-server). No operation lists them, and none reaches a
- * client through a Prism proxy: the proxy's own HTTP server gives them instead.
+ * The answers the HTTP server gives before any app sees the request (400, 408, 417, 431, without
+ * the rate-limit headers every answer of the app carries: x-unmatched-requests/http-server). No
+ * operation lists them, and none reaches a client through a Prism proxy: the proxy's own HTTP
+ * server gives them instead.
  */
 function answeredByHttpServer(exchange: Exchange): boolean {
-  return [400, 408, 431].includes(exchange.status) && !exchange.headers.has('x-request-id');
+  return [400, 408, 417, 431].includes(exchange.status) && !exchange.headers.has('ratelimit-policy');
 }
 
 /**

@@ -290,7 +290,7 @@ describe('e2e: malformed requests', function () {
 
   it('answers 431 headers_too_large to a URL over the 16 KiB of request line and headers', async function () {
     const res = await call(h.url, `/api/search?q=${'a'.repeat(20_000)}`);
-    // Refused by Node's HTTP parser before the app runs: JSON, without a request id (docs/decisions.md).
+    // Refused by Node's HTTP parser before the app runs: JSON, with a new request id (docs/decisions.md).
     expect(res.status, res.text).to.equal(431);
     expectJson(res);
     expect(res.body.error).to.equal('headers_too_large');

@@ -2,7 +2,9 @@
  * Live order updates (DECISIONS "Live order updates"): GET /api/orders/{order_id}/events and
  * GET /api/staff/events through startStorefront in memory mode, read with fetch as a stream client
  * reads them. Who may follow what, the snapshot, live moves, resuming with Last-Event-ID, resets,
- * the per-caller limit, and every way a stream ends.
+ * the per-caller limit, and every way a stream ends. The streams' ticker and deadlines run on a
+ * FakeTimers (pings, revalidation and expiry happen when a test moves it, at the production periods),
+ * so a busy machine only makes them slower; real-time waits are generous bounds on what is "at once".
  *
  * An id too old for the replay window cannot be made here quickly (the window keeps at least the
  * newest 10,000 events); the adapter's tests cover it with a log of a small window
@@ -10,6 +12,8 @@
  */
 import { after, afterEach, before, describe, it } from 'mocha';
 import { expect } from 'chai';
+import { STREAM_LIMITS } from '@storefront/adapters-http';
+import { FakeTimers } from '@storefront/testing';
 import type { StartOptions } from '../../src/server.js';
 import { ALICE, call, login, startServer, useServer, type RunningServer } from './support.js';
 import { aPlacedOrder, move, staffToken } from './kitchen-support.js';
@@ -20,8 +24,14 @@ import { newSigningKey, resign } from './tokens.js';
 const STATUS_EVENT = '/components/schemas/OrderStatusEvent';
 const ORDER = '/components/schemas/Order';
 
+/** A server whose streams' timers move only when the test says (their clock starts now: tokens are real). */
+function withFakeTimers(): { timers: FakeTimers; options: StartOptions } {
+  const timers = new FakeTimers(Date.now());
+  return { timers, options: { streams: { timers, clock: timers } } };
+}
+
 describe('e2e: live order updates', function () {
-  const h = useServer();
+  const h = useServer({}, withFakeTimers().options);
   let staff = '';
   const streams: SseReader[] = [];
 
@@ -165,7 +175,8 @@ describe('e2e: live order updates', function () {
       expect(sixth.headers.get('retry-after')).to.equal('5');
       await mine[0]!.cancel();
       let again = await openEvents(h.url, `/api/orders/${order.order_id}/events`, token);
-      for (let attempt = 0; again.status === 429 && attempt < 50; attempt++) {
+      // The server learns of the close asynchronously: up to 5 s on a busy machine.
+      for (const deadline = Date.now() + 5_000; again.status === 429 && Date.now() < deadline; ) {
         await new Promise((resolve) => setTimeout(resolve, 10));
         again = await openEvents(h.url, `/api/orders/${order.order_id}/events`, token);
       }
@@ -180,7 +191,8 @@ describe('e2e: live order updates', function () {
       const stream = await open(`/api/orders/${order.order_id}/events`, token);
       await stream.next();
       expect((await call(h.url, '/api/auth/logout', { method: 'POST', token })).status).to.equal(204);
-      await stream.end(300);
+      // No ticker runs here (fake timers): only the logout can end it.
+      await stream.end(5_000);
       expect((await openEvents(h.url, `/api/orders/${order.order_id}/events`, token)).status).to.equal(401);
     });
   });
@@ -188,16 +200,20 @@ describe('e2e: live order updates', function () {
 
 describe('e2e: a live stream ends with its access token', function () {
   const key = newSigningKey();
-  const h = useServer({ TOKEN_SECRET_KEY: key.paserk });
+  const { timers, options } = withFakeTimers();
+  const h = useServer({ TOKEN_SECRET_KEY: key.paserk }, options);
 
-  it('ends when the token it was opened with expires', async function () {
+  it('ends when the token it was opened with expires, and not before', async function () {
     const staff = await staffToken(h.url);
-    // A token of the kitchen's live session, re-signed to expire within the second.
-    const expiresAt = Math.floor(Date.now() / 1000) + 1;
+    // A token of the kitchen's live session, re-signed to expire a minute from the streams' clock.
+    const expiresAt = Math.floor(timers.now().getTime() / 1000) + 60;
     const shortLived = resign(key, staff, (claims) => ({ ...claims, exp: new Date(expiresAt * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }));
     const stream = await follow(h.url, '/api/staff/events', shortLived);
-    await stream.end(1_500);
-    expect(Date.now()).to.be.at.least(expiresAt * 1000 - 50);
+    timers.advance(expiresAt * 1000 - timers.now().getTime() - 1_000);
+    expect(await stream.quietFor(200), 'still open a second before the expiry').to.equal(true);
+    timers.advance(1_000);
+    await stream.end(5_000);
+    expect(timers.now().getTime()).to.be.at.least(expiresAt * 1000);
   });
 });
 
@@ -215,45 +231,60 @@ describe('e2e: live streams at shutdown', function () {
     const staff = await staffToken(base);
     const open = await Promise.all([0, 1, 2].map(() => follow(base, '/api/staff/events', staff)));
     const started = Date.now();
-    const ended = Promise.all(open.map((stream) => stream.end(2_000)));
+    const ended = Promise.all(open.map((stream) => stream.end(8_000)));
     await server!.close();
     server = undefined;
-    expect(Date.now() - started).to.be.below(1_000);
+    // Half the time-out: room for a busy machine, yet a shutdown that waited for the streams would take 10 s.
+    expect(Date.now() - started).to.be.below(5_000);
     await ended;
   });
 });
 
-describe('e2e: live streams with short ping and revalidation periods', function () {
-  const options: StartOptions = { streams: { pingMs: 40, revalidateMs: 40 } };
+describe('e2e: live streams at the production periods, on fake timers', function () {
+  const { timers, options } = withFakeTimers();
   const h = useServer({}, options);
 
-  it('pings every stream (": ping") at the injected period, and only opening the stream counts against the rate limit', async function () {
+  it('pings every stream (": ping") once per period, and only opening the stream counts against the rate limit', async function () {
     const { token, order } = await aPlacedOrder(h);
     const quota = async () => Number((await call(h.url, '/api/rate-limit', { token })).body.remaining);
     const before = await quota();
     const stream = await follow(h.url, `/api/orders/${order.order_id}/events`, token);
     try {
       expect(summary(await stream.next())).to.equal('placed@1');
-      let last = Date.now();
+      expect(await stream.next(100).then(() => 'a frame', () => 'nothing'), 'no ping before the clock moves').to.equal('nothing');
       for (let i = 0; i < 4; i++) {
-        const frame = await stream.next(1_000).catch(() => null);
-        expect(frame, 'no ping within 1 s: does startStorefront forward options.streams to createHttpApp?').to.deep.equal({ comment: 'ping' });
-        // One visit per period (40 ms), give or take a tick and the event loop.
-        expect(Date.now() - last).to.be.below(200);
-        last = Date.now();
+        timers.advance(STREAM_LIMITS.pingMs);
+        const frame = await stream.next(5_000).catch(() => null);
+        expect(frame, 'no ping after a period: does startStorefront forward options.streams to createHttpApp?').to.deep.equal({ comment: 'ping' });
       }
+      expect(STREAM_LIMITS.pingMs, 'DECISIONS: a ping at least every 15 s').to.be.at.most(15_000);
       expect(await quota()).to.equal(before - 1);
     } finally {
       await stream.cancel();
     }
   });
 
-  it('ends a stream soon after its account is disabled elsewhere (the operator CLI), without any request of the client', async function () {
+  it('ends a stream within 15 s of its account being disabled elsewhere (the operator CLI), without any request of the client', async function () {
     const { token, order } = await aPlacedOrder(h);
     const stream = await follow(h.url, `/api/orders/${order.order_id}/events`, token);
     await stream.next();
     const me = (await call(h.url, '/api/me', { token })).body as { email: string };
     await h.server.storefront.setCustomerDisabled.execute({ email: me.email, disabled: true });
-    await stream.end(1_000);
+    expect(await stream.quietFor(100), 'nothing ends it before the clock moves').to.equal(true);
+    await timers.run(15_000);
+    await stream.end(5_000);
+  });
+
+  it('ends a staff stream within 15 s of the account losing its staff role', async function () {
+    const staff = await staffToken(h.url);
+    const stream = await follow(h.url, '/api/staff/events', staff);
+    const kitchen = (await call(h.url, '/api/me', { token: staff })).body as { email: string };
+    await h.server.storefront.setCustomerRole.execute({ email: kitchen.email, role: 'customer' });
+    try {
+      await timers.run(15_000);
+      await stream.end(5_000);
+    } finally {
+      await h.server.storefront.setCustomerRole.execute({ email: kitchen.email, role: 'staff' });
+    }
   });
 });
