@@ -13,8 +13,8 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -40,6 +40,21 @@ export function pnpm() {
   return [process.execPath, cli];
 }
 
+/**
+ * The environment of what runs under it: `.tools/bin` (a `pnpm` that runs the fetched one) first on
+ * PATH, since scripts and tests call `pnpm` by name; no update notice for a pinned version.
+ */
+export function childEnv() {
+  const [, cli] = pnpm();
+  const bin = join(root, '.tools', 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+  chmodSync(join(bin, 'pnpm'), 0o755);
+  writeFileSync(join(bin, 'pnpm.cmd'), `@"${process.execPath}" "${cli}" %*\r\n`);
+  const pathKey = Object.keys(process.env).find((key) => key.toUpperCase() === 'PATH') ?? 'PATH';
+  return { ...process.env, [pathKey]: `${bin}${delimiter}${process.env[pathKey] ?? ''}`, npm_config_update_notifier: 'false' };
+}
+
 /** `pnpm install --frozen-lockfile` (with `--prod`: production dependencies only) unless the last one had the same inputs. */
 export function install({ prod = false } = {}) {
   const stamp = join(root, 'node_modules', '.storefront-install');
@@ -47,7 +62,7 @@ export function install({ prod = false } = {}) {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs) return;
   log(existsSync(join(root, 'node_modules')) ? 'dependencies changed: installing' : 'installing dependencies');
   const [command, ...args] = pnpm();
-  run(command, [...args, 'install', '--frozen-lockfile', ...(prod ? ['--prod'] : [])]);
+  run(command, [...args, 'install', '--frozen-lockfile', ...(prod ? ['--prod'] : [])], { env: childEnv() });
   writeFileSync(stamp, inputs);
 }
 
@@ -81,7 +96,7 @@ function main([script, ...args]) {
   install();
   if (script === undefined) return;
   const [command, ...pre] = pnpm();
-  const child = spawn(command, [...pre, 'run', script, ...args], { cwd: root, stdio: 'inherit' });
+  const child = spawn(command, [...pre, 'run', script, ...args], { cwd: root, stdio: 'inherit', env: childEnv() });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
 }
