@@ -55,24 +55,25 @@ export function childEnv() {
   return { ...process.env, [pathKey]: `${bin}${delimiter}${process.env[pathKey] ?? ''}`, npm_config_update_notifier: 'false' };
 }
 
-/** `pnpm install --frozen-lockfile` (with `--prod`: production dependencies only) unless the last one had the same inputs. */
-export function install({ prod = false } = {}) {
+/** `pnpm install --frozen-lockfile [flags]` unless the last one had the same inputs. */
+export function install(flags = []) {
   const stamp = join(root, 'node_modules', '.storefront-install');
-  const inputs = installInputs(prod);
+  const inputs = installInputs(flags);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === inputs) return;
   log(existsSync(join(root, 'node_modules')) ? 'dependencies changed: installing' : 'installing dependencies');
   const [command, ...args] = pnpm();
-  run(command, [...args, 'install', '--frozen-lockfile', ...(prod ? ['--prod'] : [])], { env: childEnv() });
+  // Switching between --prod and a full install empties node_modules first: pnpm would ask at a terminal, and fail without one.
+  run(command, [...args, 'install', '--frozen-lockfile', '--config.confirm-modules-purge=false', ...flags], { env: childEnv() });
   writeFileSync(stamp, inputs);
 }
 
-/** What an install depends on: the lockfile, every workspace manifest, pnpm's settings and version, the mode. */
-function installInputs(prod) {
+/** What an install depends on: the lockfile, every workspace manifest, pnpm's settings and version, the flags. */
+function installInputs(flags) {
   const files = ['pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', 'package.json',
     ...readdirSync(join(root, 'packages')).map((name) => join('packages', name, 'package.json'))];
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file}\0${existsSync(join(root, file)) ? readFileSync(join(root, file)) : ''}\0`);
-  return `pnpm ${pnpmVersion}${prod ? ' --prod' : ''} ${hash.digest('hex')}\n`;
+  return `pnpm ${pnpmVersion} ${[...flags, hash.digest('hex')].join(' ')}\n`;
 }
 
 function npmCli() {

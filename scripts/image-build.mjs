@@ -15,10 +15,13 @@ const out = resolve(process.argv[2] ?? join(root, '.image'));
 install();
 const [command, ...args] = pnpm();
 run(command, [...args, 'run', 'build'], { env: childEnv() });
-install({ prod: true });
+// Afresh rather than pruned: `pnpm install --prod` over a full install leaves the dev packages in node_modules/.pnpm.
+for (const dir of ['.', ...readdirSync(join(root, 'packages')).map((name) => join('packages', name))]) rmSync(join(root, dir, 'node_modules'), { recursive: true, force: true });
+// The service's packages only: @storefront/testing (a dev dependency) would bring mocha and chai.
+install(['--prod', '--filter', '@storefront/app...', '--filter', '!@storefront/testing']);
 
 /** Sources, tests, tools and CI: not needed to run, and the image is smaller and says less without them. */
-const LEFT_OUT = new Set(['.git', '.tools', '.ci', '.image', 'bench', 'examples', 'docs/images']);
+const LEFT_OUT = new Set(['.git', '.tools', '.ci', '.image', 'bench', 'examples', 'docs/images', 'packages/testing']);
 const leftOut = (path) => {
   const rel = relative(root, path).split(sep).join('/');
   if (LEFT_OUT.has(rel) || rel.endsWith('.tsbuildinfo')) return true;
@@ -27,7 +30,7 @@ const leftOut = (path) => {
 };
 rmSync(out, { recursive: true, force: true });
 cpSync(root, out, { recursive: true, verbatimSymlinks: true, filter: (path) => !leftOut(path) });
-for (const name of readdirSync(join(out, 'packages'))) {
+for (const name of readdirSync(join(out, 'packages')).filter((name) => name !== 'testing')) {
   if (!existsSync(join(out, 'packages', name, 'dist', 'src'))) throw new Error(`packages/${name} has no dist/src: the build did not run`);
 }
 process.stderr.write(`storefront: image contents in ${out}\n`);
