@@ -50,7 +50,7 @@ export const VARIABLE_NOTES: Readonly<Record<string, VariableNote>> = {
   STOREFRONT_DEMO_DATA: { meaning: 'Load the demo menu and accounts at start.', default: '`true` with the memory store, else `false`' },
   STOREFRONT_DOCS: { meaning: 'Serve the API reference at `/docs` and `/openapi.json`.' },
   STOREFRONT_KITCHEN_PAGE: { meaning: 'Serve the kitchen display at `/kitchen`.' },
-  STOREFRONT_MENU_FILE: { meaning: 'A menu file (JSON) loaded at start; a product\'s `available` is taken from it only when the product is created.', bad: 'Not checked with the others: read when the store is seeded at start; a file that cannot be read or is not a menu is logged with the reason (with the memory store the start fails, exit 1).' },
+  STOREFRONT_MENU_FILE: { meaning: 'A menu file (JSON) loaded at start; a product\'s `available` is taken from it only when the product is created.', bad: 'Not checked with the others: read when the store is seeded (at start; with a persistent store once it is up); a file that cannot be read or is not a menu stops the process with exit 1 and the reason.' },
   STOREFRONT_NAME: { meaning: 'The store\'s name (`GET /api/store`, mail sender).' },
   STOREFRONT_OPENING_HOURS: { meaning: 'Opening hours in OpenStreetMap `opening_hours` syntax, e.g. `Mo-Fr 11:00-22:00; Sa,Su 12:00-23:00`.', default: 'unset: always open' },
   STOREFRONT_PICKUP_LEAD_MINUTES: { meaning: 'Earliest pickup slot, in minutes from now.' },
