@@ -172,8 +172,11 @@ const MAX_SCRYPT_BYTES = 2 ** 30;
 /** The request time-out (http-module.ts): a hash waiting longer would be for a request already answered. */
 const MAX_SCRYPT_WAIT_MS = 10_000;
 
-export function loadConfig(env: Env): StorefrontConfig {
-  const read = new Reader(env);
+/** Told of every variable read and its default (docs/configuration.md is generated from this: config-reference.ts). */
+export type ConfigObserver = (variable: string, fallback: unknown) => void;
+
+export function loadConfig(env: Env, observe?: ConfigObserver): StorefrontConfig {
+  const read = new Reader(env, observe);
   const database = read.oneOf('STOREFRONT_STORE', DATABASES, 'memory');
   const memory = database === 'memory';
   const scrypt: ScryptConfig = {
@@ -266,7 +269,7 @@ function readPolicy(read: Reader, prefix: string, defaults: RateLimitPolicy): { 
 class Reader {
   private readonly issues: ConfigIssue[] = [];
 
-  constructor(private readonly env: Env) {}
+  constructor(private readonly env: Env, private readonly observe: ConfigObserver = () => {}) {}
 
   fail(variable: string, message: string): void {
     this.issues.push({ variable, message });
@@ -277,7 +280,8 @@ class Reader {
   }
 
   /** The trimmed value; unset and blank both mean "use the default". */
-  private raw(name: string): string | undefined {
+  private raw(name: string, fallback?: unknown): string | undefined {
+    this.observe(name, fallback);
     const value = this.env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   }
@@ -287,7 +291,7 @@ class Reader {
   }
 
   string(name: string, fallback: string): string {
-    return this.raw(name) ?? fallback;
+    return this.raw(name, fallback) ?? fallback;
   }
 
   optionalString(name: string): string | undefined {
@@ -296,14 +300,14 @@ class Reader {
 
   /** One line of text (TEXT_RULE): the store's name is shown on pages and goes into mail headers. */
   text(name: string, fallback: string, maxLength: number): string {
-    const value = this.raw(name) ?? fallback;
+    const value = this.raw(name, fallback) ?? fallback;
     if (value.length <= maxLength && textFits(value, 'line')) return value;
     this.fail(name, `${name} must be one line of at most ${maxLength} characters: no control characters or bidirectional overrides`);
     return fallback;
   }
 
   pattern(name: string, fallback: string, pattern: RegExp, expected: string): string {
-    const value = this.raw(name);
+    const value = this.raw(name, fallback);
     if (value === undefined) return fallback;
     if (pattern.test(value)) return value;
     this.fail(name, `${name} must be ${expected}, got ${quote(value)}`);
@@ -315,7 +319,7 @@ class Reader {
    * that a schedule or zone it cannot read stops the start naming the variable.
    */
   openingHours(scheduleName: string, zoneName: string): OpeningHours {
-    const zone = this.raw(zoneName) ?? 'UTC';
+    const zone = this.raw(zoneName, 'UTC') ?? 'UTC';
     const schedule = this.raw(scheduleName);
     if (!isValidTimeZone(zone)) {
       this.fail(zoneName, `${zoneName} must be an IANA time zone such as Europe/Berlin, got ${quote(zone)}`);
@@ -358,7 +362,7 @@ class Reader {
   }
 
   integer(name: string, fallback: number, min: number, max: number): number {
-    const value = this.raw(name);
+    const value = this.raw(name, fallback);
     if (value === undefined) return fallback;
     const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
     if (Number.isSafeInteger(parsed) && parsed >= min && parsed <= max) return parsed;
@@ -368,7 +372,7 @@ class Reader {
   }
 
   boolean(name: string, fallback: boolean): boolean {
-    const value = this.raw(name)?.toLowerCase();
+    const value = this.raw(name, fallback)?.toLowerCase();
     if (value === undefined) return fallback;
     if (value === 'true' || value === '1') return true;
     if (value === 'false' || value === '0') return false;
@@ -377,7 +381,7 @@ class Reader {
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
-    const value = this.raw(name);
+    const value = this.raw(name, fallback);
     if (value === undefined) return fallback;
     const match = allowed.find((candidate) => candidate === value.toLowerCase());
     if (match !== undefined) return match;
