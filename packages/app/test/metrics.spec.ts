@@ -8,7 +8,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'mocha';
 import { expect } from 'chai';
 import { generateSigningKey } from '@storefront/adapters-crypto';
-import { freePort } from '@storefront/testing';
+import { createTestDatabaseOrSkip, freePort } from '@storefront/testing';
 import { ConfigError } from '../src/config.js';
 import { startStorefront, type RunningStorefront } from '../src/server.js';
 import { TEST_ENV } from './helpers.js';
@@ -138,23 +138,51 @@ describe('Metrics (METRICS_PORT)', () => {
     }
   });
 
-  it('counts a request failed by an unreachable database as a database error', async () => {
-    const closed = await freePort();
+  it('counts a request failed by an unreachable database as a database error', async function () {
+    // The instance is ready (migrated, seeded) before PostgreSQL goes away: a request refused at the
+    // start gate is a 503, not a database error. PostgreSQL is reached through a relay the test cuts.
+    this.timeout(60_000);
+    const database = await createTestDatabaseOrSkip(this, 'storefront_metrics');
+    const sockets = new Set<net.Socket>();
+    const target = new URL(database.url);
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 5432), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const relayed = new URL(database.url);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String((relay.address() as net.AddressInfo).port);
     const running = await startStorefront({
       ...TEST_ENV,
       METRICS_PORT: '0',
-      STOREFRONT_STORE: 'mongo',
-      MONGODB_URI: `mongodb://127.0.0.1:${closed}/storefront`,
-      MONGODB_TIMEOUT_MS: '200',
+      STOREFRONT_STORE: 'postgres',
+      DATABASE_URL: relayed.toString(),
+      PG_TIMEOUT_MS: '500',
+      STOREFRONT_DEMO_DATA: 'true',
       TOKEN_SECRET_KEY: generateSigningKey(),
     });
     try {
-      expect(await status(`${running.url}/api/products`)).to.equal(500);
+      for (let tries = 0; (await status(`${running.url}/api/status`)) !== 200; tries++) {
+        if (tries > 300) throw new Error('the instance never became ready');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const token = await login(running.url, 'alice@example.com', 'alice-password');
+      await new Promise<void>((resolve) => {
+        relay.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      expect(await status(`${running.url}/api/me`, { headers: { authorization: `Bearer ${token}` } })).to.equal(500);
       const scraped = await scrape(running.metricsUrl!);
-      expect(scraped.value('storefront_store_errors_total', 'counter')).to.equal(1);
-      expect(scraped.value(REQUESTS, 'counter', { method: 'GET', route: '/api/products', status: '500' })).to.equal(1);
+      expect(scraped.value('storefront_store_errors_total', 'counter')).to.be.at.least(1);
+      expect(scraped.value(REQUESTS, 'counter', { method: 'GET', route: '/api/me', status: '500' })).to.equal(1);
     } finally {
       await running.close();
+      await database.drop();
     }
   });
 
