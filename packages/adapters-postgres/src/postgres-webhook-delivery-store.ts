@@ -218,6 +218,16 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  rewritePayload(eventId: string, payload: string): Promise<void> {
+    return databaseOperation(async () => {
+      // Per endpoint, so that the unique (webhook_id, event_id) index finds the rows (no index leads with event_id).
+      await this.pool.query(
+        'UPDATE webhook_deliveries SET payload = $2 WHERE webhook_id IN (SELECT webhook_id FROM webhook_endpoints) AND event_id = $1',
+        [eventId, payload],
+      );
+    });
+  }
+
   removeEndpoint(webhookId: string): Promise<void> {
     return databaseOperation(async () => {
       await this.pool.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);

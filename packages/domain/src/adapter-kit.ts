@@ -59,7 +59,7 @@ export { OPTION_LIMITS } from './model/option-group.js';
 export type { Option, OptionDraft, OptionGroupDraft } from './model/option-group.js';
 export { emailOf, normalizeEmail } from './model/email.js';
 export { isMoney } from './model/money.js';
-export { compareKitchenOrders, compareOrders } from './model/order.js';
+export { compareKitchenOrders, compareOrders, withoutDeliveryAddress } from './model/order.js';
 export { copyDeliveryAddress, FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
 export type { FulfilmentRequest, FulfilmentType } from './model/fulfilment.js';
 export { SlotGrid, isCalendarDate } from './fulfilment/slot-grid.js';

@@ -316,7 +316,11 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     signUp: new SignUp({ customers, sessions, hasher, tokens, limiter, clock, registerPolicy: options.registerPolicy ?? DEFAULT_REGISTER_POLICY }),
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
-    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
+    eraseAccount: new EraseAccount({
+      ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
+      ...{ resetTokens: ports.resetTokens, orders: ports.orders, events: ports.events },
+      webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
+    }),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,
@@ -342,6 +346,7 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
       wake();
     },
   });
-  const feed = new WebhookFeed(directory, deliveries, options.payload ?? plainWebhookPayload, wake);
-  return { admin, feed, dispatcher };
+  const payload = options.payload ?? plainWebhookPayload;
+  const feed = new WebhookFeed(directory, deliveries, payload, wake);
+  return { admin, feed, dispatcher, deliveries, payload };
 }

@@ -65,6 +65,7 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       get: true,
       list: true,
       retry: true,
+      rewritePayload: true,
       removeEndpoint: true,
       stats: true,
     }),
