@@ -248,6 +248,7 @@ const events: OrderEventLog = {
   position: async () => ({ head: '0', orderVersion: 0 }),
   readAfter: async () => ({ kind: 'reset' }),
   subscribe: () => () => undefined,
+  eraseDeliveryAddresses: async () => undefined,
 };
 
 const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
