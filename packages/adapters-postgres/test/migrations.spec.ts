@@ -12,6 +12,7 @@ import pg from 'pg';
 import { listsOutOfPlace } from './list-positions.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { webhooks } from '../src/migrations/004-webhooks.js';
+import { erasurePending } from '../src/migrations/005-erasure-pending.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -142,6 +143,24 @@ const UPGRADES: readonly Upgrade[] = [
       expect(leased?.eventId).to.equal(event.eventId);
       expect(await adapters.webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
       expect(await adapters.webhookDeliveries.stats()).to.deep.equal({ pending: 0 });
+    },
+  },
+  {
+    // Erasure pending (file 005): accounts stored before are live, none is pending; a mark works.
+    to: MIGRATIONS.indexOf(erasurePending) + 1,
+    seed: async (pool) => {
+      await pool.query(
+        `INSERT INTO customers (customer_id, email, name, password_hash, created_at)
+         VALUES ('cus_before_erasure', 'before-erasure@example.com', 'Before', 'x', '2025-01-15T11:00:00Z')`,
+      );
+    },
+    check: async (pool) => {
+      const { customers } = await createPostgresAdapters({ pool });
+      expect(await customers.findById('cus_before_erasure')).to.deep.include({ email: 'before-erasure@example.com' });
+      expect(await customers.listErasuresPending(10)).to.deep.equal([]);
+      expect(await customers.markErasure('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
+      expect(await customers.listErasuresPending(10)).to.deep.equal(['cus_before_erasure']);
+      expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },
 ];

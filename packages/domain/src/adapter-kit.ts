@@ -34,6 +34,7 @@ export type { ConfirmPasswordReset, ConfirmPasswordResetInput, PasswordResetDepe
 export { ERASED_CUSTOMER_LABEL } from './use-cases/erase-account.js';
 export type { EraseAccount, EraseAccountDependencies, EraseAccountInput, LabelCustomers } from './use-cases/erase-account.js';
 export { BackgroundTasks } from './use-cases/background-tasks.js';
+export type { ErasureSweep, ErasureSweepOptions } from './use-cases/erasure-sweep.js';
 export type { BackgroundTaskOptions } from './use-cases/background-tasks.js';
 export type { SearchMenu, SearchMenuInput } from './use-cases/search-menu.js';
 export type { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';

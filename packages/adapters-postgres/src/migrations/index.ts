@@ -6,6 +6,7 @@ import { initialSchema } from './001-initial-schema.js';
 import { fulfilment } from './002-fulfilment.js';
 import { positionsByReaders } from './003-positions-by-readers.js';
 import { webhooks } from './004-webhooks.js';
+import { erasurePending } from './005-erasure-pending.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -14,4 +15,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, erasurePending];

@@ -44,6 +44,8 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       setRole: true,
       updatePasswordHash: true,
       delete: true,
+      markErasure: true,
+      listErasuresPending: true,
     }),
   );
   bindFactory(bind, TYPES.SessionStore, [connection], (c) =>

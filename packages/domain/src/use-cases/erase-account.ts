@@ -54,9 +54,12 @@ const ORDERS_PER_READ = 100;
  * (shown as `deleted`), and the email may sign up again as a new customer. A wrong password is
  * `invalid_credentials`.
  *
- * Every step can be repeated, and the account record goes last: until it is gone the erasure is
- * not done, and a step that fails is finished by a background task that runs them all again (the
- * request still fails: only a finished erasure answers 204). docs/decisions.md, "Issue 32, items 1–3".
+ * The first step records the erasure in the account (`markErasure`): from then on the account reads
+ * as gone (no login, refresh or token), and an ErasureSweep finds it if this process stops before the
+ * end. Every later step can be repeated, and the account record goes last, taking the mark with it:
+ * until it is gone the erasure is not done, and a step that fails is also run again by a background
+ * task (the request still fails: only a finished erasure answers 204). docs/decisions.md, "Issue 32,
+ * items 1–3".
  */
 export class EraseAccount {
   constructor(private readonly deps: EraseAccountDependencies) {}
@@ -66,22 +69,28 @@ export class EraseAccount {
     const password = givenPassword(input.password, 'password', issues);
     issues.throwIfAny();
     const { customer } = input.caller;
-    const { customers, sessions, resetTokens, hasher, limiter, clock } = this.deps;
+    const { customers, hasher, limiter, clock } = this.deps;
     await countPasswordAttempt(limiter, this.deps, { email: customer.email, client: input.client }, 'Too many password attempts; retry later.');
     const options = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
     if (!(await hasher.verify(customer.passwordHash, password, options))) {
       throw new DomainError('invalid_credentials', 'The password is wrong.');
     }
+    // The commitment: once stored, the erasure is finished by this request, its retries or the sweep.
+    // A mark that failed changed nothing (the customer may ask again), or was stored and is swept.
+    await customers.markErasure(customer.customerId, clock.now());
     try {
-      await this.erase(customer.customerId);
+      await this.finish(customer.customerId);
     } catch (error) {
       this.finishLater(customer.customerId);
       throw error;
     }
   }
 
-  /** The steps, each repeatable; the record last, so that a fault before it leaves it to mark the work undone. */
-  private async erase(customerId: string): Promise<void> {
+  /**
+   * The steps after the mark, each repeatable; the record last, so that a fault before it leaves the
+   * mark for the sweep. Running them twice at once (a request and a sweep, two instances) is harmless.
+   */
+  async finish(customerId: string): Promise<void> {
     const { customers, sessions, resetTokens, orders, events, clock } = this.deps;
     // Sessions first: no new order of the account can start while its addresses are erased.
     await sessions.revokeAllOf(customerId, clock.now());
@@ -114,7 +123,7 @@ export class EraseAccount {
       for (let attempt = 0; ; attempt++) {
         await new Promise<void>((resolve) => setTimer(resolve, delays[Math.min(attempt, delays.length - 1)] ?? 0));
         try {
-          await this.erase(customerId);
+          await this.finish(customerId);
           return;
         } catch (error) {
           if (attempt + 1 >= delays.length) throw error;
