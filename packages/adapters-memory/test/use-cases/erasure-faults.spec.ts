@@ -6,7 +6,7 @@
  */
 import type { CustomerRepository, OrderEventLog, OrderRepository } from '@storefront/domain';
 import { eventOfVersion } from '@storefront/domain/adapter-kit';
-import { anOrder, aWebhookEvent, Faults, InjectedFault, readAllEvents } from '@storefront/testing';
+import { anOrder, aWebhookEvent, expectDomainError, Faults, InjectedFault, readAllEvents } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { aLoggedInCustomer, aWorld } from './world.js';
@@ -56,7 +56,7 @@ describe('Accounts: an erasure interrupted by a fault', function () {
       (error: unknown) => error,
     );
     expect(failed).to.be.instanceOf(InjectedFault);
-    expect(await s.base.adapters.customers.findById(s.profile.customerId), 'the record is the last step').not.to.equal(null);
+    expect(await s.base.adapters.customers.listErasuresPending(10), 'the record, and its mark, go last').to.include(s.profile.customerId);
     await s.world.storefront.background.settled();
     await s.expectErased();
     expect(s.reported).to.deep.equal([]);
@@ -73,5 +73,18 @@ describe('Accounts: an erasure interrupted by a fault', function () {
     await s.world.storefront.background.settled();
     await s.expectErased();
     expect(s.reported).to.deep.equal([]);
+  });
+
+  it('answers for an account being erased as for a deleted one: no login (after the same hash), refresh or token', async () => {
+    const s = await anErasure();
+    const { pair, email, password } = await aLoggedInCustomer(s.world, 'second@example.com', 'second-password');
+    const customerId = (await s.base.adapters.customers.findByEmail(email))!.customerId;
+    // What a process that died right after the first step leaves.
+    expect(await s.base.adapters.customers.markErasure(customerId, s.world.clock.now())).to.equal(true);
+    const verified = s.world.hasher.verifications;
+    await expectDomainError(s.world.storefront.login.execute({ email, password, client: 'test' }), 'invalid_credentials');
+    expect(s.world.hasher.verifications - verified, 'a password hash checked, as for an unknown email').to.equal(1);
+    await expectDomainError(s.world.storefront.refreshSession.execute({ refreshToken: pair.refreshToken }), 'invalid_token');
+    await expectDomainError(s.world.storefront.authenticate.execute(pair.accessToken), 'invalid_token');
   });
 });
