@@ -1,6 +1,8 @@
 /**
- * Each order's JSON, rendered once per version and kept as UTF-8 bytes. An order changes only by a
- * move, and every move raises its version, so (order id, version) names one rendering for good;
+ * Each order's JSON, rendered once per version and kept as UTF-8 bytes. An order changes by a move,
+ * which raises its version, or by the erasure of its customer's account, which removes its delivery
+ * address and keeps its version: (order id, version, whether it has an address) names one rendering
+ * for good, on every instance (each reads the order from the store before it looks here);
  * lists and details are assembled from these bytes instead of serialising (and encoding) the same
  * unchanged orders on every request, which was most of the CPU time of `GET /api/orders?limit=20`.
  *
@@ -16,6 +18,8 @@ export const ORDER_TEXT_CACHE_ENTRIES = 10_000;
 
 interface Rendered {
   readonly version: number;
+  /** False once the address was erased: the rendering with it must never be served again. */
+  readonly hasAddress: boolean;
   /** UTF-8, ready to write: a body assembled from these is never encoded again. */
   readonly bytes: Buffer;
 }
@@ -44,18 +48,19 @@ export class OrderTexts {
   bytesOf(order: Order): Buffer {
     const id = order.orderId;
     const cached = this.texts.get(id);
+    const hasAddress = order.fulfilment.address !== undefined;
     if (cached !== undefined) {
-      if (cached.version === order.version) {
+      if (cached.version === order.version && cached.hasAddress === hasAddress) {
         this.texts.delete(id);
         this.texts.set(id, cached);
         return cached.bytes;
       }
-      // Another version (newer after a move, or older from a read that raced one): render it.
+      // Another version (newer after a move, or older from a read that raced one), or erased: render it.
       this.texts.delete(id);
     }
     const bytes = Buffer.from(JSON.stringify(orderJson(order)));
     if (this.texts.size >= this.maxEntries) this.texts.delete(this.texts.keys().next().value!);
-    this.texts.set(id, { version: order.version, bytes });
+    this.texts.set(id, { version: order.version, hasAddress, bytes });
     return bytes;
   }
 

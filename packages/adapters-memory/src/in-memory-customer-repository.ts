@@ -2,7 +2,8 @@
  * Customer accounts in process memory. Records are copied in and out: a Date is mutable even when
  * frozen, and a caller must not be able to change an account by editing an object it was handed.
  * `create` checks and claims the email without awaiting in between, so of concurrent sign-ups with
- * one email exactly one succeeds (the role MongoDB's unique index plays).
+ * one email exactly one succeeds (the role MongoDB's unique index plays). An account marked for
+ * erasure keeps its record (and email) until deleted, hidden from the finders.
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
@@ -22,6 +23,8 @@ function copy(customer: Customer): Customer {
 export class InMemoryCustomerRepository implements CustomerRepository {
   private readonly byId = new Map<string, Customer>();
   private readonly idByEmail = new Map<string, string>();
+  /** Accounts marked for erasure → when. */
+  private readonly erasing = new Map<string, Date>();
 
   async findByEmail(email: string): Promise<Customer | null> {
     const id = this.idByEmail.get(email);
@@ -62,9 +65,23 @@ export class InMemoryCustomerRepository implements CustomerRepository {
     const customer = this.byId.get(customerId);
     if (customer === undefined) return false;
     this.byId.delete(customerId);
+    this.erasing.delete(customerId);
     // Frees the email for a new sign-up.
     if (this.idByEmail.get(customer.email) === customerId) this.idByEmail.delete(customer.email);
     return true;
+  }
+
+  async markErasure(customerId: string, at: Date): Promise<boolean> {
+    if (!this.byId.has(customerId)) return false;
+    if (!this.erasing.has(customerId)) this.erasing.set(customerId, new Date(at.getTime()));
+    return true;
+  }
+
+  async listErasuresPending(limit: number): Promise<string[]> {
+    return [...this.erasing]
+      .sort(([, a], [, b]) => a.getTime() - b.getTime())
+      .slice(0, limit)
+      .map(([customerId]) => customerId);
   }
 
   private change(email: string, change: Partial<Pick<Customer, 'disabled' | 'role'>>): boolean {
@@ -77,6 +94,6 @@ export class InMemoryCustomerRepository implements CustomerRepository {
 
   private findSync(customerId: string): Customer | null {
     const customer = this.byId.get(customerId);
-    return customer === undefined ? null : copy(customer);
+    return customer === undefined || this.erasing.has(customerId) ? null : copy(customer);
   }
 }

@@ -10,7 +10,7 @@
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
 import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
-import { isEventId, systemClock } from '@storefront/domain/adapter-kit';
+import { isEventId, systemClock, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
 
 export interface InMemoryOrderEventLogOptions {
   readonly clock?: Clock | undefined;
@@ -94,6 +94,16 @@ export class InMemoryOrderEventLog implements OrderEventLog {
     return () => {
       this.listeners.delete(entry);
     };
+  }
+
+  eraseDeliveryAddresses(customerId: string): Promise<void> {
+    for (let i = this.start; i < this.held.length; i++) {
+      const { event, atMs } = this.held[i]!;
+      if (event.customerId !== customerId || event.order === undefined) continue;
+      const order = withoutDeliveryAddress(event.order);
+      if (order !== event.order) this.held[i] = { event: { ...event, order }, atMs };
+    }
+    return Promise.resolve();
   }
 
   /** The id of the oldest held event; head + 1 when none is held. */

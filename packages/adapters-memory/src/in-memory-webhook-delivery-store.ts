@@ -60,7 +60,7 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
   private seq = 0;
 
   async enqueue(event: WebhookEvent, webhookIds: readonly string[]): Promise<void> {
-    // One copy for every endpoint's row: rows never change their event.
+    // One copy for every endpoint's row: only an erasure changes it (a copy again).
     const stored = copyEvent(event);
     for (const webhookId of new Set(webhookIds)) {
       const deliveries = this.endpoint(webhookId);
@@ -87,6 +87,13 @@ export class InMemoryWebhookDeliveryStore implements WebhookDeliveryStore {
       deliveries.byEvent.set(event.eventId, row);
       insertSorted(deliveries.rows, row);
       this.becomePending(deliveries, row);
+    }
+  }
+
+  async rewritePayload(eventId: string, payload: string): Promise<void> {
+    for (const deliveries of this.endpoints.values()) {
+      const row = deliveries.byEvent.get(eventId);
+      if (row !== undefined) row.event = { ...row.event, payload };
     }
   }
 

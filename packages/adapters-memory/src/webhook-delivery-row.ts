@@ -1,13 +1,13 @@
 /**
- * One webhook delivery as the memory store keeps it: the event (never changed after enqueue) and
- * the fields an attempt changes, times as epoch milliseconds. `stamp` and `pendingSince` tell the
+ * One webhook delivery as the memory store keeps it: the event (changed only by an erasure's
+ * `rewritePayload`) and the fields an attempt changes, times as epoch milliseconds. `stamp` and `pendingSince` tell the
  * store's lazily cleaned heaps which of their entries still stand for the row.
  */
 import type { WebhookDelivery } from '@storefront/domain';
 import type { LeasedDelivery, WebhookDeliveryStatus, WebhookEvent } from '@storefront/domain/adapter-kit';
 
 export interface DeliveryRow {
-  readonly event: WebhookEvent;
+  event: WebhookEvent;
   readonly deliveryId: string;
   readonly webhookId: string;
   /** Enqueue order: the tie-break after times. */

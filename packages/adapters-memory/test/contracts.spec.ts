@@ -1,6 +1,7 @@
 /** Every port contract, run against the memory adapters: a fresh store per test. */
 import {
   describeCustomerRepositoryContract,
+  describeErasureCrashContract,
   describeMenuRepositoryContract,
   describeOrderEventLogContract,
   describeOrderLifecycleContract,
@@ -17,6 +18,7 @@ import {
   FakeClock,
 } from '@storefront/testing';
 import {
+  createMemoryAdapters,
   InMemoryCustomerRepository,
   InMemoryMenuRepository,
   InMemoryOrderEventLog,
@@ -44,6 +46,7 @@ describeSlotCapacityContract('InMemorySlotPlaces', async () => ({
   places: new InMemorySlotPlaces(),
 }));
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
+describeErasureCrashContract('memory stores', async () => createMemoryAdapters());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());
 describePasswordResetTokenStoreContract('InMemoryPasswordResetTokenStore', async () => new InMemoryPasswordResetTokenStore());

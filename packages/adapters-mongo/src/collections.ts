@@ -43,6 +43,8 @@ export const INDEXES = {
   idempotencyKey: 'idempotency_keys_by_customer_key',
   idempotencyExpiry: 'idempotency_keys_expiry',
   customerEmail: 'customers_by_email',
+  /** listErasuresPending (the erasure sweep): only the accounts being erased (partial), oldest mark first. */
+  customersErasing: 'customers_erasing',
   sessionExpiry: 'sessions_expiry',
   /**
    * revokeAllOf (password reset, erasure): equality on the customer, then `revokedAt: null` checked
@@ -91,7 +93,10 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
     // The TTL monitor runs about once a minute: readers still treat a record past expiresAt as gone.
     { name: INDEXES.idempotencyExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
   ],
-  [COLLECTIONS.customers]: [{ name: INDEXES.customerEmail, key: { email: 1 }, unique: true }],
+  [COLLECTIONS.customers]: [
+    { name: INDEXES.customerEmail, key: { email: 1 }, unique: true },
+    { name: INDEXES.customersErasing, key: { erasureRequestedAt: 1, _id: 1 }, partialFilterExpression: { erasureRequestedAt: { $exists: true } } },
+  ],
   [COLLECTIONS.sessions]: [
     { name: INDEXES.sessionExpiry, key: { expiresAt: 1 }, expireAfterSeconds: 0 },
     { name: INDEXES.sessionsByCustomer, key: { customerId: 1 } },

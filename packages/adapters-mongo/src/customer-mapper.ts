@@ -13,6 +13,8 @@ export interface CustomerDocument {
   createdAt: Date;
   /** Absent on accounts written before roles existed. */
   role?: Role;
+  /** Set when the account's erasure was requested (the erasure's first step); gone with the document. */
+  erasureRequestedAt?: Date;
 }
 
 export function toCustomerDocument(customer: Customer): CustomerDocument {

@@ -2,13 +2,17 @@
  * Customer accounts in MongoDB. Email uniqueness is the unique index's job, not a read before the
  * write, so two concurrent sign-ups with one email cannot both succeed. The index compares bytes:
  * emails arrive normalised (trimmed, lower-case), which is what makes "Ann@X" and "ann@x" one email.
- * Erasure deletes the document, which frees the email in the index.
+ * Erasure marks the document first (`erasureRequestedAt`: the finders skip it, a partial index
+ * finds it for the sweep) and deletes it last, which frees the email in the index.
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
 import type { Collection } from 'mongodb';
 import { INDEXES } from './collections.js';
 import { toCustomer, toCustomerDocument, type CustomerDocument } from './customer-mapper.js';
+
+/** Accounts not being erased: what the finders read. */
+const LIVE = { erasureRequestedAt: { $exists: false } } as const;
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoCustomerRepository implements CustomerRepository {
@@ -16,14 +20,14 @@ export class MongoCustomerRepository implements CustomerRepository {
 
   findByEmail(email: string): Promise<Customer | null> {
     return databaseOperation(async () => {
-      const document = await this.customers.findOne({ email });
+      const document = await this.customers.findOne({ email, ...LIVE });
       return document === null ? null : toCustomer(document);
     });
   }
 
   findById(customerId: string): Promise<Customer | null> {
     return databaseOperation(async () => {
-      const document = await this.customers.findOne({ _id: customerId });
+      const document = await this.customers.findOne({ _id: customerId, ...LIVE });
       return document === null ? null : toCustomer(document);
     });
   }
@@ -70,6 +74,25 @@ export class MongoCustomerRepository implements CustomerRepository {
     return databaseOperation(async () => {
       const result = await this.customers.deleteOne({ _id: customerId });
       return result.deletedCount === 1;
+    });
+  }
+
+  markErasure(customerId: string, at: Date): Promise<boolean> {
+    return databaseOperation(async () => {
+      // $min sets an absent field and keeps an earlier mark: one atomic update, repeatable.
+      const result = await this.customers.updateOne({ _id: customerId }, { $min: { erasureRequestedAt: new Date(at.getTime()) } });
+      return result.matchedCount > 0;
+    });
+  }
+
+  listErasuresPending(limit: number): Promise<string[]> {
+    return databaseOperation(async () => {
+      const found = await this.customers
+        .find({ erasureRequestedAt: { $exists: true } }, { projection: { _id: 1 } })
+        .sort({ erasureRequestedAt: 1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      return found.map((document) => document._id);
     });
   }
 }

@@ -196,6 +196,14 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  rewritePayload(eventId: string, payload: string): Promise<void> {
+    return databaseOperation(async () => {
+      // Per endpoint, so that the unique (webhookId, eventId) index finds the documents (distinct reads its prefix).
+      const webhookIds = await this.deliveries.distinct('webhookId');
+      await this.deliveries.updateMany({ webhookId: { $in: webhookIds }, eventId }, { $set: { payload } });
+    });
+  }
+
   removeEndpoint(webhookId: string): Promise<void> {
     return databaseOperation(async () => {
       await this.deliveries.deleteMany({ webhookId });

@@ -217,6 +217,23 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
     });
   }
 
+  rewritePayload(eventId: string, payload: string): Promise<void> {
+    return databaseOperation(async () => {
+      // Per endpoint, so that the unique (webhook_id, event_id) index finds the rows (no index leads
+      // with event_id): the endpoints are read from that index too, one probe each (a loose index scan).
+      await this.pool.query(
+        `WITH RECURSIVE endpoints AS (
+           (SELECT webhook_id FROM webhook_deliveries ORDER BY webhook_id LIMIT 1)
+           UNION ALL
+           SELECT (SELECT d.webhook_id FROM webhook_deliveries d WHERE d.webhook_id > e.webhook_id ORDER BY d.webhook_id LIMIT 1)
+             FROM endpoints e WHERE e.webhook_id IS NOT NULL)
+         UPDATE webhook_deliveries SET payload = $2
+          WHERE webhook_id IN (SELECT webhook_id FROM endpoints WHERE webhook_id IS NOT NULL) AND event_id = $1`,
+        [eventId, payload],
+      );
+    });
+  }
+
   removeEndpoint(webhookId: string): Promise<void> {
     return databaseOperation(async () => {
       await this.pool.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);

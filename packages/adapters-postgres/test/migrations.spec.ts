@@ -14,6 +14,7 @@ import { MIGRATIONS } from '../src/migrations/index.js';
 import { webhooks } from '../src/migrations/004-webhooks.js';
 import { slotPlaceLeases } from '../src/migrations/005-slot-place-leases.js';
 import { webhookRetention } from '../src/migrations/006-webhook-retention.js';
+import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -185,6 +186,24 @@ const UPGRADES: readonly Upgrade[] = [
       await webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
       expect(await webhookDeliveries.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
       expect((await webhookDeliveries.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
+    },
+  },
+  {
+    // Erasure pending (file 007): accounts stored before are live, none is pending; a mark works.
+    to: MIGRATIONS.indexOf(erasurePending) + 1,
+    seed: async (pool) => {
+      await pool.query(
+        `INSERT INTO customers (customer_id, email, name, password_hash, created_at)
+         VALUES ('cus_before_erasure', 'before-erasure@example.com', 'Before', 'x', '2025-01-15T11:00:00Z')`,
+      );
+    },
+    check: async (pool) => {
+      const { customers } = await createPostgresAdapters({ pool });
+      expect(await customers.findById('cus_before_erasure')).to.deep.include({ email: 'before-erasure@example.com' });
+      expect(await customers.listErasuresPending(10)).to.deep.equal([]);
+      expect(await customers.markErasure('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
+      expect(await customers.listErasuresPending(10)).to.deep.equal(['cus_before_erasure']);
+      expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },
 ];

@@ -113,3 +113,42 @@ local version = 0
 if KEYS[3] ~= nil then version = tonumber(redis.call('GET', KEYS[3]) or '0') end
 return { currentHead(KEYS[1], KEYS[2]), version }
 `;
+
+/**
+ * An erasure: the stream again with some entries' events replaced, ids and times kept. A stream
+ * entry cannot be changed and an id cannot be added below the last, so the script copies the stream
+ * to KEYS[2] and renames the copy over it, in one step that readers and appends cannot interleave.
+ * KEYS[1] stream, KEYS[2] a scratch key. ARGV: entry id, new event JSON, … Returns entries replaced.
+ */
+export const REWRITE_EVENTS_LUA = `
+local stream, copy = KEYS[1], KEYS[2]
+local replace = {}
+for i = 1, #ARGV, 2 do replace[ARGV[i]] = ARGV[i + 1] end
+redis.call('DEL', copy)
+local from, replaced, any = '-', 0, false
+while true do
+  local batch = redis.call('XRANGE', stream, from, '+', 'COUNT', 1000)
+  if #batch == 0 then break end
+  for _, entry in ipairs(batch) do
+    local id, fields = entry[1], entry[2]
+    local event = replace[id]
+    if event then
+      for j = 1, #fields, 2 do if fields[j] == 'e' then fields[j + 1] = event end end
+      replaced = replaced + 1
+    end
+    redis.call('XADD', copy, id, unpack(fields))
+    from = '(' .. id
+    any = true
+  end
+end
+if replaced == 0 or not any then
+  redis.call('DEL', copy)
+  return 0
+end
+local info = redis.call('XINFO', 'STREAM', stream)
+for i = 1, #info, 2 do
+  if info[i] == 'last-generated-id' then redis.call('XSETID', copy, info[i + 1]) end
+end
+redis.call('RENAME', copy, stream)
+return replaced
+`;

@@ -14,10 +14,10 @@
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
 import type { EventReplay, LogPosition, OrderEventData, OrderEventListener, Timers } from '@storefront/domain/adapter-kit';
-import { isEventId } from '@storefront/domain/adapter-kit';
+import { isEventId, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { decodeEntry, encodeEvent } from './order-event-codec.js';
-import { APPEND_EVENTS_LUA, EVENTS_POSITION_LUA, READ_EVENTS_LUA } from './order-event-log-scripts.js';
+import { APPEND_EVENTS_LUA, EVENTS_POSITION_LUA, READ_EVENTS_LUA, REWRITE_EVENTS_LUA } from './order-event-log-scripts.js';
 import { OrderEventReader, safely } from './order-event-reader.js';
 
 type Entries = [streamId: string, fields: string[]][];
@@ -26,6 +26,7 @@ interface EventLogCommands {
   storefrontEventsAppend(numberOfKeys: number, ...args: (string | number)[]): Promise<[number, number, number]>;
   storefrontEventsRead(headKey: string, streamKey: string, after: string, limit: number): Promise<[0, number] | [1, number, Entries]>;
   storefrontEventsPosition(numberOfKeys: number, ...args: string[]): Promise<[number, number]>;
+  storefrontEventsRewrite(streamKey: string, copyKey: string, ...replacements: string[]): Promise<number>;
 }
 
 type EventLogRedis = Redis & EventLogCommands;
@@ -61,6 +62,7 @@ function defineCommands(client: Redis): EventLogRedis {
   if (typeof commands.storefrontEventsAppend !== 'function') client.defineCommand('storefrontEventsAppend', { lua: APPEND_EVENTS_LUA });
   if (typeof commands.storefrontEventsRead !== 'function') client.defineCommand('storefrontEventsRead', { numberOfKeys: 2, lua: READ_EVENTS_LUA });
   if (typeof commands.storefrontEventsPosition !== 'function') client.defineCommand('storefrontEventsPosition', { lua: EVENTS_POSITION_LUA });
+  if (typeof commands.storefrontEventsRewrite !== 'function') client.defineCommand('storefrontEventsRewrite', { numberOfKeys: 2, lua: REWRITE_EVENTS_LUA });
   return client as EventLogRedis;
 }
 
@@ -128,6 +130,34 @@ export class RedisOrderEventLog implements OrderEventLog {
     return () => {
       this.listeners.delete(entry);
     };
+  }
+
+  /**
+   * Finds the customer's placed orders that still carry an address (read in pages), then rewrites
+   * the stream once with those entries replaced (REWRITE_EVENTS_LUA). Erasures are rare; appends
+   * and replays stay as they are. Entries appended meanwhile are copied as they are: the erasure
+   * stored the orders without their addresses before it came here, and the log's events derive
+   * from stored orders.
+   */
+  async eraseDeliveryAddresses(customerId: string): Promise<void> {
+    const replacements: string[] = [];
+    for (let from = '-'; ; ) {
+      const entries = await this.redis.xrange(this.streamKey, from, '+', 'COUNT', READ_COUNT);
+      for (const [streamId, fields] of entries) {
+        let event: OrderEvent;
+        try {
+          event = decodeEntry(streamId, fields);
+        } catch {
+          continue; // Not an event this log wrote (the reader skips it too).
+        }
+        if (event.customerId !== customerId || event.order === undefined) continue;
+        const order = withoutDeliveryAddress(event.order);
+        if (order !== event.order) replacements.push(streamId, encodeEvent({ ...event, order }));
+      }
+      if (entries.length < READ_COUNT) break;
+      from = `(${entries[entries.length - 1]![0]}`;
+    }
+    if (replacements.length > 0) await this.redis.storefrontEventsRewrite(this.streamKey, `${this.prefix}rewrite`, ...replacements);
   }
 
   /** Stops live delivery and disconnects the reader's connection; the client stays open (it is the caller's). */

@@ -233,7 +233,7 @@ const orderRepository: OrderRepository = {
   markPublished: async () => undefined,
   eraseDeliveryAddresses: async () => undefined,
 };
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused, markErasure: unused, listErasuresPending: unused };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused, revokeAllOf: unused };
 const resetTokens: PasswordResetTokenStore = { save: unused, find: async () => null, consume: async () => null, deleteAllOf: unused };
 const limiter: RateLimiter = {
@@ -248,6 +248,7 @@ const events: OrderEventLog = {
   position: async () => ({ head: '0', orderVersion: 0 }),
   readAfter: async () => ({ kind: 'reset' }),
   subscribe: () => () => undefined,
+  eraseDeliveryAddresses: async () => undefined,
 };
 
 const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, resetTokens, limiter, hasher, tokens, storeState, events });

@@ -34,6 +34,7 @@ export type { ConfirmPasswordReset, ConfirmPasswordResetInput, PasswordResetDepe
 export { ERASED_CUSTOMER_LABEL } from './use-cases/erase-account.js';
 export type { EraseAccount, EraseAccountDependencies, EraseAccountInput, LabelCustomers } from './use-cases/erase-account.js';
 export { BackgroundTasks } from './use-cases/background-tasks.js';
+export type { ErasureSweep, ErasureSweepOptions } from './use-cases/erasure-sweep.js';
 export type { BackgroundTaskOptions } from './use-cases/background-tasks.js';
 export type { SearchMenu, SearchMenuInput } from './use-cases/search-menu.js';
 export type { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
@@ -60,7 +61,7 @@ export type { Option, OptionDraft, OptionGroupDraft } from './model/option-group
 export { emailOf, normalizeEmail } from './model/email.js';
 export { isMoney } from './model/money.js';
 export { TEXT_RULE, textFits, type TextKind } from './model/text.js';
-export { compareKitchenOrders, compareOrders } from './model/order.js';
+export { compareKitchenOrders, compareOrders, withoutDeliveryAddress } from './model/order.js';
 export { copyDeliveryAddress, FULFILMENT_LIMITS, FULFILMENT_TYPES, legacyFulfilment, PICKUP_ASAP } from './model/fulfilment.js';
 export type { FulfilmentRequest, FulfilmentType } from './model/fulfilment.js';
 export { SlotGrid, isCalendarDate } from './fulfilment/slot-grid.js';

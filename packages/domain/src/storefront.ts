@@ -49,6 +49,7 @@ import type { Mailer } from './ports/mailer.js';
 import type { PasswordResetTokenStore } from './ports/password-reset-tokens.js';
 import { BackgroundTasks, type BackgroundTaskOptions } from './use-cases/background-tasks.js';
 import { EraseAccount, LabelCustomers } from './use-cases/erase-account.js';
+import { ErasureSweep, type ErasureSweepOptions } from './use-cases/erasure-sweep.js';
 import { ConfirmPasswordReset, RequestPasswordReset, type PasswordResetDependencies } from './use-cases/password-reset.js';
 import { SignUp } from './use-cases/sign-up.js';
 import type { WebhookAdministration } from './webhooks/admin.js';
@@ -160,6 +161,8 @@ export interface StorefrontOptions {
   readonly background?: BackgroundTaskOptions;
   /** Outgoing webhooks (used when the webhook stores are given). */
   readonly webhooks?: WebhookOptions;
+  /** The sweep that finishes erasures a stopped process left behind (period, batch size). */
+  readonly erasures?: ErasureSweepOptions;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -224,6 +227,11 @@ export interface Storefront {
   readonly confirmPasswordReset: ConfirmPasswordReset;
   /** The caller erases their account (password asked again); orders stay. */
   readonly eraseAccount: EraseAccount;
+  /**
+   * Finishes the erasures a stopped process left behind. Not started here: `start()` it once the
+   * store serves (it sweeps at once, then periodically) and `stop()` it with the service.
+   */
+  readonly erasureSweep: ErasureSweep;
   /** Order customers as the kitchen's books show them: the email, or `deleted`. */
   readonly labelCustomers: LabelCustomers;
   /**
@@ -292,6 +300,11 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     resetPolicy: options.resetPolicy ?? { ...loginPolicy, name: 'password-reset' },
     background,
   };
+  const eraseAccount = new EraseAccount({
+    ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
+    ...{ resetTokens: ports.resetTokens, orders: ports.orders, events: ports.events },
+    webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
+  });
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
@@ -324,7 +337,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     signUp: new SignUp({ customers, sessions, hasher, tokens, limiter, clock, registerPolicy: options.registerPolicy ?? DEFAULT_REGISTER_POLICY }),
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
-    eraseAccount: new EraseAccount({ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, resetTokens: ports.resetTokens, orders: ports.orders }),
+    eraseAccount,
+    erasureSweep: new ErasureSweep(customers, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,
@@ -353,6 +367,7 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
       wake();
     },
   });
-  const feed = new WebhookFeed(directory, deliveries, options.payload ?? plainWebhookPayload, wake);
-  return { admin, feed, dispatcher, housekeeping };
+  const payload = options.payload ?? plainWebhookPayload;
+  const feed = new WebhookFeed(directory, deliveries, payload, wake);
+  return { admin, feed, dispatcher, housekeeping, deliveries, payload };
 }

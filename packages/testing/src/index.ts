@@ -15,6 +15,7 @@ export { FakeTimers } from './fake-timers.js';
 export { seededRandom } from './seeded-random.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
+export { describeErasureCrashContract, type ErasureStores } from './contracts/erasure-crash.contract.js';
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
 export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';

@@ -76,6 +76,9 @@ class UnreliableLog implements OrderEventLog {
   loseEvents(): void {
     this.listeners.forEach((l) => l.gap());
   }
+  eraseDeliveryAddresses(customerId: string): Promise<void> {
+    return this.inner.eraseDeliveryAddresses(customerId);
+  }
 }
 
 function aWorldOn(log: (clock: FakeClock) => OrderEventLog): World & { storefront: Storefront } {

@@ -8,6 +8,7 @@ import { positionsByReaders } from './003-positions-by-readers.js';
 import { webhooks } from './004-webhooks.js';
 import { slotPlaceLeases } from './005-slot-place-leases.js';
 import { webhookRetention } from './006-webhook-retention.js';
+import { erasurePending } from './007-erasure-pending.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -16,4 +17,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending];

@@ -3,7 +3,7 @@
  * factory, so the domain classes need no decorators and never see the container.
  */
 import { orderEventJson } from '@storefront/adapters-http';
-import { createStorefront } from '@storefront/domain';
+import { createStorefront, type Storefront } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
@@ -42,9 +42,10 @@ export function coreModule(): ContainerModule {
         TYPES.WebhookUrlPolicy,
         TYPES.Metrics,
         TYPES.ServingPressure,
+        TYPES.DatabaseReady,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure) =>
-        createStorefront(
+      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+        withErasureSweep(databaseReady, createStorefront(
           {
             ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
@@ -83,7 +84,21 @@ export function coreModule(): ContainerModule {
               },
             },
           },
-        ),
-    );
+        )),
+    )
+      // Stopped with the instance (unloading the container), or its timer would outlive it.
+      .onDeactivation((storefront) => storefront.erasureSweep.stop());
   });
+}
+
+/**
+ * Erasures a stopped process left behind are finished once the store serves: swept at once, then
+ * every minute (ErasureSweep). The CLI, which builds the same storefront, sweeps too: harmless.
+ */
+function withErasureSweep(databaseReady: () => Promise<void>, storefront: Storefront): Storefront {
+  databaseReady().then(
+    () => storefront.erasureSweep.start(),
+    () => undefined,
+  );
+  return storefront;
 }

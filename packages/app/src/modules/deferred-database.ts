@@ -44,6 +44,8 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       setRole: true,
       updatePasswordHash: true,
       delete: true,
+      markErasure: true,
+      listErasuresPending: true,
     }),
   );
   bindFactory(bind, TYPES.SessionStore, [connection], (c) =>
@@ -65,6 +67,7 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       get: true,
       list: true,
       retry: true,
+      rewritePayload: true,
       removeEndpoint: true,
       removeExpired: true,
       endpointsWithDeliveries: true,

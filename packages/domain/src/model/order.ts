@@ -106,3 +106,10 @@ export function compareOrders(a: Order, b: Order): number {
   if (dt !== 0) return dt;
   return a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0;
 }
+
+/** The order without its delivery address (an erased account's); the same order when it has none. */
+export function withoutDeliveryAddress(order: Order): Order {
+  if (order.fulfilment.address === undefined) return order;
+  const { address: _address, ...fulfilment } = order.fulfilment;
+  return { ...order, fulfilment };
+}

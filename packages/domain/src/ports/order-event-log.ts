@@ -60,4 +60,9 @@ export interface OrderEventLog {
    * too: readers drop ids they already have. Returns the unsubscribe function.
    */
   subscribe(listener: OrderEventListener): () => void;
+  /**
+   * The customer's account was erased: the `order.placed` events held for their orders carry the
+   * order without its delivery address from now on (ids, order and window unchanged). Idempotent.
+   */
+  eraseDeliveryAddresses(customerId: string): Promise<void>;
 }

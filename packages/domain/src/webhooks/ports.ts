@@ -96,6 +96,11 @@ export interface WebhookDeliveryStore {
    * pending one is only made due now. A delivered one is sent again too (an admin's explicit ask).
    */
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean>;
+  /**
+   * Sets the body of every stored delivery of the event (every endpoint, any status) to `payload`:
+   * an erased account's order is sent, retried and kept without its personal data. Idempotent.
+   */
+  rewritePayload(eventId: string, payload: string): Promise<void>;
   /** Removes every delivery of an endpoint (it was removed). */
   removeEndpoint(webhookId: string): Promise<void>;
   /** Removes up to `limit` delivered or failed deliveries whose `keepUntil` is at or before `now`; how many it removed. Never a pending one. */

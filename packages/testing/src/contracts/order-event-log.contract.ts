@@ -241,6 +241,26 @@ export function describeOrderEventLogContract(name: string, factory: OrderEventL
         expect(events[1]).to.include({ reason: 'Out of dough', status: 'rejected' });
       });
 
+      it("lose the erased customer's delivery addresses, and nothing else", async () => {
+        const { log } = await open();
+        const address = { line1: 'Karl-Liebknecht-Str. 8', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132, instructions: 'Ring twice' };
+        const fulfilment = { type: 'delivery' as const, time: 'asap', promisedAt: new Date(), address, zone: 'Mitte' };
+        const erased = anOrderAt('accepted', { fulfilment });
+        const kept = anOrderAt('placed', { fulfilment });
+        const pickup = anOrderAt('placed', { customerId: erased.customerId });
+        const appended = [eventOfVersion(erased, 1), eventOfVersion(kept, 1), eventOfVersion(erased, 2), eventOfVersion(pickup, 1)];
+        await log.append(appended);
+        await log.eraseDeliveryAddresses(erased.customerId);
+        await log.eraseDeliveryAddresses(erased.customerId);
+        const { address: _gone, ...withoutAddress } = fulfilment;
+        const expected = appended.map((event, i) => ({ ...event, id: String(i + 1) }));
+        expected[0] = { ...expected[0]!, order: { ...expected[0]!.order!, fulfilment: withoutAddress } };
+        expect(await readAllEvents(log)).to.deep.equal(expected);
+        expect(await log.position()).to.deep.equal({ head: '4', orderVersion: 0 });
+        await log.append([eventOfVersion(kept, 1), eventOfVersion(anOrderAt('placed'), 1)]);
+        expect((await readAllEvents(log)).map((event) => event.id)).to.deep.equal(['1', '2', '3', '4', '5']);
+      });
+
       if (traits.shared) {
         it('read by another instance equal what was appended', async () => {
           const fixture = await open();

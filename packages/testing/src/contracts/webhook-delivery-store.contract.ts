@@ -16,6 +16,28 @@ export type { WebhookDeliveryStoresUnderTest } from './webhook-delivery-support.
 
 export function describeWebhookDeliveryStoreContract(name: string, factory: () => Promise<WebhookDeliveryStoresUnderTest>): void {
   describe(`${name} (WebhookDeliveryStore contract)`, () => {
+    describe('rewritePayload', () => {
+      it("changes the event's body at every endpoint, whatever its status, and nothing else", async () => {
+        const { store, other } = await factory();
+        const [a, b] = [newId('whk'), newId('whk')];
+        const event = aWebhookEvent({ createdAt: webhookTime(0) });
+        const untouched = aWebhookEvent({ createdAt: webhookTime(0) });
+        await store.enqueue(event, [a, b]);
+        await store.enqueue(untouched, [a]);
+        const [leased] = await store.lease(leaseAt(webhookTime(0), [b], { limit: 1 }));
+        expect(leased!.eventId).to.equal(event.eventId);
+        await store.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: webhookTime(1000), statusCode: 200 });
+        const before = [...(await store.list(a, { page: 1, limit: 10 })).items, ...(await store.list(b, { page: 1, limit: 10 })).items];
+        const payload = '{"type":"order.placed","data":{"erased":true}}';
+        await other.rewritePayload(event.eventId, payload);
+        await store.rewritePayload(event.eventId, payload);
+        await store.rewritePayload('evt_none_1', payload);
+        const after = [...(await store.list(a, { page: 1, limit: 10 })).items, ...(await store.list(b, { page: 1, limit: 10 })).items];
+        expect(after).to.deep.equal(before.map((delivery) => (delivery.eventId === event.eventId ? { ...delivery, payload } : delivery)));
+        expect(after.filter((delivery) => delivery.payload === payload)).to.have.length(2);
+      });
+    });
+
     describe('enqueue', () => {
       it('stores one pending delivery per endpoint, due when the event was made', async () => {
         const { store } = await factory();
