@@ -69,4 +69,5 @@ export const VARIABLE_NOTES: Readonly<Record<string, VariableNote>> = {
   WEBHOOK_ALLOW_HTTP: { meaning: 'Allow `http://` webhook endpoints (else https only).' },
   WEBHOOK_ALLOW_PRIVATE: { meaning: 'Allow webhook endpoints on loopback, private and link-local addresses.' },
   WEBHOOK_TIMEOUT_MS: { meaning: 'Longest a webhook delivery attempt may take, connecting included.' },
+  WEBHOOK_RETENTION_DAYS: { meaning: 'Days a delivered or failed webhook delivery (with its order) is kept after it finished, then removed.' },
 };
