@@ -269,7 +269,7 @@ import { newId } from '@storefront/domain';
 // @ts-expect-error the search index is internal
 import { MenuSearchIndex } from '@storefront/domain/adapter-kit';
 // @ts-expect-error no deep imports: the exports map has two entries, the root and adapter-kit
-import { sha256Hex } from '@storefront/domain/dist/src/ids.js';
+import { sha256Hex } from '@storefront/domain/dist/src/shared/ids.js';
 export const internals = [newId, MenuSearchIndex, sha256Hex];
 // @ts-expect-error use cases are types only: createStorefront builds them
 export const useCaseClass = PlaceOrder;

@@ -6,8 +6,8 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { OrderEventLog, OrderRepository } from '../src/index.js';
 import type { UnpublishedOrder } from '../src/adapter-kit.js';
-import { OrderEventRelay } from '../src/use-cases/order-event-relay.js';
-import { setTimer } from '../src/timers.js';
+import { OrderEventRelay } from '../src/orders/order-event-relay.js';
+import { setTimer } from '../src/shared/timers.js';
 
 /** An outbox of counted calls; `due` is what the next read answers. */
 function anOutbox() {

@@ -1,8 +1,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { RateLimitPolicy } from '../src/ports/rate-limiter.js';
-import type { WindowBuckets } from '../src/rate-limit/sliding-window.js';
-import { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS, toWholeSeconds } from '../src/rate-limit/sliding-window.js';
+import type { RateLimitPolicy } from '../src/rate-limits/rate-limiter.js';
+import type { WindowBuckets } from '../src/rate-limits/sliding-window.js';
+import { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS, toWholeSeconds } from '../src/rate-limits/sliding-window.js';
 
 // 60 s window → 1 s buckets; a bucket's requests count until 60 s after its latest request.
 const policy: RateLimitPolicy = { name: 'default', limit: 3, windowSeconds: 60 };

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parseFulfilment } from '../src/fulfilment/fulfilment-request.js';
-import { displayNameOf } from '../src/model/display-name.js';
-import { parseMenuDocument } from '../src/model/menu-document.js';
-import { parseReason } from '../src/model/order-lifecycle.js';
-import { givenPassword, newPassword } from '../src/model/password.js';
-import { TEXT_RULE, textFits, type TextKind } from '../src/model/text.js';
-import { Issues } from '../src/model/validation.js';
+import { displayNameOf } from '../src/accounts/display-name.js';
+import { parseMenuDocument } from '../src/menu/menu-document.js';
+import { parseReason } from '../src/orders/order-lifecycle.js';
+import { givenPassword, newPassword } from '../src/accounts/password.js';
+import { TEXT_RULE, textFits, type TextKind } from '../src/shared/text.js';
+import { Issues } from '../src/shared/validation.js';
 import { checkWebhookUrl } from '../src/webhooks/webhook-url.js';
 import { issuesOf } from './refusals.js';
 

@@ -2,9 +2,9 @@
  * The request half of fulfilment: `fulfilment` and `tip` as a client sends them, checked against
  * FULFILMENT_LIMITS (400 `validation_failed`, naming each field at fault).
  */
-import { FULFILMENT_LIMITS, FULFILMENT_TYPES, PICKUP_ASAP, type DeliveryAddress, type FulfilmentRequest } from '../model/fulfilment.js';
-import { checkText, type TextKind } from '../model/text.js';
-import { characterCount, isIntegerIn, isRecord, type Issues } from '../model/validation.js';
+import { FULFILMENT_LIMITS, FULFILMENT_TYPES, PICKUP_ASAP, type DeliveryAddress, type FulfilmentRequest } from './fulfilment.js';
+import { checkText, type TextKind } from '../shared/text.js';
+import { characterCount, isIntegerIn, isRecord, type Issues } from '../shared/validation.js';
 import { isCalendarDate } from './slot-grid.js';
 
 /** RFC 3339 date-time (`T`/`Z` in either case, as the RFC allows); seconds required, fraction optional. */

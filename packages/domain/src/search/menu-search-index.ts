@@ -25,9 +25,9 @@
  * queries that had a long list to walk (least recently used out, 32 MiB in all), since
  * search-as-you-type asks for the same words and prefixes again and again.
  */
-import type { Page, PageRequest } from '../model/page.js';
-import { pageOffset, toPage } from '../model/page.js';
-import type { Product } from '../model/product.js';
+import type { Page, PageRequest } from '../shared/page.js';
+import { pageOffset, toPage } from '../shared/page.js';
+import type { Product } from '../menu/product.js';
 import { ByteBudgetCache } from './byte-budget-cache.js';
 import { tokenize } from './normalize.js';
 import { buildPostings, rankByName } from './postings.js';

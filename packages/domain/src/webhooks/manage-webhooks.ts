@@ -4,13 +4,13 @@
  * (absolute, https unless allowed, no credentials, bounded, then the address rules), the events
  * (a non-empty subset, default all), the description (bounded).
  */
-import { DomainError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Page } from '../model/page.js';
-import { checkText } from '../model/text.js';
-import { characterCount, Issues } from '../model/validation.js';
-import type { Clock } from '../ports/security.js';
-import { resolvePage } from '../use-cases/paging.js';
+import { DomainError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { Page } from '../shared/page.js';
+import { checkText } from '../shared/text.js';
+import { characterCount, Issues } from '../shared/validation.js';
+import type { Clock } from '../shared/security.js';
+import { resolvePage } from '../shared/paging.js';
 import type { AddWebhookInput, ChangeWebhookInput, WebhookAdministration, WebhookWithSecret } from './admin.js';
 import {
   WEBHOOK_DELIVERY_STATUSES,

@@ -4,7 +4,7 @@
  * delivery is attempted by one of them at a time, and a worker that stopped mid-attempt is
  * replaced when its lease runs out (at least once: the same `webhook-id` may be sent again).
  */
-import type { Page, PageRequest } from '../model/page.js';
+import type { Page, PageRequest } from '../shared/page.js';
 import type {
   DeliveryOutcome,
   LeasedDelivery,

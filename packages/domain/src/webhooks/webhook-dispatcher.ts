@@ -27,8 +27,8 @@
  * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
  *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
  */
-import type { Clock } from '../ports/security.js';
-import { clearTimer, setTimer } from '../timers.js';
+import type { Clock } from '../shared/security.js';
+import { clearTimer, setTimer } from '../shared/timers.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import type { WebhookHousekeeping } from './webhook-housekeeping.js';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETENTION_MS, type DeliveryOutcome, type LeasedDelivery, type WebhookEndpoint } from './model.js';

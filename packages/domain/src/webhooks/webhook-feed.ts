@@ -4,7 +4,7 @@
  * subscribed to the event's type. A crash between the two enqueues the batch again, which the
  * store ignores (idempotent per event id and endpoint; the ids derive from order and version).
  */
-import type { OrderEventData } from '../model/order-event.js';
+import type { OrderEventData } from '../orders/order-event.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import type { WebhookDeliveryStore } from './ports.js';
 import { orderWebhookEvent, type WebhookPayload } from './webhook-events.js';

@@ -7,8 +7,8 @@
  * and an endpoint is stored before any delivery is enqueued for it: a delivery whose endpoint the
  * store no longer has, read after the delivery was seen, is an orphan for good.
  */
-import type { Clock } from '../ports/security.js';
-import { clearTimer, setTimer } from '../timers.js';
+import type { Clock } from '../shared/security.js';
+import { clearTimer, setTimer } from '../shared/timers.js';
 import type { WebhookDeliveryStore, WebhookEndpointStore } from './ports.js';
 
 export interface WebhookHousekeepingOptions {

@@ -1,0 +1,90 @@
+import { DomainError } from '../shared/errors.js';
+import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './rate-limiter.js';
+import { toWholeSeconds } from './sliding-window.js';
+
+/** Who a quota belongs to: the customer when a valid token is present, else the client address. */
+export type RateLimitScope = 'customer' | 'ip';
+
+/** Whose quota: a scope and an id within it (customer id, or client address). */
+export interface RateLimitSubject {
+  readonly scope: RateLimitScope;
+  readonly id: string;
+  /**
+   * A quota kept apart for one resource (e.g. one polling endpoint), so that the same caller
+   * under the same policy has one count per resource. Absent: the caller's one quota.
+   */
+  readonly resource?: string;
+}
+
+/** A quota as a client is told it, in whole seconds. */
+export interface RateLimitStatus {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly window: number;
+  /** Seconds until the full quota is back. */
+  readonly reset: number;
+  /** Seconds until the next request is allowed; 0 while remaining > 0. */
+  readonly retryAfter: number;
+  readonly scope: RateLimitScope;
+}
+
+function keyOf(subject: RateLimitSubject): string {
+  return subject.resource === undefined ? `${subject.scope}:${subject.id}` : `${subject.resource}:${subject.scope}:${subject.id}`;
+}
+
+export function toStatus(decision: RateLimitDecision, policy: RateLimitPolicy, scope: RateLimitScope): RateLimitStatus {
+  return {
+    limit: decision.limit,
+    remaining: decision.remaining,
+    window: policy.windowSeconds,
+    reset: toWholeSeconds(decision.resetMs),
+    retryAfter: decision.remaining > 0 ? 0 : Math.max(1, toWholeSeconds(decision.retryAfterMs)),
+    scope,
+  };
+}
+
+/** Counts one request against the subject's quota; refused requests are not counted. */
+export class CheckRateLimit {
+  constructor(
+    private readonly limiter: RateLimiter,
+    readonly policy: RateLimitPolicy,
+  ) {}
+
+  /** Resolves the status after counting, or rejects with `rate_limited` carrying that status. */
+  async execute(subject: RateLimitSubject): Promise<RateLimitStatus> {
+    const decision = await this.limiter.consume(keyOf(subject), this.policy);
+    const status = toStatus(decision, this.policy, subject.scope);
+    if (!decision.allowed) throw new RateLimitedError(status);
+    return status;
+  }
+}
+
+/** The subject's quota as it stands, consuming nothing. */
+export class GetRateLimitStatus {
+  constructor(
+    private readonly limiter: RateLimiter,
+    readonly policy: RateLimitPolicy,
+  ) {}
+
+  async execute(subject: RateLimitSubject): Promise<RateLimitStatus> {
+    return toStatus(await this.limiter.peek(keyOf(subject), this.policy), this.policy, subject.scope);
+  }
+}
+
+/** `rate_limited`, with the status so that the caller can tell the client when to come back. */
+export class RateLimitedError extends DomainError {
+  constructor(readonly status: RateLimitStatus) {
+    super('rate_limited', 'Too many requests; retry later.', { retryAfterSeconds: status.retryAfter });
+  }
+}
+
+/**
+ * Spends one unit of `key`'s quota under `policy`, or refuses with `rate_limited` (and when to
+ * retry) once it is spent: the per-client and per-email limits of logins, sign-ups and resets.
+ */
+export async function refuseWhenLimited(limiter: RateLimiter, key: string, policy: RateLimitPolicy, message: string): Promise<void> {
+  const decision = await limiter.consume(key, policy);
+  if (!decision.allowed) {
+    throw new DomainError('rate_limited', message, { retryAfterSeconds: Math.max(1, toWholeSeconds(decision.retryAfterMs)) });
+  }
+}
