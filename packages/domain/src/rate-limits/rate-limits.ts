@@ -1,3 +1,4 @@
+/** Quotas as the domain tells them: whose, how much is left, and the refusal when none is. */
 import { DomainError } from '../shared/errors.js';
 import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './rate-limiter.js';
 import { toWholeSeconds } from './sliding-window.js';
@@ -28,7 +29,7 @@ export interface RateLimitStatus {
   readonly scope: RateLimitScope;
 }
 
-function keyOf(subject: RateLimitSubject): string {
+export function keyOf(subject: RateLimitSubject): string {
   return subject.resource === undefined ? `${subject.scope}:${subject.id}` : `${subject.resource}:${subject.scope}:${subject.id}`;
 }
 
@@ -41,34 +42,6 @@ export function toStatus(decision: RateLimitDecision, policy: RateLimitPolicy, s
     retryAfter: decision.remaining > 0 ? 0 : Math.max(1, toWholeSeconds(decision.retryAfterMs)),
     scope,
   };
-}
-
-/** Counts one request against the subject's quota; refused requests are not counted. */
-export class CheckRateLimit {
-  constructor(
-    private readonly limiter: RateLimiter,
-    readonly policy: RateLimitPolicy,
-  ) {}
-
-  /** Resolves the status after counting, or rejects with `rate_limited` carrying that status. */
-  async execute(subject: RateLimitSubject): Promise<RateLimitStatus> {
-    const decision = await this.limiter.consume(keyOf(subject), this.policy);
-    const status = toStatus(decision, this.policy, subject.scope);
-    if (!decision.allowed) throw new RateLimitedError(status);
-    return status;
-  }
-}
-
-/** The subject's quota as it stands, consuming nothing. */
-export class GetRateLimitStatus {
-  constructor(
-    private readonly limiter: RateLimiter,
-    readonly policy: RateLimitPolicy,
-  ) {}
-
-  async execute(subject: RateLimitSubject): Promise<RateLimitStatus> {
-    return toStatus(await this.limiter.peek(keyOf(subject), this.policy), this.policy, subject.scope);
-  }
 }
 
 /** `rate_limited`, with the status so that the caller can tell the client when to come back. */

@@ -1,11 +1,9 @@
-/** What a client asks before ordering: the offered slots of a day, and the delivery quote of an address. */
-import { DomainError } from '../shared/errors.js';
-import type { FulfilmentPlanner } from './fulfilment-planner.js';
-import { isCalendarDate } from './slot-grid.js';
-import { FULFILMENT_TYPES, type FulfilmentType } from './fulfilment.js';
-import { Issues } from '../shared/validation.js';
-import type { DeliveryZone } from './delivery-zones.js';
+/** What a client asks before ordering a time: the offered slots of a day. */
 import type { Clock } from '../shared/security.js';
+import { Issues } from '../shared/validation.js';
+import type { FulfilmentPlanner } from './fulfilment-planner.js';
+import { FULFILMENT_TYPES, type FulfilmentType } from './fulfilment.js';
+import { isCalendarDate } from './slot-grid.js';
 
 export interface ListSlotsInput {
   /** `pickup` (default) or `delivery`: their lead times differ. */
@@ -50,28 +48,5 @@ export class ListSlots {
       slotMinutes: this.planner.rules.slotMinutes,
       slots: offered.map(({ slot, remaining }) => ({ start: slot.start, end: slot.end, remaining })),
     };
-  }
-}
-
-/** `GET /api/store/delivery-quote`: the zone, fee and minimum order for a point, or why not. */
-export class QuoteDelivery {
-  constructor(private readonly planner: FulfilmentPlanner) {}
-
-  execute(input: { readonly lat: unknown; readonly lng: unknown }): DeliveryZone {
-    const issues = new Issues();
-    const inRange = (value: unknown, bound: number): value is number =>
-      typeof value === 'number' && Number.isFinite(value) && value >= -bound && value <= bound;
-    if (!inRange(input.lat, 90)) issues.add('lat', 'is required: a number of degrees from -90 to 90 (WGS 84)');
-    if (!inRange(input.lng, 180)) issues.add('lng', 'is required: a number of degrees from -180 to 180 (WGS 84)');
-    issues.throwIfAny();
-    try {
-      return this.planner.quote(input.lat as number, input.lng as number);
-    } catch (error) {
-      // The same refusal as an order's, about the query's point rather than an order's address.
-      if (error instanceof DomainError && error.code === 'outside_delivery_area') {
-        throw new DomainError(error.code, error.message, { details: [{ path: 'lat', message: 'this point is outside every delivery zone' }] });
-      }
-      throw error;
-    }
   }
 }
