@@ -35,7 +35,7 @@ export class MongoIdempotencyKeys {
       const result = await inCausalSession(this.client, (session) => this.attemptClaim(claim, fresh, now, session));
       if (result !== undefined) return result;
     }
-    throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+    throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
   }
 
   /** One insert and, when it loses the race, the winner's record read in the same causal session. */

@@ -84,7 +84,7 @@ export class PostgresIdempotencyKeys {
       const order = row.order_row === null ? null : toOrder({ ...row.order_row, created_at: new Date(row.order_row.created_at), updated_at: new Date(row.order_row.updated_at), promised_at: new Date(row.order_row.promised_at) });
       return { kind: 'held', record: toRecord(row), order };
     }
-    throw new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+    throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
   }
 
   async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {

@@ -58,7 +58,7 @@ describe('TEXT_RULE: text a store can hold and a screen shows as given', () => {
     expect(messageAt((issues) => checkWebhookUrl('https://hooks.example.com/\u0007', false, issues))).to.deep.equal([['url', TEXT_RULE.line.message]]);
     const address = { line1: 'Main St 1', city: 'Berlin', postalCode: '10178\u0000', lat: 52.5, lng: 13.4, instructions: 'ring\ntwice\u001b' };
     expect(messageAt((issues) => parseFulfilment({ type: 'delivery', address }, issues))).to.deep.equal([
-      ['fulfilment.address.postal_code', TEXT_RULE.line.message],
+      ['fulfilment.address.postalCode', TEXT_RULE.line.message],
       ['fulfilment.address.instructions', TEXT_RULE.lines.message],
     ]);
   });

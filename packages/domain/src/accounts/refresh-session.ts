@@ -25,7 +25,7 @@ export class RefreshSession {
   async execute(input: { readonly refreshToken: unknown }): Promise<TokenPair> {
     const issues = new Issues();
     if (typeof input.refreshToken !== 'string' || input.refreshToken.length === 0 || input.refreshToken.length > 4096) {
-      issues.add('refresh_token', 'is required: a string');
+      issues.add('refreshToken', 'is required: a string');
     }
     issues.throwIfAny();
     const token = input.refreshToken as string;

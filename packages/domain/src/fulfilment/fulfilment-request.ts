@@ -69,7 +69,7 @@ function parseTime(time: unknown, issues: Issues): 'asap' | Date {
 
 function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null {
   if (!isRecord(address)) {
-    issues.add('fulfilment.address', 'is required for delivery: {line1, line2?, city, postal_code, lat, lng, instructions?}');
+    issues.add('fulfilment.address', 'is required for delivery: its lines, city, postal code and coordinates');
     return null;
   }
   const before = issues.list.length;
@@ -86,7 +86,7 @@ function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null 
   const line1 = text('line1', 'line1', true);
   const line2 = text('line2', 'line2', false);
   const city = text('city', 'city', true);
-  const postalCode = text('postalCode', 'postal_code', true);
+  const postalCode = text('postalCode', 'postalCode', true);
   // The one field meant to hold lines ("ring twice\nthird floor").
   const instructions = text('instructions', 'instructions', false, 'lines');
   const lat = coordinate(address['lat'], 90, 'lat', issues);

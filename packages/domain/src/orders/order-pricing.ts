@@ -27,12 +27,12 @@ export function parseLines(items: readonly OrderRequestLine[]): ParsedLine[] {
     issues.throwIfAny();
   }
   items.forEach((item: unknown, i) => {
-    if (!isRecord(item)) return issues.add(`items.${i}`, 'must be an object with product_id and quantity');
+    if (!isRecord(item)) return issues.add(`items.${i}`, 'must be an object with a product id and a quantity');
     const { productId, quantity, options } = item;
     if (!isIdText(productId)) {
-      issues.add(`items.${i}.product_id`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters`);
+      issues.add(`items.${i}.productId`, `must be a product id string of 1 to ${ORDER_LIMITS.maxIdLength} characters`);
     } else {
-      checkText(productId, 'storable', `items.${i}.product_id`, issues);
+      checkText(productId, 'storable', `items.${i}.productId`, issues);
     }
     if (!isQuantity(quantity)) {
       issues.add(`items.${i}.quantity`, `must be an integer from ${ORDER_LIMITS.minQuantity} to ${ORDER_LIMITS.maxQuantity}`);
@@ -83,8 +83,8 @@ function priceLines(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Prod
   const unavailable = new Issues();
   lines.forEach((line, i) => {
     const product = byId.get(line.productId);
-    if (product === undefined) unknown.add(`items.${i}.product_id`, `no product ${line.productId} on the menu`);
-    else if (!product.available) unavailable.add(`items.${i}.product_id`, `${product.name} is not available right now`);
+    if (product === undefined) unknown.add(`items.${i}.productId`, `no product ${line.productId} on the menu`);
+    else if (!product.available) unavailable.add(`items.${i}.productId`, `${product.name} is not available right now`);
   });
   if (unknown.list.length > 0) {
     throw new DomainError('unknown_product', 'The order names a product that is not on the menu.', { details: unknown.list });

@@ -75,7 +75,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const MAX_CLAIM_ATTEMPTS = 5;
 
 const inUse = (): DomainError =>
-  new DomainError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later.');
+  new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
 
 /** Prices an order from the menu (never from the client) and stores it exactly once per key. */
 export class PlaceOrder {
@@ -104,7 +104,7 @@ export class PlaceOrder {
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
     const key = input.idempotencyKey;
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw validationFailed([{ path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }]);
+      throw validationFailed([{ path: 'idempotencyKey', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
     const request = parseRequest(input);
     const reservation = this.stamper.next(this.clock.now());
@@ -143,10 +143,10 @@ export class PlaceOrder {
 
       const { record } = claim;
       if (record.fingerprint !== fingerprint) {
-        throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.');
+        throw new DomainError('idempotency_key_reused', 'This idempotency key was used with a different request body.');
       }
       if (record.state === 'completed') {
-        if (claim.order === null) throw new Error(`Idempotency-Key record completed without its order ${record.orderId}`);
+        if (claim.order === null) throw new Error(`idempotency key record completed without its order ${record.orderId}`);
         return { order: claim.order, replayed: true };
       }
       // A lock guards a request still running; one that this instance saw end guards nothing.
