@@ -30,10 +30,6 @@ export function checkOf(operation: OperationId): OperationCheck {
   return check;
 }
 
-/**
- * Compiles the document's checks and holds every route to its operation: the same method and path,
- * so that a route cannot be checked against another operation's rules. Throws at start otherwise.
- */
 /** The access a path's prefix demands (DECISIONS "Roles"): admin under /api/admin/, staff under /api/staff/. */
 export function accessOfPath(path: string): Route['access'] | undefined {
   if (path.startsWith('/api/admin/')) return 'admin';
@@ -41,10 +37,13 @@ export function accessOfPath(path: string): Route['access'] | undefined {
   return undefined;
 }
 
+/**
+ * Compiles the document's checks and holds every route to its operation: the same method and path,
+ * so that a route cannot be checked against another operation's rules. A route under /api/admin/ or /api/staff/ must also
+ * demand that prefix's access. Throws at start otherwise.
+ */
 export function verifyRoutes(routes: readonly Route[]): void {
   for (const route of routes) {
-    // The guard follows from the path: a route under /api/admin/ (or /api/staff/) declared with a
-    // weaker access would be open to roles below, so it stops the start instead.
     const needed = accessOfPath(route.path);
     if (needed !== undefined && route.access !== needed) {
       throw new Error(`route ${route.method} ${route.path} must have access '${needed}', not '${route.access}'`);
