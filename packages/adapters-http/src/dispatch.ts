@@ -39,8 +39,8 @@ export function accessOfPath(path: string): Route['access'] | undefined {
 
 /**
  * Compiles the document's checks and holds every route to its operation: the same method and path,
- * so that a route cannot be checked against another operation's rules. A route under /api/admin/ or /api/staff/ must also
- * demand that prefix's access. Throws at start otherwise.
+ * so that a route cannot be checked against another operation's rules; and a route under
+ * /api/admin/ or /api/staff/ to that prefix's access, never a weaker one. Throws at start otherwise.
  */
 export function verifyRoutes(routes: readonly Route[]): void {
   for (const route of routes) {
