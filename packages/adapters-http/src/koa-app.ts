@@ -9,7 +9,7 @@
  *
  * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
  * → router: for a route, admission (caller, quota by the route's property) → body → the route's
- * caller, its operation's check against docs/openapi.yaml and its handler (dispatch.ts); for no
+ * caller, its operation's check against openapi.yaml and its handler (dispatch.ts); for no
  * route, admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
