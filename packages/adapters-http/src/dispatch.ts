@@ -26,7 +26,7 @@ export function dispatch(route: Route, exchange: RoutedExchange): Promise<Reply>
 /** The check of `operation` in the repository's document, compiled on first use (createHttpApp: at start). */
 export function checkOf(operation: OperationId): OperationCheck {
   const check = operationChecks(openApiDocument()).get(operation);
-  if (check === undefined) throw new Error(`docs/openapi.yaml has no operation ${operation}`);
+  if (check === undefined) throw new Error(`openapi.yaml has no operation ${operation}`);
   return check;
 }
 

@@ -9,7 +9,7 @@
  *
  * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
  * → router: for a route, admission (caller, quota by the route's property) → body → the route's
- * caller, its operation's check against docs/openapi.yaml and its handler (dispatch.ts); for no
+ * caller, its operation's check against openapi.yaml and its handler (dispatch.ts); for no
  * route, admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
@@ -22,7 +22,7 @@ import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { clientKeyOf, rateLimitKeyOfAddress } from './client-address.js';
 import { dispatch, verifyRoutes, type RoutedExchange } from './dispatch.js';
-import { EventStreams } from './event-streams.js';
+import { EventStreams } from './sse/event-streams.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
 import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem } from './problem.js';
@@ -33,13 +33,13 @@ import { authRoutes } from './routes/auth.js';
 import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import { menuRoutes } from './routes/menu.js';
-import { OrderTexts } from './order-texts.js';
+import { OrderJsonCache } from './order-json-cache.js';
 import { kitchenRoutes } from './routes/kitchen.js';
 import { kitchenPageRoutes } from './routes/kitchen-page.js';
 import { orderRoutes } from './routes/orders.js';
 import { storeRoutes } from './routes/store.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { OpenStreams } from './streams.js';
+import { OpenStreams } from './sse/streamed-replies.js';
 
 export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   const { storefront, logger, options = {} } = deps;
@@ -79,14 +79,14 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     starting();
   };
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
-  // One cache of rendered orders for every route that answers orders (order-texts.ts).
-  const texts = new OrderTexts();
-  // The live order streams: per-caller limit, pings and token revalidation (event-streams.ts).
+  // One cache of rendered orders for every route that answers orders (order-json-cache.ts).
+  const orderJson = new OrderJsonCache();
+  // The live order streams: per-caller limit, pings and token revalidation (sse/event-streams.ts).
   const events = new EventStreams(storefront.authenticate, options.streams, (error) => logger.error({ err: error }, 'event stream visit failed'));
   const routes = [
     ...menuRoutes(storefront),
-    ...orderRoutes(storefront, texts),
-    ...kitchenRoutes(storefront, texts),
+    ...orderRoutes(storefront, orderJson),
+    ...kitchenRoutes(storefront, orderJson),
     ...storeRoutes(storefront),
     ...eventRoutes(storefront, events),
     ...authRoutes(storefront, events),

@@ -25,7 +25,7 @@ import type { Exchange } from './exchange.js';
 import { HttpProblem } from './problem.js';
 import { JSON_TYPE, type Reply } from './reply.js';
 import { retryAdviceFor, type Route } from './route.js';
-import type { OpenStreams } from './streams.js';
+import type { OpenStreams } from './sse/streamed-replies.js';
 import { writeReply } from './write-reply.js';
 
 /** One request as the lifecycle follows it. */

@@ -33,7 +33,7 @@ export type ServerTimeouts = { -readonly [K in keyof typeof SERVER_TIMEOUTS]: nu
 
 /**
  * The live order streams (Server-Sent Events) of DECISIONS "Live order updates". Every open stream
- * is visited once per `pingMs` by one ticker per app (event-streams.ts), in slots, so that the
+ * is visited once per `pingMs` by one ticker per app (sse/event-streams.ts), in slots, so that the
  * pings of many streams are spread over the period instead of written at once.
  */
 export const STREAM_LIMITS = {

@@ -32,6 +32,7 @@ export {
   type DurableSettings,
   type UriSettings,
 } from './client-settings.js';
+export { mongoStartError, type StartFailure } from './start-errors.js';
 export type { ProductDocument } from './product-mapper.js';
 export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './order-mapper.js';
 export type { IdempotencyDocument } from './idempotency-record.js';

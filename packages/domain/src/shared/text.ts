@@ -16,7 +16,7 @@
  *   separate lines.
  *
  * The patterns are JSON Schema `pattern`s (read with the `u` flag, as ajv and the document do);
- * docs/openapi.yaml uses them as they are, held to these by packages/app/test/contract/limits.spec.ts.
+ * packages/adapters-http/openapi.yaml uses them as they are, held to these by packages/app/test/contract/limits.spec.ts.
  */
 import type { Issues } from './validation.js';
 

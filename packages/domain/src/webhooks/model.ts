@@ -103,7 +103,7 @@ export const WEBHOOK_RETENTION_MS = 30 * 24 * 3_600_000;
 export const WEBHOOK_FAILING_DISABLE_MS = 24 * 3_600_000;
 
 /**
- * The bounds of what an admin registers (ManageWebhooks checks them; docs/openapi.yaml is held to
+ * The bounds of what an admin registers (ManageWebhooks checks them; packages/adapters-http/openapi.yaml is held to
  * them by a test): the URL's length in characters, the description's, and how many secrets sign
  * at once (the current one and those still in their overlap after rotations).
  */

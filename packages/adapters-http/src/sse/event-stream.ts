@@ -1,6 +1,6 @@
 /**
  * One live order stream: the bridge between a feed (order-feeds in the domain) and a streamed reply
- * (streams.ts). The feed is opened by the handler, before the answer, so that an order the caller
+ * (streamed-replies.ts). The feed is opened by the handler, before the answer, so that an order the caller
  * may not see is a 404; it may hand over items at once (an order feed's snapshot comes during the
  * open), and they are held here until the headers are out. From then on each item is written as it
  * comes.
@@ -11,9 +11,9 @@
  */
 import type { FeedItem } from '@storefront/domain';
 import type { Feed } from '@storefront/domain/adapter-kit';
-import type { EventFrames } from './sse-frames.js';
-import { PING_FRAME, RETRY_FRAME } from './sse-frames.js';
-import type { StreamSink, StreamSource } from './streams.js';
+import type { EventFrames } from './frames.js';
+import { PING_FRAME, RETRY_FRAME } from './frames.js';
+import type { StreamSink, StreamSource } from './streamed-replies.js';
 
 /** Who holds the stream, as its registry keys it. */
 export interface StreamOwner {

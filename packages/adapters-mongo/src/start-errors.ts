@@ -2,10 +2,10 @@
  * Which failures to connect to MongoDB and prepare the database are worth retrying (the server is not
  * up yet, a primary is being elected, the network dropped) and which fail the same way on every
  * attempt (a wrong password, a database name MongoDB refuses, an index that exists with other
- * options, a URI the driver cannot read). The start-up retries the first kind and stops the process
- * on the second, naming MONGODB_URI. Anything not known to be permanent is retried, as before.
+ * options, a URI the driver cannot read). The app's start-up retries the first kind and stops the
+ * process on the second, naming MONGODB_URI. Anything not known to be permanent is retried.
+ * The same shape as adapters-postgres' postgresStartError: `reason` is a sentence for the operator.
  */
-import { IndexBuildError } from '@storefront/adapters-mongo';
 import { isDomainError } from '@storefront/domain';
 import {
   MongoCompatibilityError,
@@ -18,8 +18,14 @@ import {
   MongoServerError,
   MongoServerSelectionError,
 } from 'mongodb';
+import { IndexBuildError } from './collections.js';
 
-export type StartFailure = { readonly permanent: false } | { readonly permanent: true; readonly reason: string };
+export interface StartFailure {
+  /** True when retrying with the same settings cannot help. */
+  readonly fatal: boolean;
+  /** What to fix when fatal, else why the start-up is retried. */
+  readonly reason: string;
+}
 
 const AUTH = 'check the user name, password, authSource and roles in MONGODB_URI';
 const INDEX = "an index of the store exists with other options: drop that index (the service creates it again) or use another database in MONGODB_URI";
@@ -57,29 +63,38 @@ const RETRY_LABELS = [
 /** Driver errors raised before or instead of any server answer that the same settings raise again. */
 const PERMANENT_DRIVER_ERRORS = [MongoParseError, MongoInvalidArgumentError, MongoMissingCredentialsError, MongoMissingDependencyError];
 
-export function classifyStartError(error: unknown): StartFailure {
+/** What a failure to connect to MongoDB or prepare the database means for the start-up. */
+export function mongoStartError(error: unknown): StartFailure {
+  const reason = permanentReason(error);
+  if (reason !== undefined) return { fatal: true, reason };
+  // An index build that cannot finish (a majority of voting members down) is said as such.
+  return { fatal: false, reason: error instanceof IndexBuildError ? error.message : 'MongoDB is not reachable yet' };
+}
+
+/** What to fix when `error` fails the same way on every attempt, else undefined. */
+function permanentReason(error: unknown): string | undefined {
   // The adapters wrap an unreachable database as database_unavailable, and a failed index build as
   // IndexBuildError (which names the index); what counts is the driver's error.
   if ((isDomainError(error) || error instanceof IndexBuildError) && error.cause !== undefined) {
-    const failure = classifyStartError(error.cause);
-    return failure.permanent && error instanceof IndexBuildError ? { permanent: true, reason: `${error.message.split(': ')[0]}: ${failure.reason}` } : failure;
+    const reason = permanentReason(error.cause);
+    return reason !== undefined && error instanceof IndexBuildError ? `${error.message.split(': ')[0]}: ${reason}` : reason;
   }
-  if (!(error instanceof MongoError)) return { permanent: false };
-  if (RETRY_LABELS.some((label) => error.hasErrorLabel(label))) return { permanent: false };
-  if (error instanceof MongoCompatibilityError) return permanent(error.message, 'use a MongoDB server version this driver supports');
+  if (!(error instanceof MongoError)) return undefined;
+  if (RETRY_LABELS.some((label) => error.hasErrorLabel(label))) return undefined;
+  if (error instanceof MongoCompatibilityError) return sentence(error.message, 'use a MongoDB server version this driver supports');
   const driverError = PERMANENT_DRIVER_ERRORS.find((kind) => error instanceof kind);
-  if (driverError !== undefined) return permanent(`${error.name}: ${error.message}`, OPTIONS);
+  if (driverError !== undefined) return sentence(`${error.name}: ${error.message}`, OPTIONS);
   // Server selection times out with what the monitor last saw as its cause: a refused connection
   // (retry) or, say, a server too old for this driver (permanent).
-  if (error instanceof MongoServerSelectionError) return error.cause instanceof MongoError ? classifyStartError(error.cause) : { permanent: false };
+  if (error instanceof MongoServerSelectionError) return error.cause instanceof MongoError ? permanentReason(error.cause) : undefined;
   if (error instanceof MongoServerError && typeof error.code === 'number') {
     // Atlas answers a failed login with its own code 8000 (AtlasError) and "bad auth" in the message.
     const hint = PERMANENT_CODES.get(error.code) ?? (error.code === 8000 && /\bauth/i.test(error.message) ? AUTH : undefined);
-    if (hint !== undefined) return permanent(`${error.codeName ?? 'MongoServerError'} (code ${error.code}): ${error.message}`, hint);
+    if (hint !== undefined) return sentence(`${error.codeName ?? 'MongoServerError'} (code ${error.code}): ${error.message}`, hint);
   }
-  return { permanent: false };
+  return undefined;
 }
 
-function permanent(what: string, hint: string): StartFailure {
-  return { permanent: true, reason: `${what.length > 300 ? `${what.slice(0, 300)}…` : what}; ${hint}` };
+function sentence(what: string, hint: string): string {
+  return `${what.length > 300 ? `${what.slice(0, 300)}…` : what}; ${hint}`;
 }

@@ -8,7 +8,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';
-import { STREAM_LIMITS } from './limits.js';
+import { STREAM_LIMITS } from '../limits.js';
 
 /** The longest time-out Node's timers take. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -10,8 +10,8 @@
  * event, and every socket is handed the same Buffer (a string would be encoded again per stream).
  */
 import type { FeedItem, OrderEvent } from '@storefront/domain';
-import { orderEventJson } from './mappers.js';
-import { STREAM_LIMITS } from './limits.js';
+import { orderEventJson } from '../mappers.js';
+import { STREAM_LIMITS } from '../limits.js';
 
 /** The first thing every stream writes: how long the client waits before reconnecting. */
 export const RETRY_FRAME = Buffer.from(`retry: ${STREAM_LIMITS.retryMs}\n\n`);

@@ -1,5 +1,5 @@
 /**
- * Which start-up failures the MongoDB connection retries and which stop the process: a table of the
+ * Which start-up failures the app's MongoDB connection retries and which stop the process: a table of the
  * driver's own error classes, built as the driver builds them (no server needed).
  */
 import { DomainError } from '@storefront/domain';
@@ -18,14 +18,14 @@ import {
   MongoTopologyClosedError,
   type TopologyDescription,
 } from 'mongodb';
-import { classifyStartError } from '../src/mongo-start-errors.js';
+import { IndexBuildError, mongoStartError } from '../src/index.js';
 
 const server = (code: number, codeName: string, errmsg: string, errorLabels: string[] = []) => new MongoServerError({ ok: 0, code, codeName, errmsg, errorLabels });
 /** What the driver throws when server selection times out, with the monitor's last error as cause. */
 const selectionTimeout = (cause?: Error) =>
   new MongoServerSelectionError('Server selection timed out after 2000 ms', { error: cause } as unknown as TopologyDescription);
 
-describe('classifyStartError', () => {
+describe('mongoStartError', () => {
   const RETRY: Array<[string, unknown]> = [
     ['a refused connection', new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017')],
     ['a socket time-out', new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out')],
@@ -44,9 +44,15 @@ describe('classifyStartError', () => {
   ];
   for (const [what, error] of RETRY) {
     it(`retries ${what}`, () => {
-      expect(classifyStartError(error)).to.deep.equal({ permanent: false });
+      expect(mongoStartError(error)).to.deep.equal({ fatal: false, reason: 'MongoDB is not reachable yet' });
     });
   }
+
+  it('retries an index build that cannot finish, saying which index', () => {
+    const error = new IndexBuildError('orders', [{ key: { customer_id: 1 }, name: 'orders_by_customer' }], true, server(10107, 'NotWritablePrimary', 'not primary'));
+    expect(mongoStartError(error)).to.deep.equal({ fatal: false, reason: error.message });
+    expect(error.message).to.match(/^creating the indexes of orders \(orders_by_customer\) failed: not primary; .*commitQuorum/);
+  });
 
   const PERMANENT: Array<[string, unknown, RegExp]> = [
     ['a failed login (18), with the labels the driver adds to it', server(18, 'AuthenticationFailed', 'Authentication failed.', ['HandshakeError', 'ResetPool']), /^AuthenticationFailed \(code 18\).*authSource/],
@@ -62,12 +68,17 @@ describe('classifyStartError', () => {
     ['missing credentials', new MongoMissingCredentialsError('Username required for mechanism \'SCRAM-SHA-256\''), /^MongoMissingCredentialsError/],
     ['a server too old for the driver, as server selection reports it', selectionTimeout(new MongoCompatibilityError('Server at db:27017 reports maximum wire version 7')), /wire version 7.*server version/],
     ['a domain error whose cause is an index conflict', new DomainError('database_unavailable', 'wrapped', { cause: server(85, 'IndexOptionsConflict', 'conflict') }), /IndexOptionsConflict/],
+    [
+      'an index build refused for its options, naming the index',
+      new IndexBuildError('customers', [{ key: { email: 1 }, name: 'customers_by_email' }], false, server(85, 'IndexOptionsConflict', 'conflict')),
+      /^creating the indexes of customers \(customers_by_email\) failed: IndexOptionsConflict \(code 85\)/,
+    ],
   ];
   for (const [what, error, reason] of PERMANENT) {
     it(`stops on ${what}`, () => {
-      const failure = classifyStartError(error);
-      expect(failure.permanent).to.equal(true);
-      expect(failure.permanent && failure.reason).to.match(reason);
+      const failure = mongoStartError(error);
+      expect(failure.fatal).to.equal(true);
+      expect(failure.reason).to.match(reason);
     });
   }
 
@@ -81,7 +92,7 @@ describe('classifyStartError', () => {
       return null;
     })();
     expect(error).to.be.instanceOf(MongoParseError);
-    expect(classifyStartError(error).permanent).to.equal(true);
+    expect(mongoStartError(error).fatal).to.equal(true);
   });
 
   it('retries what the real driver throws when nothing listens (server selection after ECONNREFUSED)', async () => {
@@ -92,6 +103,6 @@ describe('classifyStartError', () => {
     );
     await client.close();
     expect(error).to.be.instanceOf(MongoServerSelectionError);
-    expect(classifyStartError(error)).to.deep.equal({ permanent: false });
+    expect(mongoStartError(error).fatal).to.equal(false);
   });
 });

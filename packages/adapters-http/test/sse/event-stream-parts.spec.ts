@@ -10,12 +10,12 @@ import { anOrder, FakeTimers } from '@storefront/testing';
 import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, it } from 'mocha';
-import { EventStream, type StreamOwner } from '../src/event-stream.js';
-import { EventStreams, type EventStreamsOptions } from '../src/event-streams.js';
-import { orderJson } from '../src/mappers.js';
-import { SlotTicker } from '../src/slot-ticker.js';
-import { EventFrames, PING_FRAME, RESET_FRAME, RETRY_FRAME } from '../src/sse-frames.js';
-import { OpenStreams, type StreamEnd, type StreamSink } from '../src/streams.js';
+import { EventStream, type StreamOwner } from '../../src/sse/event-stream.js';
+import { EventStreams, type EventStreamsOptions } from '../../src/sse/event-streams.js';
+import { orderJson } from '../../src/mappers.js';
+import { SlotTicker } from '../../src/sse/slot-ticker.js';
+import { EventFrames, PING_FRAME, RESET_FRAME, RETRY_FRAME } from '../../src/sse/frames.js';
+import { OpenStreams, type StreamEnd, type StreamSink } from '../../src/sse/streamed-replies.js';
 
 /** Lets promises already settled run their callbacks (a revalidation's answer). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

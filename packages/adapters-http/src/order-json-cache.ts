@@ -27,8 +27,8 @@ interface Rendered {
 const COMMA = Buffer.from(',');
 const PAGE_END = Buffer.from(']}');
 
-export class OrderTexts {
-  private readonly texts = new Map<string, Rendered>();
+export class OrderJsonCache {
+  private readonly entries = new Map<string, Rendered>();
 
   constructor(readonly maxEntries = ORDER_TEXT_CACHE_ENTRIES) {
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
@@ -36,31 +36,31 @@ export class OrderTexts {
 
   /** How many orders are cached now (never above `maxEntries`). */
   get size(): number {
-    return this.texts.size;
+    return this.entries.size;
   }
 
   /** Whether some version of the order is cached (for tests). */
   has(orderId: string): boolean {
-    return this.texts.has(orderId);
+    return this.entries.has(orderId);
   }
 
   /** The order as JSON: the UTF-8 bytes of `JSON.stringify(orderJson(order))`. */
   bytesOf(order: Order): Buffer {
     const id = order.orderId;
-    const cached = this.texts.get(id);
+    const cached = this.entries.get(id);
     const hasAddress = order.fulfilment.address !== undefined;
     if (cached !== undefined) {
       if (cached.version === order.version && cached.hasAddress === hasAddress) {
-        this.texts.delete(id);
-        this.texts.set(id, cached);
+        this.entries.delete(id);
+        this.entries.set(id, cached);
         return cached.bytes;
       }
       // Another version (newer after a move, or older from a read that raced one), or erased: render it.
-      this.texts.delete(id);
+      this.entries.delete(id);
     }
     const bytes = Buffer.from(JSON.stringify(orderJson(order)));
-    if (this.texts.size >= this.maxEntries) this.texts.delete(this.texts.keys().next().value!);
-    this.texts.set(id, { version: order.version, hasAddress, bytes });
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, { version: order.version, hasAddress, bytes });
     return bytes;
   }
 

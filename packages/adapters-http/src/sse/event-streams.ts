@@ -17,15 +17,15 @@
  * - a logout on this instance ends its session's streams at once (`endSession`); a password reset or
  *   an account erased on this instance ends every stream of the account (`endCustomer`).
  *
- * The token's expiry is each stream's own deadline (streams.ts), and a shutdown ends them all
+ * The token's expiry is each stream's own deadline (streamed-replies.ts), and a shutdown ends them all
  * (`HttpApp.endStreams`).
  */
 import { type Caller, type Clock, DomainError, isDomainError } from '@storefront/domain';
 import { type Authenticate, isStaffRole, systemClock, systemTimers, type Timers } from '@storefront/domain/adapter-kit';
 import { EventStream, type StreamOwner } from './event-stream.js';
-import { STREAM_LIMITS } from './limits.js';
+import { STREAM_LIMITS } from '../limits.js';
 import { SlotTicker } from './slot-ticker.js';
-import { EventFrames } from './sse-frames.js';
+import { EventFrames } from './frames.js';
 
 export interface EventStreamsOptions {
   /** Default STREAM_LIMITS.pingMs. */
@@ -36,7 +36,7 @@ export interface EventStreamsOptions {
   readonly perCaller?: number | undefined;
   /** Default STREAM_LIMITS.perInstance. */
   readonly perInstance?: number | undefined;
-  /** What one stream may leave unsent before it is cut (streams.ts). Default STREAM_LIMITS.maxBufferedBytes. */
+  /** What one stream may leave unsent before it is cut (streamed-replies.ts). Default STREAM_LIMITS.maxBufferedBytes. */
   readonly maxBufferedBytes?: number | undefined;
   /** What a token's expiry is measured against. Default the system clock (tests: a FakeTimers). */
   readonly clock?: Clock | undefined;
@@ -51,7 +51,7 @@ const SLOTS = 15;
 const REVOKED = new Set(['invalid_token', 'token_expired', 'account_disabled']);
 
 export class EventStreams {
-  /** Each event rendered once for every stream (sse-frames.ts). */
+  /** Each event rendered once for every stream (frames.ts). */
   readonly frames = new EventFrames();
   private readonly perCaller: number;
   private readonly perInstance: number;
