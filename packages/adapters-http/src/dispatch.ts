@@ -1,8 +1,8 @@
 /**
  * One request through its route once admitted and its body read: the caller a `caller` route needs,
- * then its operation's check (contract/operations.ts: path parameters, query, body against
- * the package's openapi.yaml), then the handler with the checked input. Koa (koa-app.ts) and the handler
- * tests call it alike.
+ * then its operation's check (contract/operations.ts: path parameters, query, body against the
+ * package's openapi.yaml), then the handler with the checked input. Koa (koa-app.ts) and the
+ * handler tests call it alike.
  */
 import { openApiDocument } from './contract/document.js';
 import { operationChecks, type CheckedRequest, type OperationCheck, type RawRequest } from './contract/operations.js';
