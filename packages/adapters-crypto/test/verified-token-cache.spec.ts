@@ -1,8 +1,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { DomainError } from '../src/shared/errors.js';
-import type { AccessClaims, Clock, TokenService } from '../src/shared/security.js';
-import { CachingTokenService } from '../src/accounts/verified-token-cache.js';
+import { DomainError, type Clock, type TokenService } from '@storefront/domain';
+import type { AccessClaims } from '@storefront/domain/adapter-kit';
+import { CachingTokenService } from '../src/index.js';
 
 class ManualClock implements Clock {
   constructor(public ms = Date.parse('2030-01-01T00:00:00Z')) {}
