@@ -77,7 +77,7 @@ export interface StorefrontPorts {
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering, shared by every instance. */
   readonly storeState: StoreStateRepository;
-  /** The log the live order streams read: in-process in memory mode, Redis when shared. */
+  /** The log the live order streams read: in-process in memory mode, shared by every instance otherwise. */
   readonly events: OrderEventLog;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;

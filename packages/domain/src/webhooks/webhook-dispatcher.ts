@@ -13,7 +13,7 @@
  *   first since a success sets `failingSince`) and, after WEBHOOK_FAILING_DISABLE_MS of only
  *   failures, disables it (`failing`); a success clears `failingSince`. Expired secrets no longer sign.
  * - A lease and this worker's records do not overlap: a store may move a delivery held back by an
- *   earlier version of its order out of the lease's way (PostgreSQL puts it off a few minutes, and
+ *   earlier version of its order out of the lease's way (a database store puts it off a few minutes, and
  *   the record of the earlier one brings it back); a lease that read the earlier one pending just
  *   before its record would put the later one off after the record brought it back, a delay of
  *   minutes for the next event of an order. Records wait while a lease runs; a lease waits for the
