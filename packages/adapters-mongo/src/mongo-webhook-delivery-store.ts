@@ -28,9 +28,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, leaseWindow, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
-import { LEASE_HELD_SCAN, LEASE_MAX_WINDOWS } from '@storefront/domain/adapter-kit';
+import { LEASE_HELD_SCAN, LEASE_MAX_WINDOWS, leaseWindow } from '@storefront/adapter-support';
 import { INDEXES } from './collections.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';

@@ -27,13 +27,13 @@
  * whose lease was taken over matches no row.
  */
 import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, leaseWindow, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { databaseOperation } from './database-errors.js';
 import { DELIVERY_COLUMNS, toDelivery, toLeased, type DeliveryRow } from './webhook-mappers.js';
 
 // Rows a lease reads beyond what it still wants once it met rows held back, and windows at most.
-import { LEASE_HELD_SCAN as HELD_SCAN, LEASE_MAX_WINDOWS as MAX_WINDOWS } from '@storefront/domain/adapter-kit';
+import { LEASE_HELD_SCAN as HELD_SCAN, LEASE_MAX_WINDOWS as MAX_WINDOWS, leaseWindow } from '@storefront/adapter-support';
 
 const LEASE_SQL = `
 WITH scanned AS (

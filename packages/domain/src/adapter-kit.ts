@@ -1,9 +1,11 @@
 /**
  * @storefront/domain/adapter-kit: what adapter authors share, apart from what an embedder uses
  * (that is the package root, src/index.ts). A repository, limiter or event log implements a port
- * of the root with these helpers, so that every adapter of a port behaves alike: the same ids,
- * sort orders, paging, idempotency records and outbox events, the same sliding window, the same
- * order lifecycle. The HTTP adapter names the use cases and their inputs from here.
+ * of the root with these rules and records, so that every adapter of a port behaves alike: the
+ * same ids, sort orders, paging, idempotency records and outbox events, the same order lifecycle.
+ * The HTTP adapter names the use cases and their inputs from here. Plumbing adapters share that is
+ * not the domain's (database failures, lease windows, the sliding window) is in
+ * @storefront/adapter-support.
  *
  * No name is exported by both entry points: an adapter imports its ports from the root and its
  * helpers from here.
@@ -55,11 +57,9 @@ export { STORE_STATE_CACHE_MS } from './store/store-gate.js';
 export type { OrderEventRelay, OrderEventRelayOptions } from './orders/order-event-relay.js';
 export type { Feed, OpenKitchenFeedInput, OpenOrderFeedInput, OrderFeeds } from './orders/order-feeds.js';
 
-// Errors: building them as the use cases do, and a database's failures as every database adapter does.
+// Errors: building them as the use cases do.
 export { validationFailed } from './shared/errors.js';
 export type { DomainErrorOptions } from './shared/errors.js';
-export { databaseOperations } from './shared/database-operations.js';
-export type { DatabaseOperations, OutageClassifier } from './shared/database-operations.js';
 
 // Entities: drafts, limits, the orders lists follow, the order lifecycle, fulfilment, paging,
 // sessions and the menu file format.
@@ -96,7 +96,7 @@ export { SEARCH_LIMITS } from './search/normalize.js';
 export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from './accounts/session-tokens.js';
 
 // Ports: what adapters share to implement them alike (ids, idempotency and the outbox, the event
-// log, the sliding window, the default clock and hours).
+// log, the default clock and hours).
 export { assignOptionIds, optionNameKey } from './menu/option-ids.js';
 export type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord, InsertResult } from './orders/order-repository.js';
 export { copyIdempotencyRecord } from './orders/order-repository.js';
@@ -114,10 +114,6 @@ export { systemTimers } from './shared/timers.js';
 export type { Timer, Timers } from './shared/timers.js';
 export { newId, OrderStamper, orderIdTime } from './shared/ids.js';
 export type { IdPrefix } from './shared/ids.js';
-export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './rate-limits/sliding-window.js';
-export type { WindowBuckets } from './rate-limits/sliding-window.js';
-export { FallbackRateLimiter } from './rate-limits/fallback-rate-limiter.js';
-export type { FallbackRateLimiterOptions, RateLimitDecider } from './rate-limits/fallback-rate-limiter.js';
 
 // Outgoing webhooks: what the stores, the sender and the dispatcher share (the ports are at the root).
 export {
@@ -149,11 +145,8 @@ export type {
 export type { AddWebhookInput, ChangeWebhookInput, WebhookWithSecret } from './webhooks/admin.js';
 export type { ManageWebhooks, ManageWebhooksDependencies } from './webhooks/manage-webhooks.js';
 export type { WebhookDispatcher, WebhookDispatcherOptions, WebhookDispatcherPorts } from './webhooks/webhook-dispatcher.js';
-export { BUSY_PAUSE_MS } from './webhooks/webhook-dispatcher.js';
 export { WebhookHousekeeping } from './webhooks/webhook-housekeeping.js';
 export type { SweepResult, WebhookHousekeepingOptions, WebhookHousekeepingPorts } from './webhooks/webhook-housekeeping.js';
-export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, LEASE_HELD_SCAN, LEASE_MAX_WINDOWS, leaseWindow } from './webhooks/lease-window.js';
-export type { LeaseWindow } from './webhooks/lease-window.js';
 export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './accounts/customer.js';

@@ -33,7 +33,6 @@ import { GetStoreStatus } from './store/get-store-status.js';
 import { SetAcceptingOrders } from './store/set-accepting-orders.js';
 import { SetProductAvailability } from './store/set-product-availability.js';
 import { StoreGate } from './store/store-gate.js';
-import { CachingTokenService } from './accounts/verified-token-cache.js';
 import { Authenticate } from './accounts/authenticate.js';
 import { CheckStatus } from './status/check-status.js';
 import { GetCurrentCustomer } from './accounts/get-current-customer.js';
@@ -87,7 +86,7 @@ export interface StorefrontPorts {
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering, shared by every instance. */
   readonly storeState: StoreStateRepository;
-  /** The log the live order streams read: in-process in memory mode, Redis when shared. */
+  /** The log the live order streams read: in-process in memory mode, shared by every instance otherwise. */
   readonly events: OrderEventLog;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
@@ -149,12 +148,6 @@ export interface StorefrontOptions {
   readonly openingHours?: OpeningHours;
   /** Slot length, lead times, horizon and capacity (DEFAULT_SLOT_RULES for what is not given). */
   readonly fulfilment?: Partial<SlotRules>;
-  /**
-   * Verified access tokens remembered until their expiry, so that a signature is checked once per
-   * token rather than once per request (sessions and accounts are still looked up every time; see
-   * CachingTokenService). Default 10,000 tokens; `false` checks every signature.
-   */
-  readonly verifiedTokenCache?: { readonly maxEntries: number } | false;
   /** The relay that publishes stored order changes to the event log (sweep period, failure hooks). */
   readonly events?: OrderEventRelayOptions;
   /** Sign-ups per client. Default 5 per hour. */
@@ -280,7 +273,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
     clock,
   );
-  const { customers, sessions, hasher, limiter } = ports;
+  const { customers, sessions, hasher, tokens, limiter } = ports;
   const planner = new FulfilmentPlanner({
     hours: gate.hours,
     rules: { ...DEFAULT_SLOT_RULES, ...options.fulfilment },
@@ -292,10 +285,6 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
   const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
-  const tokens =
-    options.verifiedTokenCache === false
-      ? ports.tokens
-      : new CachingTokenService(ports.tokens, { clock, ...(options.verifiedTokenCache ?? {}) });
   const background = new BackgroundTasks(options.background);
   const passwordReset: PasswordResetDependencies = {
     customers,

@@ -78,7 +78,7 @@ export function coreModule(): ContainerModule {
                 // A lease outlasts an attempt and the wait for the endpoint's turn (at most one attempt ahead).
                 leaseMs: Math.max(60_000, 3 * config.webhooks.timeoutMs),
                 // Deliveries give way to requests: a backlog being sent never takes the CPU placements need.
-                busy: pressure.busy,
+                busy: { now: pressure.busy, pauseMs: pressure.sampleMs },
                 onError: (error) => logger.warn({ err: error }, 'webhooks: the delivery store failed; retried at the next poll'),
                 ...(metrics && { onOutcome: (outcome) => metrics.webhookAttempted(outcome) }),
               },

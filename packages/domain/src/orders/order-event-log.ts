@@ -25,13 +25,13 @@ export interface LogPosition {
 /** Live delivery: every event in id order, and a gap when the log lost events this instance had not read. */
 export interface OrderEventListener {
   event(event: OrderEvent): void;
-  /** Events may have been missed (e.g. Redis restarted without persistence): readers should start over. */
+  /** Events may have been missed (e.g. a log server restarted without persistence): readers should start over. */
   gap(): void;
 }
 
 /**
  * Port: the log of order events that the live streams read (docs/decisions.md, "Live order
- * updates"). In memory it is an array in the process; in production a Redis Stream shared by every
+ * updates"). In memory it is an array in the process; in production a log shared by every
  * instance.
  *
  * Ids are decimal integers given by the log in append order, consecutive (no holes), so that a

@@ -4,10 +4,10 @@
  *
  * - published only after stored: the relay reads what the store holds;
  * - a stored change is always published: it stays in the outbox until an append succeeded, so a
- *   log that is down (Redis) only delays it: the relay retries every `retryMs`;
+ *   log that is down only delays it: the relay retries every `retryMs`;
  * - never twice: a crash between the append and the mark appends again, and the log skips versions
  *   it holds (the append is idempotent per order and version); two instances draining the same
- *   outbox (MongoDB) are deduplicated the same way.
+ *   outbox are deduplicated the same way.
  *
  * Webhooks: with a feed (createStorefront wires one when the webhook stores are given), each batch
  * is also enqueued as webhook deliveries after the append and before the mark, so a crash between

@@ -1,7 +1,6 @@
 /** Quotas as the domain tells them: whose, how much is left, and the refusal when none is. */
 import { DomainError } from '../shared/errors.js';
 import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './rate-limiter.js';
-import { toWholeSeconds } from './sliding-window.js';
 
 /** Who a quota belongs to: the customer when a valid token is present, else the client address. */
 export type RateLimitScope = 'customer' | 'ip';
@@ -60,4 +59,9 @@ export async function refuseWhenLimited(limiter: RateLimiter, key: string, polic
   if (!decision.allowed) {
     throw new DomainError('rate_limited', message, { retryAfterSeconds: Math.max(1, toWholeSeconds(decision.retryAfterMs)) });
   }
+}
+
+/** Seconds for headers and bodies: whole seconds, rounded up so a client never retries too early. */
+export function toWholeSeconds(ms: number): number {
+  return Math.ceil(ms / 1000);
 }

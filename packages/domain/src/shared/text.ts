@@ -1,12 +1,12 @@
 /**
  * Text a store can hold and a screen can show as given: one rule for every string that comes from
- * outside (request bodies, the CLI, the menu file), so that memory, PostgreSQL and MongoDB accept
- * and refuse alike. Three kinds, each a character class written once (docs/decisions.md, "Issue 32,
+ * outside (request bodies, the CLI, the menu file), so that every store accepts and refuses
+ * alike. Three kinds, each a character class written once (docs/decisions.md, "Issue 32,
  * items 4 and 5"):
  *
- * - `storable` (ids looked up in a store): no NUL (PostgreSQL's text and jsonb refuse it) and no
- *   unpaired surrogate (UTF-8 cannot encode one: PostgreSQL refuses it in jsonb, drivers replace it
- *   with U+FFFD in text, so the stores would differ).
+ * - `storable` (ids looked up in a store): no NUL (a database's text and JSON types may refuse it)
+ *   and no unpaired surrogate (UTF-8 cannot encode one: one store would refuse it, another replace it
+ *   with U+FFFD, so the stores would differ).
  * - `line` (names, address lines, reasons, descriptions, tags): also no control character (C0, DEL, C1:
  *   tab, CR and LF included), no line or paragraph separator (U+2028, U+2029) and no bidirectional
  *   embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), which reorder what a kitchen

@@ -81,7 +81,7 @@ export type DeliveryOutcome =
   | { readonly kind: 'failed'; readonly at: Date; readonly statusCode?: number; readonly error?: string; readonly keepUntil?: Date };
 /**
  * `keepUntil` (delivered and failed): the store removes the finished delivery after it
- * (`removeExpired`; MongoDB's TTL monitor too). Absent: kept until its endpoint is removed.
+ * (`removeExpired`, or the database's own expiry). Absent: kept until its endpoint is removed.
  */
 
 /** Waits after attempts 1, 2, …: then the delivery is failed (DECISIONS). ±10 % jitter is added. */

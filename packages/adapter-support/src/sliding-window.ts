@@ -15,7 +15,8 @@
  *    buckets the next decision reads, so a caller told that its quota is back at `reset` is not
  *    refused after it.
  */
-import type { RateLimitDecision, RateLimitPolicy } from './rate-limiter.js';
+import type { RateLimitPolicy } from '@storefront/domain';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
 
 /** Buckets a window is cut into. */
 export const SLIDING_WINDOW_BUCKETS = 60;
@@ -91,7 +92,3 @@ function summarize(
   return { allowed, limit: policy.limit, remaining, resetMs, retryAfterMs };
 }
 
-/** Seconds for headers and bodies: whole seconds, rounded up so a client never retries too early. */
-export function toWholeSeconds(ms: number): number {
-  return Math.ceil(ms / 1000);
-}

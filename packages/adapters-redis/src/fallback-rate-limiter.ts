@@ -4,9 +4,8 @@
  * limiter's store failed. While degraded the primary is tried again at most once per
  * `retryIntervalMs`; the first success switches back.
  */
-import type { RateLimitDecision, RateLimiter, RateLimitPolicy } from './rate-limiter.js';
-import type { Clock } from '../shared/security.js';
-import { systemClock } from '../shared/security.js';
+import type { Clock, RateLimiter, RateLimitPolicy } from '@storefront/domain';
+import { systemClock, type RateLimitDecision } from '@storefront/domain/adapter-kit';
 
 export interface FallbackRateLimiterOptions {
   /** While degraded, how often the primary is tried again. Default 1000 ms. */

@@ -10,7 +10,7 @@
  *   5 min push would then make the order's next events 5 min late (seen with two instances on one
  *   PostgreSQL database).
  */
-import type { LeaseRequest } from './ports.js';
+import type { LeaseRequest } from '@storefront/domain/adapter-kit';
 
 export const HELD_BACK_RECHECK_MS = 5 * 60_000;
 export const HELD_BACK_SOON_MS = 2_000;

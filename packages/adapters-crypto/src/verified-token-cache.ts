@@ -12,10 +12,11 @@
  *    on every request, so a logout, a revoked session or a disabled account takes effect at once;
  *  - failures are never cached: a bad token is verified (and refused) every time.
  * The key is the whole token string, so a token differing by one character is a miss. Memory is
- * bounded: past `maxEntries` the least recently used token is forgotten.
+ * bounded: past `maxEntries` the least recently used token is forgotten. The app wraps the
+ * PasetoTokenService in it (crypto-module.ts); an embedder may wrap any TokenService.
  */
-import type { AccessClaims, Clock, TokenService } from '../shared/security.js';
-import { systemClock } from '../shared/security.js';
+import type { Clock, TokenService } from '@storefront/domain';
+import { systemClock, type AccessClaims } from '@storefront/domain/adapter-kit';
 
 export interface VerifiedTokenCacheOptions {
   /** Tokens remembered at once. Default 10,000 (a few MB). */

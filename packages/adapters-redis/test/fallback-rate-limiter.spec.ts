@@ -1,13 +1,13 @@
 /**
- * The domain's FallbackRateLimiter told of what it decides (the hooks metrics count with), over two
+ * The FallbackRateLimiter told of what it decides (the hooks metrics count with), over two
  * in-process limiters: the primary's failures injected at its boundary, time from a fake clock.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { type RateLimitPolicy } from '@storefront/domain';
-import { FallbackRateLimiter, type RateLimitDecider } from '@storefront/domain/adapter-kit';
+import { InMemoryRateLimiter } from '@storefront/adapters-memory';
 import { FakeClock, Faults } from '@storefront/testing';
-import { InMemoryRateLimiter } from '../src/index.js';
+import { FallbackRateLimiter, type RateLimitDecider } from '../src/index.js';
 
 const policy: RateLimitPolicy = { name: 'default', limit: 2, windowSeconds: 60 };
 

@@ -1,15 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { DomainError } from '../src/shared/errors.js';
-import type { AccessClaims, Clock, TokenService } from '../src/shared/security.js';
-import { CachingTokenService } from '../src/accounts/verified-token-cache.js';
-
-class ManualClock implements Clock {
-  constructor(public ms = Date.parse('2030-01-01T00:00:00Z')) {}
-  now(): Date {
-    return new Date(this.ms);
-  }
-}
+import { DomainError, type Clock, type TokenService } from '@storefront/domain';
+import type { AccessClaims } from '@storefront/domain/adapter-kit';
+import { FakeClock } from '@storefront/testing';
+import { CachingTokenService } from '../src/index.js';
 
 /** Tokens are `tok:<sub>:<sid>:<exp>`; counts verifications; refuses `bad…` and expired tokens. */
 class CountingTokens implements TokenService {
@@ -41,7 +35,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 function setUp(maxEntries?: number) {
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const inner = new CountingTokens(clock);
   const cache = new CachingTokenService(inner, { clock, ...(maxEntries === undefined ? {} : { maxEntries }) });
   return { clock, inner, cache };
@@ -62,10 +56,10 @@ describe('CachingTokenService', () => {
     const { clock, inner, cache } = setUp();
     const token = await cache.issue({ sub: 'cus_1', sid: 'ses_1' }, 900);
     await cache.verify(token);
-    clock.ms += 899_999;
+    clock.advance(899_999);
     await cache.verify(token);
     expect(inner.verifications).to.equal(1);
-    clock.ms += 1;
+    clock.advance(1);
     const error = await rejection(cache.verify(token));
     expect((error as DomainError).code).to.equal('token_expired');
     expect(inner.verifications).to.equal(2);
@@ -73,8 +67,8 @@ describe('CachingTokenService', () => {
   });
 
   it('does not keep a token that the inner service accepts at or past its exp (clock tolerance)', async () => {
-    const clock = new ManualClock();
-    const lenient: TokenService = { issue: async () => 'x', verify: async () => ({ sub: 'cus_1', sid: 'ses_1', exp: clock.ms / 1000 }) };
+    const clock = new FakeClock();
+    const lenient: TokenService = { issue: async () => 'x', verify: async () => ({ sub: 'cus_1', sid: 'ses_1', exp: clock.now().getTime() / 1000 }) };
     const cache = new CachingTokenService(lenient, { clock });
     await cache.verify('lenient');
     expect(cache.size).to.equal(0);
@@ -123,7 +117,7 @@ describe('CachingTokenService', () => {
   });
 
   it('refuses a size that is not a positive integer', () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock();
     expect(() => new CachingTokenService(new CountingTokens(clock), { maxEntries: 0 })).to.throw(RangeError);
   });
 });

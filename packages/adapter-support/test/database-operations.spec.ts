@@ -1,7 +1,7 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { DomainError, isDomainError } from '../src/shared/errors.js';
-import { databaseOperations } from '../src/shared/database-operations.js';
+import { DomainError, isDomainError } from '@storefront/domain';
+import { databaseOperations } from '../src/index.js';
 
 /** A driver whose only outage is a refused connection. */
 const refused = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ECONNREFUSED';

@@ -5,7 +5,7 @@
  * anything else is rethrown as it is (a domain error, or a failure only the repository that hit it
  * can read, such as a duplicate key). Each adapter says what an outage looks like for its driver.
  */
-import { DomainError, isDomainError } from './errors.js';
+import { DomainError, isDomainError } from '@storefront/domain';
 
 /** True when `error` says the database is unreachable or too slow, whatever the operation. */
 export type OutageClassifier = (error: unknown) => boolean;
