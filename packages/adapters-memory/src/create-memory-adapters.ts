@@ -6,8 +6,10 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
   RateLimiter,
@@ -20,6 +22,8 @@ import type {
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
+import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
+import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
@@ -36,7 +40,10 @@ export interface MemoryAdapterOptions {
 
 export interface MemoryAdapters {
   readonly menu: MenuRepository;
+  /** Orders; the key records and the outbox below read its rows (one store, as a database is). */
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are swept as new ones are saved. */
@@ -59,9 +66,12 @@ const alwaysHealthy = (name: string): HealthProbe => ({ name, check: () => Promi
 
 export function createMemoryAdapters(options: MemoryAdapterOptions = {}): MemoryAdapters {
   const { clock } = options;
+  const orders = new InMemoryOrderRepository();
   return {
     menu: new InMemoryMenuRepository(),
-    orders: new InMemoryOrderRepository(),
+    orders,
+    idempotencyKeys: new InMemoryIdempotencyKeys(orders),
+    orderOutbox: new InMemoryOrderOutbox(orders),
     customers: new InMemoryCustomerRepository(),
     sessions: new InMemorySessionStore({ clock }),
     resetTokens: new InMemoryPasswordResetTokenStore({ clock }),

@@ -4,6 +4,8 @@
  */
 export { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 export { InMemoryOrderRepository } from './in-memory-order-repository.js';
+export { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
+export { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';

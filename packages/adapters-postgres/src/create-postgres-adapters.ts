@@ -7,7 +7,9 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
   SessionStore,
@@ -20,6 +22,7 @@ import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
 import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
+import { PostgresOrderOutbox } from './postgres-order-outbox.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
 import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -38,6 +41,8 @@ export interface PostgresAdapterOptions {
 export interface PostgresAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens. */
@@ -60,7 +65,9 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
   await databaseOperation(() => assertSchemaSupported(pool));
   return {
     menu: new PostgresMenuRepository(pool),
-    orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
+    orders: new PostgresOrderRepository(pool),
+    idempotencyKeys: new PostgresIdempotencyKeys(pool),
+    orderOutbox: new PostgresOrderOutbox(pool),
     customers: new PostgresCustomerRepository(pool),
     sessions: new PostgresSessionStore(pool),
     resetTokens: new PostgresPasswordResetTokenStore(pool),

@@ -6,7 +6,9 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
   SessionStore,
@@ -21,6 +23,8 @@ import type { Logger } from './logger.js';
 export interface DatabaseAdapterSet {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;

@@ -9,8 +9,10 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordHasher,
   PasswordResetTokenStore,
@@ -41,6 +43,8 @@ const ClockId: unique symbol = Symbol.for('storefront.Clock');
 const Memory: unique symbol = Symbol.for('storefront.MemoryAdapters');
 const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
 const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
+const IdempotencyKeysId: unique symbol = Symbol.for('storefront.IdempotencyKeys');
+const OrderOutboxId: unique symbol = Symbol.for('storefront.OrderOutbox');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
@@ -77,6 +81,8 @@ export const TYPES = {
   MemoryAdapters: Memory,
   MenuRepository: MenuRepositoryId,
   OrderRepository: OrderRepositoryId,
+  IdempotencyKeys: IdempotencyKeysId,
+  OrderOutbox: OrderOutboxId,
   CustomerRepository: CustomerRepositoryId,
   SessionStore: SessionStoreId,
   /** Hashes of the single-use password reset tokens. */
@@ -135,6 +141,8 @@ export interface Services {
   [TYPES.MemoryAdapters]: MemoryAdapters;
   [TYPES.MenuRepository]: MenuRepository;
   [TYPES.OrderRepository]: OrderRepository;
+  [TYPES.IdempotencyKeys]: IdempotencyKeys;
+  [TYPES.OrderOutbox]: OrderOutbox;
   [TYPES.CustomerRepository]: CustomerRepository;
   [TYPES.SessionStore]: SessionStore;
   [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;

@@ -36,6 +36,8 @@ export { RateLimitedError } from './rate-limits/rate-limits.js';
 // Ports: one adapter each (see StorefrontPorts); what implementing them needs is in adapter-kit.
 export type { MenuRepository } from './menu/menu-repository.js';
 export type { OrderRepository } from './orders/order-repository.js';
+export type { IdempotencyKeys } from './orders/idempotency-keys.js';
+export type { OrderOutbox } from './orders/order-outbox.js';
 export type { CustomerRepository } from './accounts/customer-repository.js';
 export type { SessionStore } from './accounts/session-store.js';
 export type { PasswordResetTokenStore } from './accounts/password-reset-tokens.js';

@@ -7,6 +7,8 @@ import type { CustomerRepository } from './accounts/customer-repository.js';
 import type { HealthProbe } from './status/health.js';
 import type { MenuRepository } from './menu/menu-repository.js';
 import type { OrderRepository } from './orders/order-repository.js';
+import type { IdempotencyKeys } from './orders/idempotency-keys.js';
+import type { OrderOutbox } from './orders/order-outbox.js';
 import type { RateLimiter, RateLimitPolicy } from './rate-limits/rate-limiter.js';
 import type { Clock, PasswordHasher, TokenService } from './shared/security.js';
 import { systemClock } from './shared/security.js';
@@ -65,6 +67,10 @@ import { WebhookFeed } from './webhooks/webhook-feed.js';
 export interface StorefrontPorts {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  /** The Idempotency-Key records of order placement. */
+  readonly idempotencyKeys: IdempotencyKeys;
+  /** The order changes not yet published as events (kept by the orders' store). */
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly sessions: SessionStore;
   /** Password reset tokens, stored hashed. */
@@ -281,7 +287,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     orders: ports.orders,
   });
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
-  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);
+  const orderEvents = new OrderEventRelay(ports.orderOutbox, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
   const tokens =
     options.verifiedTokenCache === false
@@ -308,7 +314,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, options.orders, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
