@@ -18,7 +18,6 @@ import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import {
   createPostgresAdapters,
   migrate,
-  PostgresIdempotencyKeys,
   PostgresOrderRepository,
   postgresStartError,
   SCHEMA_VERSION,
@@ -85,7 +84,7 @@ const UPGRADES: readonly Upgrade[] = [
     // placed after are numbered by readers into the same lists, in the same order, paged alike.
     seed: async (pool) => {
       // The repository's own statements, on the version-2 schema (its triggers give the positions).
-      const orders = new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool));
+      const orders = new PostgresOrderRepository(pool);
       for (const order of V2_ORDERS) await orders.insert(order);
       const moved = await orders.applyMove(planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z')));
       await orders.applyMove(planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));

@@ -45,7 +45,7 @@ const noLimit = {
 
 function aStorefront(stores: ErasureStores, clock: FakeClock, background: { maxPending?: number; onError?: (error: unknown) => void } = {}) {
   return createStorefront(
-    { ...stores, clock, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
+    { ...stores, clock, idempotencyKeys: notUsed, orderOutbox: notUsed, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
     { background, webhooks: { payload: (event) => event.order ?? null } },
   );
 }
