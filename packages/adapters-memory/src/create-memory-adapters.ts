@@ -12,6 +12,7 @@ import type {
   OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
@@ -20,6 +21,7 @@ import type {
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
 import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
@@ -45,6 +47,8 @@ export interface MemoryAdapters {
   readonly idempotencyKeys: IdempotencyKeys;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** The erasure marks, on the accounts above. */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are swept as new ones are saved. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -67,12 +71,14 @@ const alwaysHealthy = (name: string): HealthProbe => ({ name, check: () => Promi
 export function createMemoryAdapters(options: MemoryAdapterOptions = {}): MemoryAdapters {
   const { clock } = options;
   const orders = new InMemoryOrderRepository();
+  const customers = new InMemoryCustomerRepository();
   return {
     menu: new InMemoryMenuRepository(),
     orders,
     idempotencyKeys: new InMemoryIdempotencyKeys(orders),
     orderOutbox: new InMemoryOrderOutbox(orders),
-    customers: new InMemoryCustomerRepository(),
+    customers,
+    pendingErasures: new InMemoryPendingErasures(customers),
     sessions: new InMemorySessionStore({ clock }),
     resetTokens: new InMemoryPasswordResetTokenStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),

@@ -9,6 +9,7 @@ import {
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
@@ -45,6 +46,7 @@ describeSlotCapacityContract('InMemorySlotPlaces', async () => {
   return { orders, idempotencyKeys: new InMemoryIdempotencyKeys(orders), menu: new InMemoryMenuRepository(), places: new InMemorySlotPlaces() };
 });
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
+describePendingErasuresContract('InMemoryPendingErasures', async () => createMemoryAdapters());
 describeErasureCrashContract('memory stores', async () => createMemoryAdapters());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());

@@ -12,6 +12,7 @@ import type {
   OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
@@ -26,6 +27,7 @@ import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
 import { MongoCustomerRepository } from './mongo-customer-repository.js';
+import { MongoPendingErasures } from './mongo-pending-erasures.js';
 import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
 import { MongoOrderOutbox } from './mongo-order-outbox.js';
@@ -54,6 +56,7 @@ export interface MongoAdapters {
   readonly idempotencyKeys: IdempotencyKeys;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are removed by a TTL index. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -92,6 +95,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     idempotencyKeys: new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders),
     orderOutbox: new MongoOrderOutbox(orders),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
+    pendingErasures: new MongoPendingErasures(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),

@@ -7,6 +7,7 @@ export { createMongoAdapters, type MongoAdapterOptions, type MongoAdapters } fro
 export { MongoMenuRepository } from './mongo-menu-repository.js';
 export { MongoOrderRepository } from './mongo-order-repository.js';
 export { MongoOrderOutbox } from './mongo-order-outbox.js';
+export { MongoPendingErasures } from './mongo-pending-erasures.js';
 export { MongoCustomerRepository } from './mongo-customer-repository.js';
 export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-session-store.js';
 export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';

@@ -11,6 +11,7 @@ import {
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
@@ -44,6 +45,7 @@ describe('Mongo adapters', function () {
   describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
   describeSlotCapacityContract('MongoSlotPlaces', async () => ({ orders: adapters.orders, idempotencyKeys: adapters.idempotencyKeys, menu: adapters.menu, places: adapters.slotPlaces }));
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
+  describePendingErasuresContract('MongoPendingErasures', async () => adapters);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
   describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);
 

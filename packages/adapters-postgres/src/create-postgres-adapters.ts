@@ -12,6 +12,7 @@ import type {
   OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
@@ -20,6 +21,7 @@ import type {
 } from '@storefront/domain';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
+import { PostgresPendingErasures } from './postgres-pending-erasures.js';
 import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
 import { PostgresOrderOutbox } from './postgres-order-outbox.js';
@@ -44,6 +46,7 @@ export interface PostgresAdapters {
   readonly idempotencyKeys: IdempotencyKeys;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -69,6 +72,7 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     idempotencyKeys: new PostgresIdempotencyKeys(pool),
     orderOutbox: new PostgresOrderOutbox(pool),
     customers: new PostgresCustomerRepository(pool),
+    pendingErasures: new PostgresPendingErasures(pool),
     sessions: new PostgresSessionStore(pool),
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),

@@ -10,6 +10,7 @@ export { isDatabaseUnavailable, isUniqueViolation, postgresStartError, databaseO
 export { PostgresMenuRepository } from './postgres-menu-repository.js';
 export { PostgresOrderRepository } from './postgres-order-repository.js';
 export { PostgresOrderOutbox } from './postgres-order-outbox.js';
+export { PostgresPendingErasures } from './postgres-pending-erasures.js';
 export { PostgresCustomerRepository } from './postgres-customer-repository.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';

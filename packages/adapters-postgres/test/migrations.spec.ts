@@ -197,11 +197,11 @@ const UPGRADES: readonly Upgrade[] = [
       );
     },
     check: async (pool) => {
-      const { customers } = await createPostgresAdapters({ pool });
+      const { customers, pendingErasures } = await createPostgresAdapters({ pool });
       expect(await customers.findById('cus_before_erasure')).to.deep.include({ email: 'before-erasure@example.com' });
-      expect(await customers.listErasuresPending(10)).to.deep.equal([]);
-      expect(await customers.markErasure('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
-      expect(await customers.listErasuresPending(10)).to.deep.equal(['cus_before_erasure']);
+      expect(await pendingErasures.list(10)).to.deep.equal([]);
+      expect(await pendingErasures.mark('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
+      expect(await pendingErasures.list(10)).to.deep.equal(['cus_before_erasure']);
       expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },

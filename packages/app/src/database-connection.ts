@@ -11,6 +11,7 @@ import type {
   OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   StoreStateRepository,
   WebhookDeliveryStore,
@@ -26,6 +27,7 @@ export interface DatabaseAdapterSet {
   readonly idempotencyKeys: IdempotencyKeys;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;

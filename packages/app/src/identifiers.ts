@@ -16,6 +16,7 @@ import type {
   OrderRepository,
   PasswordHasher,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
@@ -46,6 +47,7 @@ const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository'
 const IdempotencyKeysId: unique symbol = Symbol.for('storefront.IdempotencyKeys');
 const OrderOutboxId: unique symbol = Symbol.for('storefront.OrderOutbox');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
+const PendingErasuresId: unique symbol = Symbol.for('storefront.PendingErasures');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
 const MailersId: unique symbol = Symbol.for('storefront.Mailers');
@@ -84,6 +86,7 @@ export const TYPES = {
   IdempotencyKeys: IdempotencyKeysId,
   OrderOutbox: OrderOutboxId,
   CustomerRepository: CustomerRepositoryId,
+  PendingErasures: PendingErasuresId,
   SessionStore: SessionStoreId,
   /** Hashes of the single-use password reset tokens. */
   PasswordResetTokenStore: PasswordResetTokenStoreId,
@@ -144,6 +147,7 @@ export interface Services {
   [TYPES.IdempotencyKeys]: IdempotencyKeys;
   [TYPES.OrderOutbox]: OrderOutbox;
   [TYPES.CustomerRepository]: CustomerRepository;
+  [TYPES.PendingErasures]: PendingErasures;
   [TYPES.SessionStore]: SessionStore;
   [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;
   [TYPES.Mailers]: Mailers | undefined;

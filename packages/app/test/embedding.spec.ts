@@ -189,6 +189,7 @@ import {
   type OrderRepository,
   type PasswordHasher,
   type PasswordResetTokenStore,
+  type PendingErasures,
   type Product,
   type OrderEventLog,
   type RateLimiter,
@@ -236,7 +237,8 @@ const idempotencyKeys: IdempotencyKeys = {
 };
 // The outbox of live order events: nothing is ever due here (no log is read).
 const orderOutbox: OrderOutbox = { listUnpublished: async () => [], markPublished: async () => undefined };
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused, markErasure: unused, listErasuresPending: unused };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused };
+const pendingErasures: PendingErasures = { mark: unused, list: async () => [] };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused, revokeAllOf: unused };
 const resetTokens: PasswordResetTokenStore = { save: unused, find: async () => null, consume: async () => null, deleteAllOf: unused };
 const limiter: RateLimiter = {
@@ -254,7 +256,7 @@ const events: OrderEventLog = {
   eraseDeliveryAddresses: async () => undefined,
 };
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, idempotencyKeys, orderOutbox, customers, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(

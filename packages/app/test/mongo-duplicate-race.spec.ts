@@ -75,7 +75,7 @@ describe('Duplicate-key races on a replica set whose majority has not seen the w
     majorityLagsBehind('idempotency_keys', inserted('idempotency_keys'), fake.clusterTime);
     // Placement claims the key before it reads the menu or the store's state: no other port is asked.
     const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not used before the claim')) }) as never;
-    const { placeOrder } = createStorefront({ menu: unused, orders: adapters.orders, idempotencyKeys: adapters.idempotencyKeys, orderOutbox: adapters.orderOutbox, storeState: unused, events: unused, customers: unused, sessions: unused, resetTokens: unused, limiter: unused, hasher: unused, tokens: unused });
+    const { placeOrder } = createStorefront({ menu: unused, orders: adapters.orders, idempotencyKeys: adapters.idempotencyKeys, orderOutbox: adapters.orderOutbox, storeState: unused, events: unused, customers: unused, pendingErasures: unused, sessions: unused, resetTokens: unused, limiter: unused, hasher: unused, tokens: unused });
 
     await expectDomainError(placeOrder.execute({ customerId, idempotencyKey: key, items: [{ productId: 'prd_other', quantity: 1 }] }), 'idempotency_key_reused');
   });

@@ -4,6 +4,7 @@
  */
 import { MenuCatalog } from './menu/menu-catalog.js';
 import type { CustomerRepository } from './accounts/customer-repository.js';
+import type { PendingErasures } from './accounts/pending-erasures.js';
 import type { HealthProbe } from './status/health.js';
 import type { MenuRepository } from './menu/menu-repository.js';
 import type { OrderRepository } from './orders/order-repository.js';
@@ -72,6 +73,8 @@ export interface StorefrontPorts {
   /** The order changes not yet published as events (kept by the orders' store). */
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** Accounts whose erasure is requested and not finished (kept on the account records). */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Password reset tokens, stored hashed. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -308,7 +311,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   };
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
-    ...{ resetTokens: ports.resetTokens, orders: ports.orders, events: ports.events },
+    ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
     webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
   });
   return {
@@ -344,7 +347,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
     eraseAccount,
-    erasureSweep: new ErasureSweep(customers, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
+    erasureSweep: new ErasureSweep(ports.pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,

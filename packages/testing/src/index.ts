@@ -17,6 +17,7 @@ export { FakeTimers } from './fake-timers.js';
 export { seededRandom } from './seeded-random.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
+export { describePendingErasuresContract, type ErasureMarkStores } from './contracts/pending-erasures.contract.js';
 export { describeErasureCrashContract, type ErasureStores } from './contracts/erasure-crash.contract.js';
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
 export { describeOrderOutboxContract, type OutboxStores } from './contracts/order-outbox.contract.js';

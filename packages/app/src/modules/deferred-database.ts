@@ -41,10 +41,9 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       setRole: true,
       updatePasswordHash: true,
       delete: true,
-      markErasure: true,
-      listErasuresPending: true,
     }),
   );
+  bindFactory(bind, TYPES.PendingErasures, [connection], (c) => deferredPort(() => c.require().pendingErasures, { mark: true, list: true }));
   bindFactory(bind, TYPES.SessionStore, [connection], (c) =>
     deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true, revokeAllOf: true }),
   );

@@ -50,7 +50,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
     const clock = new FakeClock(Date.now());
     const instance = () =>
       createStorefront(
-        { menu: menu.target, orders: orders.target, idempotencyKeys: keys.target, orderOutbox: notUsed, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+        { menu: menu.target, orders: orders.target, idempotencyKeys: keys.target, orderOutbox: notUsed, clock, storeState: openStore, events: notUsed, customers: notUsed, pendingErasures: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
         { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
       ).placeOrder;
     // `elsewhere`: another instance on the same stores, or this one restarted after a crash.

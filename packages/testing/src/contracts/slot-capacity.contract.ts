@@ -42,7 +42,7 @@ export function describeSlotCapacityContract(name: string, factory: () => Promis
       const clock = new FakeClock(Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 20_000) * DAY_MS);
       const storefront = (orders: OrderRepository, idempotencyKeys: IdempotencyKeys, places: SlotPlaces) =>
         createStorefront(
-          { menu: stores.menu, orders, idempotencyKeys, orderOutbox: notUsed, slotPlaces: places, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+          { menu: stores.menu, orders, idempotencyKeys, orderOutbox: notUsed, slotPlaces: places, clock, storeState: openStore, events: notUsed, customers: notUsed, pendingErasures: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
           { fulfilment: { capacity } },
         );
       // The first instance's stores can be made to fail (its requests fail or its process dies).
