@@ -24,7 +24,14 @@ function anOutbox() {
     },
     markPublished: () => Promise.resolve(),
   } satisfies OrderOutbox;
-  const log = { append: () => ((calls.append += 1), Promise.resolve()) } as unknown as OrderEventLog;
+  const unused = () => Promise.reject(new Error('not used by the relay'));
+  const log: OrderEventLog = {
+    append: () => ((calls.append += 1), Promise.resolve()),
+    position: unused,
+    readAfter: unused,
+    subscribe: () => () => undefined,
+    eraseDeliveryAddresses: unused,
+  };
   return { orders, log, calls, reads };
 }
 
