@@ -17,7 +17,9 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
@@ -32,7 +34,10 @@ import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { InMemorySlotPlaces } from './in-memory-slot-places.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
-import { InMemoryWebhookDeliveryStore } from './in-memory-webhook-delivery-store.js';
+import { InMemoryWebhookDeliveryLog } from './in-memory-webhook-delivery-log.js';
+import { InMemoryWebhookDeliveryQueue } from './in-memory-webhook-delivery-queue.js';
+import { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upkeep.js';
+import { WebhookDeliveryRows } from './webhook-delivery-rows.js';
 import { InMemoryWebhookEndpointStore } from './in-memory-webhook-endpoint-store.js';
 
 export interface MemoryAdapterOptions {
@@ -59,9 +64,14 @@ export interface MemoryAdapters {
   readonly events: OrderEventLog;
   /** Places taken per slot, when slots have a capacity. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: the endpoints admins registered, and their deliveries (leased to this process's dispatcher). */
+  /**
+   * Outgoing webhooks: the endpoints admins registered, and their deliveries (leased to this
+   * process's dispatcher), three ports over one set of rows.
+   */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -72,6 +82,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
   const { clock } = options;
   const orders = new InMemoryOrderRepository();
   const customers = new InMemoryCustomerRepository();
+  const deliveries = new WebhookDeliveryRows();
   return {
     menu: new InMemoryMenuRepository(),
     orders,
@@ -86,7 +97,9 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     events: new InMemoryOrderEventLog({ clock }),
     slotPlaces: new InMemorySlotPlaces(),
     webhookEndpoints: new InMemoryWebhookEndpointStore(),
-    webhookDeliveries: new InMemoryWebhookDeliveryStore(),
+    webhookDeliveryQueue: new InMemoryWebhookDeliveryQueue(deliveries),
+    webhookDeliveryLog: new InMemoryWebhookDeliveryLog(deliveries),
+    webhookDeliveryUpkeep: new InMemoryWebhookDeliveryUpkeep(deliveries),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

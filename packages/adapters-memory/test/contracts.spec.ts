@@ -15,7 +15,7 @@ import {
   describeSessionStoreContract,
   describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
-  describeWebhookDeliveryStoreContract,
+  describeWebhookDeliveriesContract,
   describeWebhookEndpointStoreContract,
   FakeClock,
 } from '@storefront/testing';
@@ -31,7 +31,10 @@ import {
   InMemorySessionStore,
   InMemorySlotPlaces,
   InMemoryStoreStateRepository,
-  InMemoryWebhookDeliveryStore,
+  InMemoryWebhookDeliveryLog,
+  InMemoryWebhookDeliveryQueue,
+  InMemoryWebhookDeliveryUpkeep,
+  WebhookDeliveryRows,
   InMemoryWebhookEndpointStore,
 } from '../src/index.js';
 
@@ -61,7 +64,8 @@ describeOrderEventLogContract(
   { shared: false },
 );
 describeWebhookEndpointStoreContract('InMemoryWebhookEndpointStore', async () => new InMemoryWebhookEndpointStore());
-describeWebhookDeliveryStoreContract('InMemoryWebhookDeliveryStore', async () => {
-  const store = new InMemoryWebhookDeliveryStore();
+describeWebhookDeliveriesContract('InMemoryWebhookDelivery{Queue,Log,Upkeep}', async () => {
+  const rows = new WebhookDeliveryRows();
+  const store = { queue: new InMemoryWebhookDeliveryQueue(rows), log: new InMemoryWebhookDeliveryLog(rows), upkeep: new InMemoryWebhookDeliveryUpkeep(rows) };
   return { store, other: store };
 });

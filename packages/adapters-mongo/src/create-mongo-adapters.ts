@@ -16,7 +16,9 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
@@ -36,7 +38,9 @@ import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store
 import { MongoSessionStore } from './mongo-session-store.js';
 import { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
-import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store.js';
+import { MongoWebhookDeliveryLog } from './mongo-webhook-delivery-log.js';
+import { MongoWebhookDeliveryQueue } from './mongo-webhook-delivery-queue.js';
+import { MongoWebhookDeliveryUpkeep } from './mongo-webhook-delivery-upkeep.js';
 import { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
 import type { WebhookDeliveryDocument, WebhookEndpointDocument } from './webhook-mappers.js';
 import type { OrderDocument } from './order-mapper.js';
@@ -63,9 +67,11 @@ export interface MongoAdapters {
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time (queue, log, upkeep: one table/collection). */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -83,6 +89,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
+  const deliveries = db.collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries);
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -101,7 +108,9 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
     slotPlaces: new MongoSlotPlaces(db.collection<SlotPlacesDocument>(COLLECTIONS.slotPlaces)),
     webhookEndpoints: new MongoWebhookEndpointStore(db.collection<WebhookEndpointDocument>(COLLECTIONS.webhookEndpoints)),
-    webhookDeliveries: new MongoWebhookDeliveryStore(db.collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries)),
+    webhookDeliveryQueue: new MongoWebhookDeliveryQueue(deliveries),
+    webhookDeliveryLog: new MongoWebhookDeliveryLog(deliveries),
+    webhookDeliveryUpkeep: new MongoWebhookDeliveryUpkeep(deliveries),
     probes: [probe],
   };
 }

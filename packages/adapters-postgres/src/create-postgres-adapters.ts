@@ -16,7 +16,9 @@ import type {
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import type pg from 'pg';
@@ -30,7 +32,9 @@ import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresSlotPlaces } from './postgres-slot-places.js';
 import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
-import { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
+import { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
+import { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';
 import { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { assertSchemaSupported } from './migrate.js';
 import { databaseOperation } from './database-errors.js';
@@ -53,9 +57,11 @@ export interface PostgresAdapters {
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time (queue, log, upkeep: one table/collection). */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store`: `SELECT 1` on the pool. */
   readonly probes: readonly HealthProbe[];
 }
@@ -78,7 +84,9 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     storeState: new PostgresStoreStateRepository(pool),
     slotPlaces: new PostgresSlotPlaces(pool),
     webhookEndpoints: new PostgresWebhookEndpointStore(pool),
-    webhookDeliveries: new PostgresWebhookDeliveryStore(pool),
+    webhookDeliveryQueue: new PostgresWebhookDeliveryQueue(pool),
+    webhookDeliveryLog: new PostgresWebhookDeliveryLog(pool),
+    webhookDeliveryUpkeep: new PostgresWebhookDeliveryUpkeep(pool),
     probes: [postgresDatabaseProbe(pool)],
   };
 }

@@ -18,4 +18,6 @@ export { PostgresStoreStateRepository } from './postgres-store-state-repository.
 export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 export { PostgresSlotPlaces } from './postgres-slot-places.js';
 export { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
-export { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+export { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
+export { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
+export { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';

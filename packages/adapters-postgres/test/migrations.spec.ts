@@ -141,11 +141,11 @@ const UPGRADES: readonly Upgrade[] = [
       await adapters.webhookEndpoints.create(endpoint);
       expect(await adapters.webhookEndpoints.get(endpoint.webhookId)).to.deep.equal(endpoint);
       const event = aWebhookEvent();
-      await adapters.webhookDeliveries.enqueue(event, [endpoint.webhookId]);
-      const [leased] = await adapters.webhookDeliveries.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: [endpoint.webhookId] });
+      await adapters.webhookDeliveryQueue.enqueue(event, [endpoint.webhookId]);
+      const [leased] = await adapters.webhookDeliveryQueue.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: [endpoint.webhookId] });
       expect(leased?.eventId).to.equal(event.eventId);
-      expect(await adapters.webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
-      expect(await adapters.webhookDeliveries.stats()).to.deep.equal({ pending: 0 });
+      expect(await adapters.webhookDeliveryQueue.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
+      expect(await adapters.webhookDeliveryQueue.stats()).to.deep.equal({ pending: 0 });
     },
   },
   {
@@ -178,13 +178,13 @@ const UPGRADES: readonly Upgrade[] = [
       );
     },
     check: async (pool) => {
-      const { webhookDeliveries } = await createPostgresAdapters({ pool });
+      const { webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep } = await createPostgresAdapters({ pool });
       const event = aWebhookEvent({ type: 'webhook.test' });
-      await webhookDeliveries.enqueue(event, ['whk_before_retention']);
-      const [leased] = await webhookDeliveries.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: ['whk_before_retention'] });
-      await webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
-      expect(await webhookDeliveries.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
-      expect((await webhookDeliveries.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
+      await webhookDeliveryQueue.enqueue(event, ['whk_before_retention']);
+      const [leased] = await webhookDeliveryQueue.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: ['whk_before_retention'] });
+      await webhookDeliveryQueue.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
+      expect(await webhookDeliveryUpkeep.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
+      expect((await webhookDeliveryLog.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
     },
   },
   {

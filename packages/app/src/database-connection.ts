@@ -14,7 +14,9 @@ import type {
   PendingErasures,
   SessionStore,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
@@ -33,7 +35,9 @@ export interface DatabaseAdapterSet {
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** The database's own first (named `store` in /api/status, a public name). */
   readonly probes: readonly HealthProbe[];
 }

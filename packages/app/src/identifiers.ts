@@ -23,7 +23,9 @@ import type {
   Storefront,
   StoreStateRepository,
   TokenService,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
   WebhookUrlPolicy,
 } from '@storefront/domain';
@@ -71,7 +73,9 @@ const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
 const ServingPressureId: unique symbol = Symbol.for('storefront.ServingPressure');
 const StartGateId: unique symbol = Symbol.for('storefront.StartGate');
 const WebhookEndpointStoreId: unique symbol = Symbol.for('storefront.WebhookEndpointStore');
-const WebhookDeliveryStoreId: unique symbol = Symbol.for('storefront.WebhookDeliveryStore');
+const WebhookDeliveryQueueId: unique symbol = Symbol.for('storefront.WebhookDeliveryQueue');
+const WebhookDeliveryLogId: unique symbol = Symbol.for('storefront.WebhookDeliveryLog');
+const WebhookDeliveryUpkeepId: unique symbol = Symbol.for('storefront.WebhookDeliveryUpkeep');
 const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
 const WebhookUrlPolicyId: unique symbol = Symbol.for('storefront.WebhookUrlPolicy');
 
@@ -129,7 +133,9 @@ export const TYPES = {
   StartGate: StartGateId,
   /** Webhook endpoints and deliveries, in the selected store (shared by every instance). */
   WebhookEndpointStore: WebhookEndpointStoreId,
-  WebhookDeliveryStore: WebhookDeliveryStoreId,
+  WebhookDeliveryQueue: WebhookDeliveryQueueId,
+  WebhookDeliveryLog: WebhookDeliveryLogId,
+  WebhookDeliveryUpkeep: WebhookDeliveryUpkeepId,
   /** The HTTP sender of @storefront/adapters-webhooks (WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_*); closed with the container. */
   WebhookSender: WebhookSenderId,
   /** The address rules at registration (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
@@ -172,7 +178,9 @@ export interface Services {
   [TYPES.ServingPressure]: ServingPressure;
   [TYPES.StartGate]: StartGate;
   [TYPES.WebhookEndpointStore]: WebhookEndpointStore;
-  [TYPES.WebhookDeliveryStore]: WebhookDeliveryStore;
+  [TYPES.WebhookDeliveryQueue]: WebhookDeliveryQueue;
+  [TYPES.WebhookDeliveryLog]: WebhookDeliveryLog;
+  [TYPES.WebhookDeliveryUpkeep]: WebhookDeliveryUpkeep;
   [TYPES.WebhookSender]: HttpWebhookSender;
   [TYPES.WebhookUrlPolicy]: WebhookUrlPolicy;
 }

@@ -30,7 +30,6 @@ const RUNTIME_EXPORTS = [
   'DEFAULT_REGISTER_POLICY',
   'DEFAULT_REQUEST_POLICY',
   'DEFAULT_SLOT_RULES',
-  'LOGIN_EMAIL_CEILING_FACTOR',
   // Errors.
   'DomainError',
   'isDomainError',

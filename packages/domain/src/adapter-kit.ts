@@ -22,6 +22,7 @@ export type { ImportMenu } from './menu/import-menu.js';
 export type { ListMenu } from './menu/list-menu.js';
 export type { ListOrders, ListOrdersInput } from './orders/list-orders.js';
 export type { Login, LoginDependencies } from './accounts/login.js';
+export { LOGIN_EMAIL_CEILING_FACTOR } from './accounts/password-attempts.js';
 export type { PasswordAttemptPolicies } from './accounts/password-attempts.js';
 export type { Logout } from './accounts/logout.js';
 export type { PageInput } from './shared/paging.js';

@@ -24,7 +24,6 @@ export {
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
 export type { Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
-export { LOGIN_EMAIL_CEILING_FACTOR } from './accounts/password-attempts.js';
 export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
 export type { SlotRules } from './fulfilment/slot-rules.js';
 
@@ -81,5 +80,12 @@ export type { FeedItem, FeedSink } from './orders/order-feeds.js';
 // Outgoing webhooks: the admin's interface, what it shows, and the ports behind it.
 export { WEBHOOK_EVENT_TYPES } from './webhooks/model.js';
 export type { WebhookDelivery, WebhookEndpoint } from './webhooks/model.js';
-export type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
+export type {
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
+  WebhookEndpointStore,
+  WebhookSender,
+  WebhookUrlPolicy,
+} from './webhooks/ports.js';
 export type { WebhookAdministration } from './webhooks/admin.js';

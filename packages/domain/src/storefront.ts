@@ -66,7 +66,7 @@ import { SignUp } from './accounts/sign-up.js';
 import type { WebhookAdministration } from './webhooks/admin.js';
 import { EndpointDirectory, ENDPOINT_CACHE_MS } from './webhooks/endpoint-directory.js';
 import { ManageWebhooks } from './webhooks/manage-webhooks.js';
-import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
+import type { WebhookDeliveryLog, WebhookDeliveryQueue, WebhookDeliveryUpkeep, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookHousekeeping, type WebhookHousekeepingOptions } from './webhooks/webhook-housekeeping.js';
 import { plainWebhookPayload, type WebhookPayload } from './webhooks/webhook-events.js';
@@ -107,11 +107,16 @@ export interface StorefrontPorts {
   /** Dependencies reported by the status check, e.g. `store` and `rate_limiter`. */
   readonly probes?: readonly HealthProbe[];
   /**
-   * Outgoing webhooks (the factories of the store adapters return both stores under these names).
+   * Outgoing webhooks (the factories of the store adapters return these four under these names).
    * Absent: no webhooks (`Storefront.webhooks` is undefined and the outbox feeds only the log).
    */
   readonly webhookEndpoints?: WebhookEndpointStore;
-  readonly webhookDeliveries?: WebhookDeliveryStore;
+  /** The deliveries to send: enqueued, leased, recorded. */
+  readonly webhookDeliveryQueue?: WebhookDeliveryQueue;
+  /** The deliveries as the admin reads and retries them. */
+  readonly webhookDeliveryLog?: WebhookDeliveryLog;
+  /** Retention, removed endpoints' deliveries, erased payloads. */
+  readonly webhookDeliveryUpkeep?: WebhookDeliveryUpkeep;
   /** Sends the deliveries (`@storefront/adapters-webhooks`); absent: deliveries are kept, pending, and no dispatcher is made. */
   readonly webhookSender?: WebhookSender;
   /** The address rules at registration; absent: every URL of the right shape is taken (the sender still checks its own). */
@@ -310,7 +315,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
     ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
-    webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
+    webhooks: webhooks && { deliveries: webhooks.upkeep, payload: webhooks.payload },
   });
   return {
     listMenu: new ListMenu(catalog),
@@ -356,16 +361,16 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
 
 /** The webhook side when its stores are given: the admin use case, the outbox's feed, and the dispatcher when there is a sender. */
 function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Clock) {
-  const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookSender: sender } = ports;
-  if (endpoints === undefined || deliveries === undefined) return undefined;
+  const { webhookEndpoints: endpoints, webhookDeliveryQueue: queue, webhookDeliveryLog: log, webhookDeliveryUpkeep: upkeep, webhookSender: sender } = ports;
+  if (endpoints === undefined || queue === undefined || log === undefined || upkeep === undefined) return undefined;
   const directory = new EndpointDirectory(endpoints, clock, options.endpointCacheMs ?? ENDPOINT_CACHE_MS);
-  const housekeeping = new WebhookHousekeeping({ endpoints, deliveries, clock }, options.housekeeping);
+  const housekeeping = new WebhookHousekeeping({ endpoints, deliveries: upkeep, clock }, options.housekeeping);
   const dispatcherOptions = { ...options.dispatcher, ...(options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs }) };
-  const dispatcher = sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries, sender, directory, clock, housekeeping }, dispatcherOptions);
+  const dispatcher =
+    sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries: queue, sender, directory, clock, housekeeping }, dispatcherOptions);
   const wake = (): void => dispatcher?.notify();
   const admin = new ManageWebhooks({
-    endpoints,
-    deliveries,
+    ...{ endpoints, queue, log, upkeep },
     urlPolicy: ports.webhookUrlPolicy ?? { check: () => Promise.resolve(null) },
     clock,
     allowHttp: options.allowHttp ?? false,
@@ -375,6 +380,6 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
     },
   });
   const payload = options.payload ?? plainWebhookPayload;
-  const feed = new WebhookFeed(directory, deliveries, payload, wake);
-  return { admin, feed, dispatcher, housekeeping, deliveries, payload };
+  const feed = new WebhookFeed(directory, queue, payload, wake);
+  return { admin, feed, dispatcher, housekeeping, upkeep, payload };
 }

@@ -53,6 +53,7 @@ export { WebhookReceiver, type ReceivedRequest, type ReceiverMode, type WebhookR
 export { aWebhookEndpoint, aWebhookEvent, aWebhookSecret, webhookTime } from './webhook-builders.js';
 export { describeWebhookEndpointStoreContract } from './contracts/webhook-endpoint-store.contract.js';
 export {
-  describeWebhookDeliveryStoreContract,
+  describeWebhookDeliveriesContract,
+  type WebhookDeliveryPorts,
   type WebhookDeliveryStoresUnderTest,
-} from './contracts/webhook-delivery-store.contract.js';
+} from './contracts/webhook-deliveries.contract.js';

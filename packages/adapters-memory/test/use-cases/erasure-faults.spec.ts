@@ -30,7 +30,7 @@ async function anErasure() {
   await base.adapters.events.append([eventOfVersion(order, 1)]);
   const eventId = `evt_${order.orderId}_1`;
   const webhookId = 'whk_erasurefaults0000000';
-  await base.adapters.webhookDeliveries.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
+  await base.adapters.webhookDeliveryQueue.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
   const caller = await world.storefront.authenticate.execute(pair.accessToken);
   const erase = () => world.storefront.eraseAccount.execute({ caller, password, client: 'test' });
 
@@ -39,7 +39,7 @@ async function anErasure() {
     expect(await base.adapters.customers.findById(profile.customerId), 'the account record').to.equal(null);
     expect((await base.adapters.orders.findById(order.orderId))?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: order.fulfilment.promisedAt, zone: 'Centre' });
     expect(JSON.stringify(await readAllEvents(base.adapters.events)), 'the event log').not.to.contain(ADDRESS.line1);
-    const [delivery] = (await base.adapters.webhookDeliveries.list(webhookId, { page: 1, limit: 10 })).items;
+    const [delivery] = (await base.adapters.webhookDeliveryLog.list(webhookId, { page: 1, limit: 10 })).items;
     expect(delivery?.payload, 'the stored webhook delivery').to.contain(order.orderId).and.not.to.contain(ADDRESS.line1);
   };
   return { world, base, faults, reported, profile, erase, expectErased };

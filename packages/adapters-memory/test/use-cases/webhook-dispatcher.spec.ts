@@ -255,8 +255,8 @@ describe('WebhookDispatcher', () => {
     let down = true;
     const errors: unknown[] = [];
     const w = await world({ webhooks: { dispatcher: { onError: (error) => errors.push(error) } } }, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
-        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.lease(request)),
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
+        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveryQueue.lease(request)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
@@ -275,19 +275,19 @@ describe('WebhookDispatcher', () => {
     let leasing = false;
     let overlaps = 0;
     const w = await world({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
         lease: async (request) => {
           leasing = true;
           try {
             await new Promise((resolve) => setTimeout(resolve, 3));
-            return await adapters.webhookDeliveries.lease(request);
+            return await adapters.webhookDeliveryQueue.lease(request);
           } finally {
             leasing = false;
           }
         },
         record: (...args) => {
           if (leasing) overlaps += 1;
-          return adapters.webhookDeliveries.record(...args);
+          return adapters.webhookDeliveryQueue.record(...args);
         },
       }),
     }));

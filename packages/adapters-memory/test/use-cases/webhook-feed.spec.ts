@@ -53,8 +53,8 @@ describe('the webhook feed from the outbox', () => {
   it('keeps an event in the outbox while the delivery store fails, and enqueues it once it works', async () => {
     let down = false;
     w = await aWebhookWorld({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
-        enqueue: (event, ids) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.enqueue(event, ids)),
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
+        enqueue: (event, ids) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveryQueue.enqueue(event, ids)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
@@ -72,13 +72,13 @@ describe('the webhook feed from the outbox', () => {
     let down = true;
     const calls: string[] = [];
     w = await aWebhookWorld({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
         enqueue: async (event, ids) => {
           if (down) throw new Error('store down');
           calls.push(`start ${event.orderVersion}`);
           // The first version's write is the slow one.
           await new Promise((resolve) => setTimeout(resolve, event.orderVersion === 1 ? 10 : 0));
-          await adapters.webhookDeliveries.enqueue(event, ids);
+          await adapters.webhookDeliveryQueue.enqueue(event, ids);
           calls.push(`end ${event.orderVersion}`);
         },
       }),

@@ -40,19 +40,21 @@ export function coreModule(): ContainerModule {
         TYPES.Mailers,
         TYPES.SlotPlaces,
         TYPES.WebhookEndpointStore,
-        TYPES.WebhookDeliveryStore,
+        TYPES.WebhookDeliveryQueue,
+        TYPES.WebhookDeliveryLog,
+        TYPES.WebhookDeliveryUpkeep,
         TYPES.WebhookSender,
         TYPES.WebhookUrlPolicy,
         TYPES.Metrics,
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
       ],
-      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
         withErasureSweep(databaseReady, createStorefront(
           {
             ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
-            ...{ webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy },
+            ...{ webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
           },
           {

@@ -55,20 +55,12 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.WebhookEndpointStore, [connection], (c) =>
     deferredPort(() => c.require().webhookEndpoints, { create: true, get: true, list: true, update: true, markFailing: true, remove: true }),
   );
-  bindFactory(bind, TYPES.WebhookDeliveryStore, [connection], (c) =>
-    deferredPort(() => c.require().webhookDeliveries, {
-      enqueue: true,
-      lease: true,
-      record: true,
-      get: true,
-      list: true,
-      retry: true,
-      rewritePayload: true,
-      removeEndpoint: true,
-      removeExpired: true,
-      endpointsWithDeliveries: true,
-      stats: true,
-    }),
+  bindFactory(bind, TYPES.WebhookDeliveryQueue, [connection], (c) =>
+    deferredPort(() => c.require().webhookDeliveryQueue, { enqueue: true, lease: true, record: true, stats: true }),
+  );
+  bindFactory(bind, TYPES.WebhookDeliveryLog, [connection], (c) => deferredPort(() => c.require().webhookDeliveryLog, { get: true, list: true, retry: true }));
+  bindFactory(bind, TYPES.WebhookDeliveryUpkeep, [connection], (c) =>
+    deferredPort(() => c.require().webhookDeliveryUpkeep, { rewritePayload: true, removeEndpoint: true, removeExpired: true, endpointsWithDeliveries: true }),
   );
   bindFactory(bind, TYPES.DatabaseProbe, [connection], (c): HealthProbe => ({
     // `checks.store` of /api/status: a public name, kept (docs/decisions.md).

@@ -22,7 +22,9 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
     bindFactory(bind, TYPES.WebhookEndpointStore, [TYPES.MemoryAdapters], (memory) => memory.webhookEndpoints);
-    bindFactory(bind, TYPES.WebhookDeliveryStore, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveries);
+    bindFactory(bind, TYPES.WebhookDeliveryQueue, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryQueue);
+    bindFactory(bind, TYPES.WebhookDeliveryLog, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryLog);
+    bindFactory(bind, TYPES.WebhookDeliveryUpkeep, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryUpkeep);
     bindFactory(bind, TYPES.DatabaseReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.DatabaseProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });

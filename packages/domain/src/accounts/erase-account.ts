@@ -12,7 +12,7 @@ import type { OrderRepository } from '../orders/order-repository.js';
 import type { PasswordResetTokenStore } from './password-reset-tokens.js';
 import type { AbortSignalLike } from '../shared/security.js';
 import { setTimer } from '../shared/timers.js';
-import type { WebhookDeliveryStore } from '../webhooks/ports.js';
+import type { WebhookDeliveryUpkeep } from '../webhooks/ports.js';
 import { orderWebhookEvent, type WebhookPayload } from '../webhooks/webhook-events.js';
 import type { Caller } from './authenticate.js';
 import { countPasswordAttempt, type PasswordAttemptPolicies } from './password-attempts.js';
@@ -39,7 +39,7 @@ export interface EraseAccountDependencies extends AccountPorts, PasswordAttemptP
   /** Its `order.placed` events stay for replay, without the addresses too. */
   readonly events: OrderEventLog;
   /** Stored webhook deliveries of its orders, rendered again without the addresses (absent: no webhooks). */
-  readonly webhooks?: { readonly deliveries: WebhookDeliveryStore; readonly payload: WebhookPayload } | undefined;
+  readonly webhooks?: { readonly deliveries: Pick<WebhookDeliveryUpkeep, 'rewritePayload'>; readonly payload: WebhookPayload } | undefined;
   /** Where an erasure interrupted by a fault is finished. */
   readonly background: BackgroundTasks;
   /** Waits between the background's attempts (ms), the last one repeated. Default 1 s doubling to 5 min, 20 attempts. */

@@ -32,7 +32,7 @@ import { clearTimer, setTimer } from '../shared/timers.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import type { WebhookHousekeeping } from './webhook-housekeeping.js';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETENTION_MS, type DeliveryOutcome, type LeasedDelivery, type WebhookEndpoint } from './model.js';
-import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender } from './ports.js';
+import type { WebhookDeliveryQueue, WebhookEndpointStore, WebhookSender } from './ports.js';
 import { GONE, outcomeOf, type Random } from './retry-schedule.js';
 import { withSigningSecrets } from './webhook-secrets.js';
 
@@ -69,7 +69,7 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcherPorts {
   readonly endpoints: WebhookEndpointStore;
-  readonly deliveries: WebhookDeliveryStore;
+  readonly deliveries: WebhookDeliveryQueue;
   readonly sender: WebhookSender;
   readonly directory: EndpointDirectory;
   readonly clock: Clock;

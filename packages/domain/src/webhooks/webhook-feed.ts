@@ -6,13 +6,13 @@
  */
 import type { OrderEventData } from '../orders/order-event.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
-import type { WebhookDeliveryStore } from './ports.js';
+import type { WebhookDeliveryQueue } from './ports.js';
 import { orderWebhookEvent, type WebhookPayload } from './webhook-events.js';
 
 export class WebhookFeed {
   constructor(
     private readonly directory: EndpointDirectory,
-    private readonly deliveries: WebhookDeliveryStore,
+    private readonly deliveries: Pick<WebhookDeliveryQueue, 'enqueue'>,
     private readonly payload: WebhookPayload,
     /** Told after deliveries were enqueued (the dispatcher of this instance wakes). */
     private readonly enqueued: () => void = () => undefined,

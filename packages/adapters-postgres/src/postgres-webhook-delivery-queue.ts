@@ -1,5 +1,6 @@
 /**
- * Webhook deliveries in PostgreSQL, shared by every instance: the database does the coordination.
+ * The webhook delivery queue in PostgreSQL, shared by every instance: the database does the
+ * coordination. (The admin's log and the upkeep are postgres-webhook-delivery-log.ts and -upkeep.ts.)
  *
  * `lease` is one statement (run again while it may have stopped short, below). Its first part
  * picks the due, unleased (or lease run out) pending rows of the endpoints asked for, oldest first,
@@ -23,11 +24,11 @@
  * held back, now moved on), the lease runs again, reading HELD_SCAN more each time. Moving 40,000
  * held-back rows takes one lease about 3.6 s of statements, once per HELD_BACK_RECHECK_MS.
  *
- * `record` and `retry` are conditional UPDATEs: a record carries the lease token, and a worker
- * whose lease was taken over matches no row.
+ * `record` is a conditional UPDATE: it carries the lease token, and a worker whose lease was taken
+ * over matches no row.
  */
-import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import type { WebhookDeliveryQueue } from '@storefront/domain';
+import { type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { databaseOperation } from './database-errors.js';
 import { DELIVERY_COLUMNS, toDelivery, toLeased, type DeliveryRow } from './webhook-mappers.js';
@@ -103,7 +104,7 @@ SELECT count(*)::int AS recorded FROM recorded`;
 /** The lease's row when it leased nothing: only the count is set. */
 type NullRow = { [K in keyof DeliveryRow]: null };
 
-export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
+export class PostgresWebhookDeliveryQueue implements WebhookDeliveryQueue {
   constructor(private readonly pool: pg.Pool) {}
 
   enqueue(event: WebhookEvent, webhookIds: readonly string[]): Promise<void> {
@@ -177,93 +178,6 @@ export class PostgresWebhookDeliveryStore implements WebhookDeliveryStore {
         outcome.kind === 'retry' ? null : (outcome.keepUntil ?? null),
       ]);
       return result.rows[0]?.recorded === 1;
-    });
-  }
-
-  get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
-    return databaseOperation(async () => {
-      const result = await this.pool.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE delivery_id = $1 AND webhook_id = $2`,
-        [deliveryId, webhookId],
-      );
-      const row = result.rows[0];
-      return row === undefined ? null : toDelivery(row);
-    });
-  }
-
-  list(webhookId: string, request: DeliveryListRequest): Promise<Page<WebhookDelivery>> {
-    const status = request.status ?? null;
-    const where = 'webhook_id = $1 AND ($2::text IS NULL OR status = $2)';
-    return databaseOperation(async () => {
-      const [rows, count] = await Promise.all([
-        this.pool.query<DeliveryRow>(
-          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, seq DESC LIMIT $3 OFFSET $4`,
-          [webhookId, status, request.limit, pageOffset(request)],
-        ),
-        this.pool.query<{ total: string }>(`SELECT count(*) AS total FROM webhook_deliveries WHERE ${where}`, [webhookId, status]),
-      ]);
-      return toPage(rows.rows.map(toDelivery), Number(count.rows[0]!.total), request);
-    });
-  }
-
-  retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
-    return databaseOperation(async () => {
-      const result = await this.pool.query(
-        `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, ready_at = $3, delivered_at = NULL, expires_at = NULL
-          WHERE delivery_id = $1 AND webhook_id = $2`,
-        [deliveryId, webhookId, now],
-      );
-      return result.rowCount === 1;
-    });
-  }
-
-  rewritePayload(eventId: string, payload: string): Promise<void> {
-    return databaseOperation(async () => {
-      // Per endpoint, so that the unique (webhook_id, event_id) index finds the rows (no index leads
-      // with event_id): the endpoints are read from that index too, one probe each (a loose index scan).
-      await this.pool.query(
-        `WITH RECURSIVE endpoints AS (
-           (SELECT webhook_id FROM webhook_deliveries ORDER BY webhook_id LIMIT 1)
-           UNION ALL
-           SELECT (SELECT d.webhook_id FROM webhook_deliveries d WHERE d.webhook_id > e.webhook_id ORDER BY d.webhook_id LIMIT 1)
-             FROM endpoints e WHERE e.webhook_id IS NOT NULL)
-         UPDATE webhook_deliveries SET payload = $2
-          WHERE webhook_id IN (SELECT webhook_id FROM endpoints WHERE webhook_id IS NOT NULL) AND event_id = $1`,
-        [eventId, payload],
-      );
-    });
-  }
-
-  removeEndpoint(webhookId: string): Promise<void> {
-    return databaseOperation(async () => {
-      await this.pool.query('DELETE FROM webhook_deliveries WHERE webhook_id = $1', [webhookId]);
-    });
-  }
-
-  removeExpired(now: Date, limit: number): Promise<number> {
-    return databaseOperation(async () => {
-      const result = await this.pool.query(
-        `DELETE FROM webhook_deliveries WHERE delivery_id IN (
-           SELECT delivery_id FROM webhook_deliveries
-            WHERE expires_at <= $1 AND status <> 'pending' ORDER BY expires_at LIMIT $2)`,
-        [now, Math.max(0, Math.floor(limit))],
-      );
-      return result.rowCount ?? 0;
-    });
-  }
-
-  endpointsWithDeliveries(): Promise<string[]> {
-    return databaseOperation(async () => {
-      // A skip scan over webhook_deliveries_by_endpoint: one index probe per endpoint, not a read of every row.
-      const result = await this.pool.query<{ webhook_id: string }>(
-        `WITH RECURSIVE endpoint AS (
-           (SELECT webhook_id FROM webhook_deliveries ORDER BY webhook_id LIMIT 1)
-           UNION ALL
-           SELECT (SELECT next.webhook_id FROM webhook_deliveries next WHERE next.webhook_id > endpoint.webhook_id ORDER BY next.webhook_id LIMIT 1)
-             FROM endpoint WHERE endpoint.webhook_id IS NOT NULL)
-         SELECT webhook_id FROM endpoint WHERE webhook_id IS NOT NULL`,
-      );
-      return result.rows.map((row) => row.webhook_id);
     });
   }
 

@@ -1,5 +1,6 @@
 /**
- * Webhook deliveries in MongoDB, shared by every instance.
+ * The webhook delivery queue in MongoDB, shared by every instance. (The admin's log and the
+ * upkeep are mongo-webhook-delivery-log.ts and -upkeep.ts.)
  *
  * What the lease relies on (MongoDB manual, "Atomicity and Transactions"): a write is atomic on one
  * document, and of concurrent updates whose filters name the fields they change, the server
@@ -17,30 +18,30 @@
  * wants, and more windows only while one was full of held-back deliveries (as PostgreSQL does). The per-(endpoint, order) rule is a
  * probe per ordered candidate (the pending-order index) before its claim; a lower version
  * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
- * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-store.ts), the walk is
+ * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-queue.ts), the walk is
  * keyed by an internal `readyAt`: a candidate found held back is moved HELD_BACK_RECHECK_MS on, so
  * that the thousands held behind an endpoint that is down are not probed at every lease, and the
  * record that delivers or fails the earlier version brings the later ones back to their due time
  * (a second write: a crash between the two leaves them at most HELD_BACK_RECHECK_MS late).
  *
- * `record` and `retry` are single conditional updates: a record carries the lease token, and a
- * worker whose lease was taken over matches nothing.
+ * `record` is a single conditional update: it carries the lease token, and a worker whose lease
+ * was taken over matches nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { Page, WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
-import { type DeliveryListRequest, type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, pageOffset, toPage, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
+import type { WebhookDeliveryQueue } from '@storefront/domain';
+import { type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';
 import type { Collection, Filter, UpdateFilter } from 'mongodb';
 import { LEASE_HELD_SCAN, LEASE_MAX_WINDOWS, leaseWindow } from '@storefront/adapter-support';
 import { INDEXES } from './collections.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
-import { toDelivery, toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
+import { toLeased, type WebhookDeliveryDocument } from './webhook-mappers.js';
 
 /** Pending, due at `now`, and not held by a lease (none, or one that ran out). */
 function leasable(now: Date): Filter<WebhookDeliveryDocument> {
   return { status: 'pending', nextAttemptAt: { $lte: now }, leaseUntil: { $not: { $gt: now } } };
 }
 
-export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
+export class MongoWebhookDeliveryQueue implements WebhookDeliveryQueue {
   constructor(private readonly deliveries: Collection<WebhookDeliveryDocument>) {}
 
   enqueue(event: WebhookEvent, webhookIds: readonly string[]): Promise<void> {
@@ -166,66 +167,6 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       }
       return true;
     });
-  }
-
-  get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null> {
-    return databaseOperation(async () => {
-      const document = await this.deliveries.findOne({ _id: deliveryId, webhookId });
-      return document === null ? null : toDelivery(document);
-    });
-  }
-
-  list(webhookId: string, request: DeliveryListRequest): Promise<Page<WebhookDelivery>> {
-    const filter: Filter<WebhookDeliveryDocument> = request.status === undefined ? { webhookId } : { webhookId, status: request.status };
-    return databaseOperation(async () => {
-      const [documents, total] = await Promise.all([
-        this.deliveries.find(filter).sort({ createdAt: -1, _id: -1 }).skip(pageOffset(request)).limit(request.limit).toArray(),
-        this.deliveries.countDocuments(filter),
-      ]);
-      return toPage(documents.map(toDelivery), total, request);
-    });
-  }
-
-  retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
-    return databaseOperation(async () => {
-      const result = await this.deliveries.updateOne(
-        { _id: deliveryId, webhookId },
-        { $set: { status: 'pending', nextAttemptAt: new Date(now), readyAt: new Date(now) }, $unset: { deliveredAt: '', expiresAt: '' } },
-      );
-      return result.matchedCount === 1;
-    });
-  }
-
-  rewritePayload(eventId: string, payload: string): Promise<void> {
-    return databaseOperation(async () => {
-      // Per endpoint, so that the unique (webhookId, eventId) index finds the documents (distinct reads its prefix).
-      const webhookIds = await this.deliveries.distinct('webhookId');
-      await this.deliveries.updateMany({ webhookId: { $in: webhookIds }, eventId }, { $set: { payload } });
-    });
-  }
-
-  removeEndpoint(webhookId: string): Promise<void> {
-    return databaseOperation(async () => {
-      await this.deliveries.deleteMany({ webhookId });
-    });
-  }
-
-  removeExpired(now: Date, limit: number): Promise<number> {
-    // The TTL monitor does this too, about once a minute; this bounded delete makes it happen at a known time.
-    const expired = { expiresAt: { $lte: now }, status: { $ne: 'pending' as const } };
-    return databaseOperation(async () => {
-      const batch = await this.deliveries
-        .find(expired, { projection: { _id: 1 }, sort: { expiresAt: 1 }, limit: Math.max(1, Math.floor(limit)), hint: INDEXES.webhookDeliveriesExpiry })
-        .toArray();
-      if (batch.length === 0) return 0;
-      const result = await this.deliveries.deleteMany({ _id: { $in: batch.map((d) => d._id) }, ...expired });
-      return result.deletedCount;
-    });
-  }
-
-  endpointsWithDeliveries(): Promise<string[]> {
-    // distinct on the leading field of an index is a DISTINCT_SCAN: one probe per endpoint.
-    return databaseOperation(async () => (await this.deliveries.distinct('webhookId')) as string[]);
   }
 
   stats(): Promise<WebhookDeliveryStats> {
