@@ -75,8 +75,8 @@ describe('embedding @storefront/domain', () => {
     expect(lines[1]).to.match(/^logged in as ann@example\.com \(cus_[0-9a-z]+\), token valid 900 s$/);
     expect(lines[2]).to.match(/^order ord_[0-9a-z]+: 2 x Margherita \+ 1 x Tiramisu = 3280 USD$/);
     expect(lines[3]).to.equal('retry with the same key: replayed true, same order true');
-    expect(lines[4]).to.equal('refused: unknown_product (items.0.product_id: no product prd_nosuchdish on the menu)');
-    expect(lines[5]).to.equal('refused: product_unavailable (items.0.product_id: Truffle risotto is not available right now)');
+    expect(lines[4]).to.equal('refused: unknown_product (items.0.productId: no product prd_nosuchdish on the menu)');
+    expect(lines[5]).to.equal('refused: product_unavailable (items.0.productId: Truffle risotto is not available right now)');
     expect(lines[6]).to.equal('orders: 2 (page 1, next null), 5380 USD in all');
   });
 
