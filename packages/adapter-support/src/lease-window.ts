@@ -1,14 +1,10 @@
 /**
- * The times one lease of a database store works with. A store that keys its scan by a `ready`
- * time moves a delivery held back by an earlier version of its order out of the scan's way, so
- * that the thousands behind an endpoint that is down are not read at every lease:
- *
- * - by HELD_BACK_RECHECK_MS when the earlier version waits for a later retry (the record that
- *   delivers or fails it brings the later ones back at once);
- * - by HELD_BACK_SOON_MS only when the earlier version is due or in flight: its record may be
- *   racing this lease (it released the later versions just after the lease read it pending), and a
- *   5 min push would then make the order's next events 5 min late (seen with two instances on one
- *   PostgreSQL database).
+ * The times one lease of a database store works with. A store that keys its scan by a `ready` time
+ * moves a delivery held back by an earlier version of its order out of the scan's way, so that the
+ * thousands behind an endpoint that is down are not read at every lease: by HELD_BACK_RECHECK_MS
+ * when the earlier version waits for a later retry, and only by HELD_BACK_SOON_MS when it is due or
+ * in flight, since its record may be racing this lease and would otherwise delay the order's next
+ * events.
  */
 import type { LeaseRequest } from '@storefront/domain/adapter-kit';
 

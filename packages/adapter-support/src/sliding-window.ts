@@ -1,19 +1,9 @@
 /**
  * The sliding-window algorithm every RateLimiter adapter implements (in-process here, in Lua for
- * Redis), so that a fallback limiter decides exactly like the primary one.
- *
- * Why buckets: an exact sliding log keeps one entry per request, so memory grows with the limit
- * (benchmarks run with limits in the millions). A two-counter "sliding window counter" is O(1) but
- * only estimates, so the `reset` it reports can be wrong. Here the window is cut into a fixed number
- * of buckets (60: one second for a 60 s window); each bucket keeps a count and the time of its
- * latest request, and all its requests stop counting one full window after that latest request. So:
- *  - memory per caller is bounded by BUCKETS + 1 buckets whatever the limit;
- *  - every request counts for at least a full window, so no window of `windowSeconds` ever holds
- *    more than `limit` allowed requests (an earlier request of a bucket counts up to one bucket
- *    width, 1/60 of the window, longer than a pure log would count it);
- *  - `reset` and `retryAfter` are never more than the window, and are computed from the same
- *    buckets the next decision reads, so a caller told that its quota is back at `reset` is not
- *    refused after it.
+ * Redis), so that a fallback limiter decides exactly like the primary one. The window is cut into a
+ * fixed number of buckets: memory per caller stays bounded whatever the limit, no window holds more
+ * than `limit` allowed requests, and the `reset` reported is computed from the buckets the next
+ * decision reads, so it holds (docs/decisions.md, "Rate limiting: a bucketed sliding window").
  */
 import type { RateLimitPolicy } from '@storefront/domain';
 import type { RateLimitDecision } from '@storefront/domain/adapter-kit';

@@ -1,19 +1,9 @@
 /**
  * A TokenService decorator that remembers the claims of tokens it has verified, so that a client
- * presenting the same access token on every request pays for one signature check (Ed25519 in
- * production: the largest cost of an authenticated request), not one per request.
- *
- * What it may and may not skip:
- *  - only the signature and format checks of a token already verified, and only until its `exp`
- *    (by the clock the use cases run on): at `exp` the entry is dropped and the token goes to the
- *    inner service again, which decides (expired, or still inside its clock tolerance) as if there
- *    were no cache;
- *  - nothing about sessions or accounts: Authenticate still looks up the session and the customer
- *    on every request, so a logout, a revoked session or a disabled account takes effect at once;
- *  - failures are never cached: a bad token is verified (and refused) every time.
- * The key is the whole token string, so a token differing by one character is a miss. Memory is
- * bounded: past `maxEntries` the least recently used token is forgotten. The app wraps the
- * PasetoTokenService in it (crypto-module.ts); an embedder may wrap any TokenService.
+ * presenting the same access token on every request pays for one signature check, the largest cost
+ * of an authenticated request. It skips only the signature and format checks, only until the
+ * token's `exp`; sessions and accounts are still looked up on every request, failures are never
+ * cached, and the least recently used token is forgotten past `maxEntries`.
  */
 import type { Clock, TokenService } from '@storefront/domain';
 import { systemClock, type AccessClaims } from '@storefront/domain/adapter-kit';

@@ -1,16 +1,11 @@
 /**
- * The one file that knows Koa. Koa gives each request its context (request and response wrappers,
- * the client address behind trusted proxies, the parsed query), composes the middleware,
- * @koa/router matches the routes (case-insensitive, a trailing slash forgiven, HEAD with GET, 405
- * and OPTIONS from `allowedMethods`), and koa-body reads JSON bodies. Everything else is
- * hand-written and Koa-free, for the reasons measured in docs/performance.md: the reply is a value
- * written once by the lifecycle (lifecycle.ts, write-reply.ts) instead of `ctx.body`/`ctx.set`, and
- * one deadline queue bounds every request instead of a timer each.
- *
- * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
- * → router: for a route, admission (caller, quota by the route's property) → body → the route's
- * caller, its operation's check against openapi.yaml and its handler (dispatch.ts); for no
- * route, admission, then 405/OPTIONS/404.
+ * The one file that knows Koa: Koa gives each request its context and composes the middleware,
+ * @koa/router matches the routes (HEAD with GET, 405 and OPTIONS from `allowedMethods`), koa-body
+ * reads JSON bodies. Everything else is Koa-free, for the reasons measured in docs/performance.md:
+ * the reply is a value written once by the lifecycle (lifecycle.ts, write-reply.ts), and one
+ * deadline queue bounds every request. The chain: lifecycle → router → admission → body → the
+ * route's operation check against openapi.yaml and its handler (dispatch.ts); for no route,
+ * admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
 import { RateLimitedError, type Caller } from '@storefront/domain';

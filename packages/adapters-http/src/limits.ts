@@ -41,8 +41,8 @@ export const STREAM_LIMITS = {
   perCaller: 5,
   /**
    * Open streams on one instance, all callers together; the next one is refused with 503 (the
-   * client tries another instance or later). 10,000 is what one process was measured to hold and
-   * feed within its targets (docs/performance.md).
+   * client tries another instance or later). The default is what one process can hold and feed
+   * within its targets (docs/performance.md).
    */
   perInstance: 10_000,
   /**

@@ -1,14 +1,9 @@
 /**
- * Each order's JSON, rendered once per version and kept as UTF-8 bytes. An order changes by a move,
- * which raises its version, or by the erasure of its customer's account, which removes its delivery
- * address and keeps its version: (order id, version, whether it has an address) names one rendering
- * for good, on every instance (each reads the order from the store before it looks here);
- * lists and details are assembled from these bytes instead of serialising (and encoding) the same
- * unchanged orders on every request, which was most of the CPU time of `GET /api/orders?limit=20`.
- *
- * The cache is a Map in least-recently-used order, bounded by `maxEntries`: a hit moves its entry
- * to the end, a new entry past the bound evicts the first (the least recently used). Its memory is
- * the JSON of at most that many orders (about 0.5 KiB each), whatever the number in the store.
+ * Each order's JSON, rendered once per version and kept as UTF-8 bytes, so that lists and details
+ * are assembled instead of serialising the same unchanged orders on every request
+ * (docs/performance.md). (order id, version, whether it has an address) names one rendering for
+ * good on every instance: a move raises the version, an erasure removes the address. A Map in
+ * least-recently-used order, bounded by `maxEntries`, whatever the number of orders in the store.
  */
 import type { Order, Page } from '@storefront/domain';
 import { orderJson, pageMeta } from './mappers.js';

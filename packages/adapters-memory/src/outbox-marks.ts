@@ -1,14 +1,9 @@
 /**
- * The memory store's outbox marks (InMemoryOrderRepository writes them with each change,
- * InMemoryOrderOutbox reads and raises them): the orders whose newest changes are not published yet, each with its
- * published mark. An order absent from it is published up to its version, so a published order
- * costs nothing here (most of a busy store, once the relay has caught up), and a pending one costs
- * one Map entry: its id (the row's own string) and the mark (a small integer, stored unboxed).
- *
- * A Map iterates in insertion order, and every change deletes and re-adds its order, so iteration
- * is the least recently changed first: the oldest due entries are read without walking the others.
- * That is the order of the changes as this process stored them, which is `updatedAt` order whenever
- * the changes' times came from a clock that does not go back (as the domain's do).
+ * The memory store's outbox marks: the orders whose newest changes are not published yet, each with
+ * its published mark (InMemoryOrderRepository writes them, InMemoryOrderOutbox reads and raises
+ * them). A published order costs nothing here. Every change deletes and re-adds its order, so the
+ * Map's insertion order is least recently changed first, `updatedAt` order when the clock does not
+ * go back: the oldest due entries are read without walking the others.
  */
 export class OutboxMarks {
   private readonly pending = new Map<string, number>();

@@ -1,19 +1,11 @@
 /**
- * Orders in MongoDB: one document per order (`_id` = order id), listed from the
- * (customerId, createdAt, _id) index; Idempotency-Key claims are in their own collection
- * (MongoIdempotencyKeys). A second order under one key cannot exist: every holder of a key places
- * the order id reserved by its first claim, and `_id` is unique. A write retried after a lost
- * acknowledgement (by the driver, or by the domain's protocol) finds its order stored and reads it.
- *
- * A kitchen move is one findOneAndUpdate filtered on the version it was planned on: the server
- * applies updates to one document atomically, so of two moves planned on one version only the
- * first matches, and the other finds nothing (null) without a read-then-write gap in between.
- *
- * The collection is its own outbox (MongoOrderOutbox): an order's `publishedVersion` is its published mark, and
- * `eventsPending: true` flags an order whose version is above it. The insert and the move write
- * them in the same document write as the change (one document: atomic, no transaction), and the
- * partial index orders_outbox holds only the flagged orders. Orders stored before events have
- * neither field: their changes are not due, and a move of one publishes from that move on.
+ * Orders in MongoDB: one document per order (`_id` = order id), listed from the (customerId,
+ * createdAt, _id) index; key claims live in MongoIdempotencyKeys, and every holder of a key places
+ * the order id reserved by its first claim, so `_id` makes a second order impossible. A kitchen
+ * move is one findOneAndUpdate filtered on its planned version (atomic per document). The
+ * collection is its own outbox (MongoOrderOutbox): `publishedVersion` and `eventsPending` are
+ * written in the same document write as the change, and orders stored before events have neither
+ * (docs/decisions.md).
  */
 import type {
   Order,

@@ -1,14 +1,10 @@
 /**
- * Orders in PostgreSQL: one row per order (`order_id` the primary key); Idempotency-Key claims
- * are in their own table (PostgresIdempotencyKeys). A second order under one key cannot exist: every
- * holder of a key places the order id reserved by its first claim, and the primary key refuses a
- * second row with it; an insert whose acknowledgement was lost finds its order stored on retry and
- * reads it.
- *
- * A kitchen move is one conditional UPDATE on the version it was planned on (storefront_move_order):
- * of two moves planned on one version, the second waits for the first's row lock, re-checks the
- * version and matches nothing. The table is its own outbox (PostgresOrderOutbox): `published_version`
- * below `version` marks the due events, written by the same statement as the change.
+ * Orders in PostgreSQL: one row per order (`order_id` the primary key); key claims live in
+ * PostgresIdempotencyKeys, and every holder of a key places the order id reserved by its first
+ * claim, so the primary key makes a second order impossible. A kitchen move is one conditional
+ * UPDATE on its planned version (storefront_move_order): the second of two moves waits for the row
+ * lock, re-checks and matches nothing. The table is its own outbox: `published_version` below
+ * `version` marks the due events, written by the same statement as the change.
  */
 import type {
   Order,

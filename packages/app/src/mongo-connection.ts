@@ -59,11 +59,10 @@ export class MongoDatabaseConnection extends RetryingDatabaseConnection<MongoAda
 export type EveryMethod<T> = { readonly [K in keyof T]-?: true };
 
 /**
- * A port whose methods go to the connected adapter, or fail with `database_unavailable` while there is
- * none. The methods are listed, not guessed: a proxy answering every property would look like a
- * thenable or a disposable to whoever inspects it. The list is an object with one key per method of
- * the port, so a method added to a port cannot be forgotten here (a forgotten one was: takeOver,
- * complete and abandon of the Idempotency-Key protocol, and findOrder, were missing in mongo mode).
+ * A port whose methods go to the connected adapter, or fail with `database_unavailable` while
+ * there is none. The methods are listed, not guessed: a proxy answering every property would look
+ * like a thenable or a disposable to whoever inspects it. The list is an object with one key per
+ * method of the port, so a method added to a port cannot be forgotten here.
  */
 export function deferredPort<T extends object>(pick: () => T, methods: EveryMethod<T>): T {
   const port: Record<string, (...args: unknown[]) => Promise<unknown>> = {};

@@ -1,16 +1,10 @@
 /**
- * The PostgreSQL database's connection: one pool (PG_POOL_MAX, PG_TIMEOUT_MS), and in the background
- * (a RetryingDatabaseConnection, database-connection.ts) the schema migrated (once across instances:
- * the adapter holds an advisory lock) and the adapters made, retried until PostgreSQL is up, so that
- * a Storefront started before its database serves at once: database operations fail fast with
- * `database_unavailable` and /api/status reports `store: down`.
- *
- * What no retry changes stops the process naming DATABASE_URL (ready() rejects with a ConfigError):
- * refused credentials, a missing database (the adapter's postgresStartError), and a schema newer
- * than this code (an older Storefront started after an upgrade must not write to it).
- *
- * Unlike MongoDB's client, one pool serves every attempt: a pool whose first connect failed simply
- * opens a new connection on the next query.
+ * The PostgreSQL database's connection: one pool (PG_POOL_MAX, PG_TIMEOUT_MS), and in the
+ * background the schema migrated (under the adapter's advisory lock) and the adapters made, retried
+ * until PostgreSQL is up, so a Storefront started before its database serves at once
+ * (`database_unavailable`, `store: down`). What no retry changes (refused credentials, a missing
+ * database, a schema newer than this code) stops the process naming DATABASE_URL. One pool serves
+ * every attempt: a failed first connect just opens a new connection on the next query.
  */
 import { createPostgresAdapters, migrate, postgresStartError, SchemaTooNewError, type PostgresAdapters } from '@storefront/adapters-postgres';
 import pg from 'pg';

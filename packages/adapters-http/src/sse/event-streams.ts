@@ -1,24 +1,9 @@
 /**
  * The live order streams open on one app, and what keeps them honest (DECISIONS "Live order
- * updates"):
- *
- * - at most `perCaller` streams per caller (customer) on this instance (429 beyond), and at most
- *   `perInstance` in all (503 beyond: each open stream holds a socket and up to
- *   `maxBufferedBytes`, so the instance's share of memory for streams is bounded too): a slot is
- *   taken when the handler starts (so that simultaneous requests cannot all pass) and given back
- *   when the stream ends or is never sent;
- * - one ticker for every stream (slot-ticker.ts): each open stream is visited once per `pingMs`,
- *   gets a `: ping`, and every `revalidateMs` (in whole visits) its access token is authenticated
- *   again, which ends it within 15 s of a revocation made anywhere (another instance's logout,
- *   refresh-token reuse, an account disabled or a staff role taken away by the CLI): a revocation
- *   is seen by the first check that starts after it, at most one period later (limits.ts). A store
- *   that fails to answer ends nothing: the stream goes on until the store answers or the token
- *   expires;
- * - a logout on this instance ends its session's streams at once (`endSession`); a password reset or
- *   an account erased on this instance ends every stream of the account (`endCustomer`).
- *
- * The token's expiry is each stream's own deadline (streamed-replies.ts), and a shutdown ends them all
- * (`HttpApp.endStreams`).
+ * updates"): a slot per stream, per caller and per instance, taken when the handler starts so that
+ * simultaneous requests cannot all pass; one ticker that pings every stream and authenticates its
+ * token again, so a revocation anywhere ends it within one period; local logouts, password resets
+ * and erasures end streams at once. Details in docs/decisions.md, "Live order updates".
  */
 import { type Caller, type Clock, DomainError, isDomainError } from '@storefront/domain';
 import { type Authenticate, isStaffRole, systemClock, systemTimers, type Timers } from '@storefront/domain/adapter-kit';

@@ -1,16 +1,9 @@
 /**
- * How guesses at an account's password are limited, wherever a password is checked against an
- * account (a login, the password asked again by an erasure). Two counts, both before the hash:
- *
- * - per client (`login:client:<address>`), the login policy (default 10 a minute): one address
- *   guesses slowly at any account, and at one account in particular;
- * - per email (`login:email:<email>`), a ceiling well above it (default 10 times as many): the
- *   bound on guesses at one account from many addresses together (distributed guessing).
- *
- * The per-email count used to be at the per-client numbers, which let anyone lock a customer out
- * (10 wrong passwords a minute from anywhere made the right one a 429): now that takes the full
- * login quota of ten addresses or more, all the time, and one address's quota never does.
- * docs/security.md, "Login limits without lock-outs", has the reasoning.
+ * How guesses at an account's password are limited, wherever a password is checked (a login, the
+ * password asked again by an erasure). Two counts, both before the hash: per client
+ * (`login:client:<address>`, the login policy) and per email (`login:email:<email>`, a ceiling well
+ * above it, against guesses from many addresses), so that no single address can lock a customer out
+ * (docs/security.md, "Login limits without lock-outs").
  */
 import type { RateLimiter, RateLimitPolicy } from '../rate-limits/rate-limiter.js';
 import { refuseWhenLimited } from '../rate-limits/rate-limits.js';

@@ -1,20 +1,10 @@
 /**
- * Publishing order events from the outbox: the order store marks every stored change unpublished
- * in the same write, and this relay appends the due events to the log, then marks them published.
- *
- * - published only after stored: the relay reads what the store holds;
- * - a stored change is always published: it stays in the outbox until an append succeeded, so a
- *   log that is down only delays it: the relay retries every `retryMs`;
- * - never twice: a crash between the append and the mark appends again, and the log skips versions
- *   it holds (the append is idempotent per order and version); two instances draining the same
- *   outbox are deduplicated the same way.
- *
- * Webhooks: with a feed (createStorefront wires one when the webhook stores are given), each batch
- * is also enqueued as webhook deliveries after the append and before the mark, so a crash between
- * them enqueues it again (idempotent per event and endpoint) and nothing is lost.
- *
- * A change is published at once (`notify`, called by the use cases that write orders); the timer
- * only sweeps what a failed append, or another instance that stopped, left behind.
+ * Publishing order events from the outbox: the order store marks every stored change unpublished in
+ * the same write; this relay appends the due events to the log (and, with a webhook feed, enqueues
+ * them as deliveries), then marks them published. So events go out only after they are stored,
+ * always (a failed append is retried every `retryMs`), and never twice (appends and enqueues are
+ * idempotent per order and version). `notify` publishes at once; the timer only sweeps what was
+ * left behind (docs/decisions.md, "Live order updates").
  */
 import { unpublishedEvents } from './order-event.js';
 import type { OrderEventLog } from './order-event-log.js';

@@ -1,16 +1,9 @@
 /**
  * Placing an order, exactly once per Idempotency-Key. The whole protocol of a key is here, top to
  * bottom; the store supplies atomic steps on one record (claim, take over, complete, abandon,
- * release), each filtered on the request holding it. The invariant and its case table are in
- * docs/decisions.md, "Idempotent order placement"; in short:
- *
- * - the first claim of a key reserves the order id, and every later holder places that same id,
- *   so a key can never store two orders (the store refuses a second order with an id it holds);
- * - a claim is released (the key freed) only when nothing was written under it;
- * - after a write whose outcome is unknown, the holder only gives up its lock: the next request
- *   takes the claim over, finds the order if it was stored (a replay), or places it;
- * - a request that ends without reaching the store to do either leaves its claim to `LeftClaims`:
- *   a retry on this instance takes it over at once, and it is settled when the store answers again.
+ * release), each filtered on the request holding it. The first claim reserves the order id and
+ * every later holder places that id, so a key never stores two orders; the invariant and its case
+ * table are in docs/decisions.md, "Idempotent order placement".
  */
 import { DomainError, validationFailed } from '../shared/errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';

@@ -17,8 +17,8 @@ const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lower-
 
 /**
  * Random bytes are drawn from the CSPRNG 4 KiB at a time and handed out once each, in order (as
- * node's randomUUID does): one getRandomValues call per ~150 ids instead of one per id, which was
- * the largest cost of placing an order (6 µs a call).
+ * node's randomUUID does): one getRandomValues call per ~150 ids instead of one per id, since that
+ * call is costly (docs/performance.md).
  */
 const POOL_BYTES = 4096;
 let pool = new Uint8Array(0);

@@ -1,22 +1,10 @@
 /**
  * Text a store can hold and a screen can show as given: one rule for every string that comes from
- * outside (request bodies, the CLI, the menu file), so that every store accepts and refuses
- * alike. Three kinds, each a character class written once (docs/decisions.md, "Issue 32,
- * items 4 and 5"):
- *
- * - `storable` (ids looked up in a store): no NUL (a database's text and JSON types may refuse it)
- *   and no unpaired surrogate (UTF-8 cannot encode one: one store would refuse it, another replace it
- *   with U+FFFD, so the stores would differ).
- * - `line` (names, address lines, reasons, descriptions, tags): also no control character (C0, DEL, C1:
- *   tab, CR and LF included), no line or paragraph separator (U+2028, U+2029) and no bidirectional
- *   embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), which reorder what a kitchen
- *   card or a receiver shows. The marks U+200E, U+200F and U+061C stay: they cannot reorder more
- *   than the neutral next to them, and right-to-left addresses need them.
- * - `lines` (delivery instructions, the one field DECISIONS lets hold lines): `line`, but LF may
- *   separate lines.
- *
- * The patterns are JSON Schema `pattern`s (read with the `u` flag, as ajv and the document do);
- * packages/adapters-http/openapi.yaml uses them as they are, held to these by packages/app/test/contract/limits.spec.ts.
+ * outside, so that every store accepts and refuses alike. Three kinds, each a character class
+ * written once: `storable` (no NUL, no unpaired surrogate), `line` (also no control, line separator
+ * or bidirectional override) and `lines` (`line`, but LF separates lines). The patterns are JSON
+ * Schema `pattern`s that docs/openapi.yaml uses as they are (docs/decisions.md, "Issue 32, items 4
+ * and 5").
  */
 import type { Issues } from './validation.js';
 
