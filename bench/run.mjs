@@ -365,7 +365,7 @@ try {
     productsRps = (await run(service, { url: `${base}/api/products` })).rps;
   }
 
-  // What checking requests against docs/openapi.yaml costs, and the Koa + @koa/router ceiling (bench/schema.mjs).
+  // What checking requests against packages/adapters-http/openapi.yaml costs, and the Koa + @koa/router ceiling (bench/schema.mjs).
   if (wanted('schema')) {
     const schema = await schemaScenario({ child, run, row, log, serviceEnv: SERVICE_ENV, bodyEnv, tmp, rounds: ROUNDS });
     verdicts.push(...schema.verdicts);

@@ -1,5 +1,5 @@
 /**
- * What checking requests against docs/openapi.yaml costs (issue 23 item 5), and the ceiling of the
+ * What checking requests against packages/adapters-http/openapi.yaml costs (issue 23 item 5), and the ceiling of the
  * owner's stack, for bench/run.mjs:
  *
  * - `serviceRoutes()`: the service's routes as @koa/router holds them (every operation of the

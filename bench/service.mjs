@@ -22,7 +22,7 @@
  * Nothing new is exposed over HTTP.
  *
  * BENCH_UNCHECKED=placeOrder,listProducts (operation ids): those operations' checks against
- * docs/openapi.yaml are swapped, in this process only, for one that hands the request over as it
+ * packages/adapters-http/openapi.yaml are swapped, in this process only, for one that hands the request over as it
  * came (an absent body as `{}`, as the check reads it): what the schema checking costs, measured by
  * the `schema` scenario. Only for valid requests (the bench sends nothing else); no switch of the
  * service's own does this.

@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 /**
- * Generates the operation types of docs/openapi.yaml with openapi-typescript, for the example client
+ * Generates the operation types of packages/adapters-http/openapi.yaml with openapi-typescript, for the example client
  * (src/storefront-api.d.ts) and for the HTTP adapter's handlers
  * (packages/adapters-http/src/contract/api-types.ts): the same types as `openapi-typescript
- * docs/openapi.yaml -o <file>`, but quiet and cheap when nothing moved. Run by `pnpm gen:client`
+ * packages/adapters-http/openapi.yaml -o <file>`, but quiet and cheap when nothing moved. Run by `pnpm gen:client`
  * before every `tsc -b`, so that a contract change which breaks the example or a handler breaks the
  * build.
  *
- *   node examples/typed-client/generate.mjs               # from docs/openapi.yaml
+ *   node examples/typed-client/generate.mjs               # from packages/adapters-http/openapi.yaml
  *   node examples/typed-client/generate.mjs copy.yaml     # from another document (a scratch copy)
  *
  * Loading openapi-typescript costs about 2 s, so it is skipped when the file is newer than the
- * document, this script and the installed generator, and was made from docs/openapi.yaml. The file
+ * document, this script and the installed generator, and was made from packages/adapters-http/openapi.yaml. The file
  * is rewritten only when its text changes (else only touched).
  */
 import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const document = process.argv[2] === undefined ? new URL('../../docs/openapi.yaml', import.meta.url) : pathToFileURL(process.argv[2]);
+const document = process.argv[2] === undefined ? new URL('../../packages/adapters-http/openapi.yaml', import.meta.url) : pathToFileURL(process.argv[2]);
 const targets = [new URL('src/storefront-api.d.ts', import.meta.url), new URL('../../packages/adapters-http/src/contract/api-types.ts', import.meta.url)];
 const generator = createRequire(import.meta.url).resolve('openapi-typescript/package.json');
 

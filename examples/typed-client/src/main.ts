@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A client of the Storefront API typed from its contract: `storefront-api.d.ts` is generated from
- * docs/openapi.yaml by openapi-typescript (`pnpm gen:client`, run by every build), and
+ * packages/adapters-http/openapi.yaml by openapi-typescript (`pnpm gen:client`, run by every build), and
  * openapi-fetch checks each call against it: paths, parameters, bodies, and the `data` and `error`
  * of each answer. When the document changes in a way this code does not follow, `pnpm build`
  * fails here, before any client team finds out at run time.

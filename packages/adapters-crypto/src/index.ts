@@ -1,6 +1,7 @@
 /**
  * @storefront/adapters-crypto: password hashing with scrypt (bounded concurrency and waiting, off
- * the event loop) and access tokens as PASETO v4.public (Ed25519) with a key id in the footer.
+ * the event loop) and access tokens as PASETO v4.public (Ed25519) with a key id in the footer,
+ * with a cache of verified tokens that any TokenService can be wrapped in.
  */
 export { createCryptoAdapters, type CryptoAdapters, type CryptoAdaptersOptions } from './create-crypto-adapters.js';
 export {
@@ -13,6 +14,7 @@ export {
   type ScryptPasswordHasherOptions,
 } from './scrypt-password-hasher.js';
 export { PasetoTokenService, type PasetoTokenServiceOptions } from './paseto-token-service.js';
+export { CachingTokenService, DEFAULT_VERIFIED_TOKEN_CACHE_SIZE, type VerifiedTokenCacheOptions } from './verified-token-cache.js';
 export {
   generateSigningKey,
   isPublicPaserk,

@@ -1,18 +1,9 @@
 /**
  * The tasks waiting for a permit of the Semaphore, one lane per client key, so that waiting is fair
- * between clients (docs/decisions.md, "A fair queue for the hashes"):
- *
- * - **turns**: the next permit goes to the lane at the front of the turn order; a lane that still
- *   has waiters after its turn goes to the back, so clients with a backlog take turns, one task
- *   each; a client with nothing waiting joins at the front: a single login from a quiet client is
- *   served next, not behind every lane of a flood;
- * - **shares**: when the places are full, the newest waiter of the longest lane gives its place to a
- *   newcomer whose lane is shorter by two or more, so no client holds more than its share while
- *   others want places;
- * - **deadlines**: every waiter has the same allowance, so the oldest in arrival order (one list
- *   across lanes) is always the next due.
- *
- * Everything is O(1) but `longest`, which walks the lanes (at most one per waiting place).
+ * between clients: lanes take turns one task each, a quiet client's lane joins at the front, a lane
+ * longer by two or more gives its newest place to a newcomer, and deadlines run in arrival order
+ * across lanes (docs/decisions.md, "A fair queue for the hashes"). Everything is O(1) but
+ * `longest`, which walks the lanes (at most one per waiting place).
  */
 
 /** A waiting task, linked in arrival order (deadlines) and in its lane (turns). */

@@ -1,17 +1,11 @@
 /**
- * Wall-clock time in an IANA time zone, with nothing but `Intl` (no time zone data of our own).
- *
- * An instant and the wall clock of a zone are linked by the zone's UTC offset, which changes at the
- * zone's transitions (daylight saving time, or a change of law). A "wall time" is carried here as a
- * number: the milliseconds since the epoch *as if the wall clock read UTC* (`Date.UTC` of its
- * fields). So `wall = instant + offsetAt(instant)`, and between two transitions the mapping is a
- * plain shift; at a transition the wall clock jumps (forward: a gap of wall times that never occur;
- * back: an overlap of wall times that occur twice), which is why the adapter walks from transition
- * to transition rather than converting a wall time back on its own (see osm-opening-hours.ts).
- *
- * Everything here reads and builds dates with UTC getters and setters, so it does not depend on
- * the process's time zone, except the two hand-over functions at the end (`toLocalDate`,
- * `fromLocalDate`), which exist for a library that reads local fields.
+ * Wall-clock time in an IANA time zone, with nothing but `Intl`. A "wall time" is a number: the
+ * milliseconds since the epoch as if the wall clock read UTC, so `wall = instant +
+ * offsetAt(instant)` and between two transitions the mapping is a plain shift; at a transition the
+ * wall clock jumps (a gap or an overlap), which is why the adapter walks from transition to
+ * transition (osm-opening-hours.ts). UTC getters and setters throughout, so the process's zone
+ * does not matter, except in `toLocalDate` and `fromLocalDate`, which exist for a library that
+ * reads local fields.
  */
 
 const DAY_MS = 86_400_000;

@@ -3,8 +3,8 @@
  *
  * - `accessLogLines(target)` formats the line itself, exactly as pino's `logger.info(fields,
  *   'request')` would (same fields, same order), and hands it to the logger's own stream: pino's
- *   generic serialiser cost about 2 µs of the ~15 µs of JavaScript a request takes
- *   (docs/performance.md). The values need no escaping but the path: the request id is checked
+ *   generic serialiser is a large share of a request's JavaScript (docs/performance.md). The
+ *   values need no escaping but the path: the request id is checked
  *   against a strict pattern or generated, the method is an HTTP token, status and ms are numbers.
  * - `accessLogThrough(logger)`, the default, calls the logger (for a logger whose stream the app
  *   cannot reach, e.g. pino-pretty in a worker).

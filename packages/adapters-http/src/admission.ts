@@ -1,18 +1,10 @@
 /**
  * Who is calling, and may they: the caller is identified from the access token, the request counts
  * against the caller's quota (the customer with a valid token, else the client address, IPv6 by
- * /64), and only then is a bad token refused. Refused requests are not counted. The order matters:
- * the rate limit needs to know the caller, and a bad token still spends quota before it is refused.
- *
- * It runs once the route is known (koa-app.ts), for every request (404, 405 and OPTIONS included),
- * so the cost of a request is the route's property, whatever spelling of its path the client used.
- * A `peek` route (status and quota reads) spends nothing of the caller's quota, only looks at it for
- * the headers every answer carries, and counts against a generous per-address limit of its own
- * instead, so that polling it cannot be used to hammer the store.
- *
- * A staff or admin route (`access: 'staff' | 'admin'`) is refused here, after counting like any
- * other refusal of a known caller, and before its body is read: no token → 401, a token of a role
- * below the route's → 403 (an admin is staff too; a staff token on an admin route is refused).
+ * /64), and only then is a bad token refused, so a bad token still spends quota. It runs once the
+ * route is known, for every request, so the cost is the route's property; `peek` routes only look
+ * at the quota (docs/decisions.md, "Status and quota reads spend no quota"). Staff and admin routes
+ * are refused here, before the body is read.
  */
 import type { Caller } from '@storefront/domain';
 import type { Authenticate, CheckRateLimit, GetRateLimitStatus, RateLimitStatus, RateLimitSubject } from '@storefront/domain/adapter-kit';

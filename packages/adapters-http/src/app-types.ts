@@ -1,7 +1,7 @@
 /** The types of the adapter's public surface: what createHttpApp takes and returns. */
 import type { Storefront } from '@storefront/domain';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventStreamsOptions } from './event-streams.js';
+import type { EventStreamsOptions } from './sse/event-streams.js';
 import type { ApiReference } from './routes/docs.js';
 import type { KitchenPage } from './routes/kitchen-page.js';
 

@@ -1,14 +1,9 @@
 /**
- * Whose per-IP quota a client address spends. An IPv4 address is one client. An IPv6 address is
- * not: a single subscriber is routinely handed a whole /64 (RFC 6177) and can pick a fresh address
- * in it for every request, so IPv6 callers are counted by their /64 prefix. An IPv4-mapped IPv6
- * address (`::ffff:192.0.2.1`, what a dual-stack socket reports for an IPv4 peer) is the IPv4
- * address it maps, so that both spellings of one client share one quota.
- *
- * Behind trusted proxies the address is read from `X-Forwarded-For`, which a proxy may pass on as
- * the client wrote it: every spelling that is not a plain address (`abc`, `0x02020202`,
- * `002.002.002.002`) would otherwise be a fresh quota. Such a value counts as the socket's address
- * (the proxy's: all of them share one quota), and addresses are keyed in one canonical spelling.
+ * Whose per-IP quota a client address spends: an IPv4 address is one client; IPv6 callers are
+ * counted by their /64 (a subscriber is routinely handed one, RFC 6177); an IPv4-mapped address is
+ * the IPv4 one. Behind trusted proxies a forwarded value that is not a plain address counts as the
+ * socket's address, and addresses are keyed in one canonical spelling, so that no spelling buys a
+ * fresh quota (docs/decisions.md, "Client address and proxy hops", "IPv6 callers by /64").
  */
 /** A decimal byte without leading zeros (`002` is octal to some parsers, decimal to others: refused). */
 const BYTE = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';

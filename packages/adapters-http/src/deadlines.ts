@@ -1,8 +1,7 @@
 /**
  * Requests in flight, each with the same time allowance, in the order they started (which is the
  * order they expire): a linked list with one timer for the oldest. Starting and finishing a request
- * is a few pointer updates, where a `setTimeout` per request (plus its promise) cost about 1 µs of
- * every request (docs/performance.md).
+ * is a few pointer updates, cheaper than a `setTimeout` per request (docs/performance.md).
  */
 interface Entry<T> {
   readonly item: T;

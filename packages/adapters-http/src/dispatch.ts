@@ -1,8 +1,8 @@
 /**
  * One request through its route once admitted and its body read: the caller a `caller` route needs,
- * then its operation's check (contract/operations.ts: path parameters, query, body against
- * docs/openapi.yaml), then the handler with the checked input. Koa (koa-app.ts) and the handler
- * tests call it alike.
+ * then its operation's check (contract/operations.ts: path parameters, query, body against the
+ * package's openapi.yaml), then the handler with the checked input. Koa (koa-app.ts) and the
+ * handler tests call it alike.
  */
 import { openApiDocument } from './contract/document.js';
 import { operationChecks, type CheckedRequest, type OperationCheck, type RawRequest } from './contract/operations.js';
@@ -26,14 +26,10 @@ export function dispatch(route: Route, exchange: RoutedExchange): Promise<Reply>
 /** The check of `operation` in the repository's document, compiled on first use (createHttpApp: at start). */
 export function checkOf(operation: OperationId): OperationCheck {
   const check = operationChecks(openApiDocument()).get(operation);
-  if (check === undefined) throw new Error(`docs/openapi.yaml has no operation ${operation}`);
+  if (check === undefined) throw new Error(`openapi.yaml has no operation ${operation}`);
   return check;
 }
 
-/**
- * Compiles the document's checks and holds every route to its operation: the same method and path,
- * so that a route cannot be checked against another operation's rules. Throws at start otherwise.
- */
 /** The access a path's prefix demands (DECISIONS "Roles"): admin under /api/admin/, staff under /api/staff/. */
 export function accessOfPath(path: string): Route['access'] | undefined {
   if (path.startsWith('/api/admin/')) return 'admin';
@@ -41,10 +37,13 @@ export function accessOfPath(path: string): Route['access'] | undefined {
   return undefined;
 }
 
+/**
+ * Compiles the document's checks and holds every route to its operation: the same method and path,
+ * so that a route cannot be checked against another operation's rules; and a route under
+ * /api/admin/ or /api/staff/ to that prefix's access, never a weaker one. Throws at start otherwise.
+ */
 export function verifyRoutes(routes: readonly Route[]): void {
   for (const route of routes) {
-    // The guard follows from the path: a route under /api/admin/ (or /api/staff/) declared with a
-    // weaker access would be open to roles below, so it stops the start instead.
     const needed = accessOfPath(route.path);
     if (needed !== undefined && route.access !== needed) {
       throw new Error(`route ${route.method} ${route.path} must have access '${needed}', not '${route.access}'`);

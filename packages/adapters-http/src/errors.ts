@@ -10,6 +10,7 @@ import { DomainError, RateLimitedError } from '@storefront/domain';
 import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem, INVALID_TOKEN_CHALLENGE, REALM, STATUS_BY_CODE } from './problem.js';
 import { json, type Reply } from './reply.js';
+import { wirePath } from './wire-paths.js';
 
 interface DetailJson {
   path: string;
@@ -17,9 +18,9 @@ interface DetailJson {
   minimum_order?: number;
 }
 
-/** A field issue as the interface writes it (snake_case). */
+/** A field issue as the interface writes it (snake_case, the wire's names). */
 function detailJson(issue: FieldIssue): DetailJson {
-  const detail: DetailJson = { path: issue.path, message: issue.message };
+  const detail: DetailJson = { path: wirePath(issue.path), message: issue.message };
   if (issue.minimumOrder !== undefined) detail.minimum_order = issue.minimumOrder;
   return detail;
 }

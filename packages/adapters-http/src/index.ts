@@ -9,7 +9,7 @@ export { createHttpServer } from './http-server.js';
 export { accessLogLines, accessLogThrough, type AccessLineTarget } from './access-log.js';
 export { HTTP_LIMITS, SERVER_TIMEOUTS, STREAM_LIMITS, type ServerTimeouts } from './limits.js';
 export { OPENAPI_DOCUMENT_PATH, openApiDocument, type OpenApiDocument } from './contract/document.js';
-export type { EventStreamsOptions } from './event-streams.js';
+export type { EventStreamsOptions } from './sse/event-streams.js';
 export type { ApiReference, SwaggerUiFile } from './routes/docs.js';
 export type { KitchenPage } from './routes/kitchen-page.js';
 export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, HttpObserver, RequestSample, RouteEntry } from './app-types.js';

@@ -1,16 +1,11 @@
 /**
- * The one file that knows Koa. Koa gives each request its context (request and response wrappers,
- * the client address behind trusted proxies, the parsed query), composes the middleware,
- * @koa/router matches the routes (case-insensitive, a trailing slash forgiven, HEAD with GET, 405
- * and OPTIONS from `allowedMethods`), and koa-body reads JSON bodies. Everything else is
- * hand-written and Koa-free, for the reasons measured in docs/performance.md: the reply is a value
- * written once by the lifecycle (lifecycle.ts, write-reply.ts) instead of `ctx.body`/`ctx.set`, and
- * one deadline queue bounds every request instead of a timer each.
- *
- * The chain: lifecycle (request id, time allowance, errors → replies, the one write, access log)
- * → router: for a route, admission (caller, quota by the route's property) → body → the route's
- * caller, its operation's check against docs/openapi.yaml and its handler (dispatch.ts); for no
- * route, admission, then 405/OPTIONS/404.
+ * The one file that knows Koa: Koa gives each request its context and composes the middleware,
+ * @koa/router matches the routes (HEAD with GET, 405 and OPTIONS from `allowedMethods`), koa-body
+ * reads JSON bodies. Everything else is Koa-free, for the reasons measured in docs/performance.md:
+ * the reply is a value written once by the lifecycle (lifecycle.ts, write-reply.ts), and one
+ * deadline queue bounds every request. The chain: lifecycle → router → admission → body → the
+ * route's operation check against openapi.yaml and its handler (dispatch.ts); for no route,
+ * admission, then 405/OPTIONS/404.
  */
 import Router from '@koa/router';
 import { RateLimitedError, type Caller } from '@storefront/domain';
@@ -22,7 +17,7 @@ import { accessLogThrough } from './access-log.js';
 import type { HttpApp, HttpAppDependencies } from './app-types.js';
 import { clientKeyOf, rateLimitKeyOfAddress } from './client-address.js';
 import { dispatch, verifyRoutes, type RoutedExchange } from './dispatch.js';
-import { EventStreams } from './event-streams.js';
+import { EventStreams } from './sse/event-streams.js';
 import { Lifecycle, type InFlight } from './lifecycle.js';
 import { HTTP_LIMITS } from './limits.js';
 import { HttpProblem } from './problem.js';
@@ -33,13 +28,13 @@ import { authRoutes } from './routes/auth.js';
 import { docsRoutes } from './routes/docs.js';
 import { eventRoutes } from './routes/events.js';
 import { menuRoutes } from './routes/menu.js';
-import { OrderTexts } from './order-texts.js';
+import { OrderJsonCache } from './order-json-cache.js';
 import { kitchenRoutes } from './routes/kitchen.js';
 import { kitchenPageRoutes } from './routes/kitchen-page.js';
 import { orderRoutes } from './routes/orders.js';
 import { storeRoutes } from './routes/store.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { OpenStreams } from './streams.js';
+import { OpenStreams } from './sse/streamed-replies.js';
 
 export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   const { storefront, logger, options = {} } = deps;
@@ -79,14 +74,14 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     starting();
   };
   const body = jsonBody(options.bodyLimitBytes ?? HTTP_LIMITS.bodyLimitBytes);
-  // One cache of rendered orders for every route that answers orders (order-texts.ts).
-  const texts = new OrderTexts();
-  // The live order streams: per-caller limit, pings and token revalidation (event-streams.ts).
+  // One cache of rendered orders for every route that answers orders (order-json-cache.ts).
+  const orderJson = new OrderJsonCache();
+  // The live order streams: per-caller limit, pings and token revalidation (sse/event-streams.ts).
   const events = new EventStreams(storefront.authenticate, options.streams, (error) => logger.error({ err: error }, 'event stream visit failed'));
   const routes = [
     ...menuRoutes(storefront),
-    ...orderRoutes(storefront, texts),
-    ...kitchenRoutes(storefront, texts),
+    ...orderRoutes(storefront, orderJson),
+    ...kitchenRoutes(storefront, orderJson),
     ...storeRoutes(storefront),
     ...eventRoutes(storefront, events),
     ...authRoutes(storefront, events),

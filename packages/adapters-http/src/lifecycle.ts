@@ -1,19 +1,10 @@
 /**
- * What every request gets, whatever happens inside:
- *
- * - `X-Request-Id` (a sane incoming id is echoed, anything else replaced), `nosniff`, and the
- *   caller's rate-limit headers on every answer, errors included.
- * - A time allowance: a request still running after it is answered so that the client is not left
- *   hanging: 408 when the client has not finished sending its body (its fault), else 503 (ours).
- *   The operation itself is not cancelled (its signal fires): an order may still complete, which is
- *   why orders take an Idempotency-Key and a retry replays instead of doubling.
- * - Errors become replies (errors.ts); the reply is written once (write-reply.ts), then one
- *   access-log line (and the observer, metrics, when there is one). A streamed reply leaves the
- *   allowance when its headers are written and is logged when it ends; one that is never sent
- *   (answered by the allowance, a HEAD, a failed write) is cancelled, so that its source releases
- *   what it holds.
- *
- * Nothing here knows Koa: koa-app.ts hands each request over as an InFlight.
+ * What every request gets, whatever happens inside: `X-Request-Id`, `nosniff` and the caller's
+ * rate-limit headers on every answer; a time allowance (408 if the client is still sending, else
+ * 503; the operation is not cancelled, which is why orders take an Idempotency-Key); errors turned
+ * into replies (errors.ts), the reply written once (write-reply.ts), then one access-log line. A
+ * streamed reply that is never sent is cancelled so that its source releases what it holds. Nothing
+ * here knows Koa: koa-app.ts hands each request over as an InFlight (docs/decisions.md, "HTTP").
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +16,7 @@ import type { Exchange } from './exchange.js';
 import { HttpProblem } from './problem.js';
 import { JSON_TYPE, type Reply } from './reply.js';
 import { retryAdviceFor, type Route } from './route.js';
-import type { OpenStreams } from './streams.js';
+import type { OpenStreams } from './sse/streamed-replies.js';
 import { writeReply } from './write-reply.js';
 
 /** One request as the lifecycle follows it. */

@@ -33,7 +33,7 @@ export type ServerTimeouts = { -readonly [K in keyof typeof SERVER_TIMEOUTS]: nu
 
 /**
  * The live order streams (Server-Sent Events) of DECISIONS "Live order updates". Every open stream
- * is visited once per `pingMs` by one ticker per app (event-streams.ts), in slots, so that the
+ * is visited once per `pingMs` by one ticker per app (sse/event-streams.ts), in slots, so that the
  * pings of many streams are spread over the period instead of written at once.
  */
 export const STREAM_LIMITS = {
@@ -41,8 +41,8 @@ export const STREAM_LIMITS = {
   perCaller: 5,
   /**
    * Open streams on one instance, all callers together; the next one is refused with 503 (the
-   * client tries another instance or later). 10,000 is what one process was measured to hold and
-   * feed within its targets (docs/performance.md).
+   * client tries another instance or later). The default is what one process can hold and feed
+   * within its targets (docs/performance.md).
    */
   perInstance: 10_000,
   /**

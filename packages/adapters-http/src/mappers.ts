@@ -137,7 +137,7 @@ function orderStatusJson(event: OrderEventData) {
 }
 
 /**
- * An order event's `data`, the same on the live streams (sse-frames.ts) and in webhooks (the app
+ * An order event's `data`, the same on the live streams (sse/frames.ts) and in webhooks (the app
  * passes this to createStorefront as the webhook payload's data): for `order.placed`, the order
  * exactly as GET /api/orders/{id} renders it (at version 1); for `order.status`, the move.
  */

@@ -6,7 +6,7 @@
  * dozen headers every answer carries, one validated pass over a list cost far less than a
  * `setHeader` per header (docs/performance.md).
  */
-import type { StreamSource } from './streams.js';
+import type { StreamSource } from './sse/streamed-replies.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -17,7 +17,7 @@ export type ReplyBody =
   | { readonly kind: 'json'; readonly value: unknown }
   /** Bytes or text already serialised (JSON unless `contentType` says otherwise). */
   | { readonly kind: 'bytes'; readonly data: Buffer | string; readonly contentType: string }
-  /** Chunks written as they come (Server-Sent Events): see streams.ts. */
+  /** Chunks written as they come (Server-Sent Events): see sse/streamed-replies.ts. */
   | { readonly kind: 'stream'; readonly source: StreamSource; readonly contentType: string };
 
 export interface Reply {

@@ -10,7 +10,7 @@ import type { Reply } from './reply.js';
 
 /**
  * A handler answers with a Reply: one that forgets to answer does not compile. It is given its
- * operation's input as docs/openapi.yaml describes it, already checked (dispatch.ts).
+ * operation's input as openapi.yaml describes it, already checked (dispatch.ts).
  */
 export type Handler<K extends OperationId> = (exchange: Exchange, input: Input<K>) => Promise<Reply> | Reply;
 
@@ -51,7 +51,7 @@ interface RouteBase {
   readonly quota: Quota;
   readonly access: Access;
   readonly retry: RetryAdvice;
-  /** The operation of docs/openapi.yaml the route serves; undefined for the API reference's own pages. */
+  /** The operation of openapi.yaml the route serves; undefined for the API reference's own pages. */
   readonly operation: OperationId | undefined;
   /** Called with the input its operation's check made (dispatch.ts). */
   readonly handle: (exchange: Exchange, input: CheckedRequest) => Promise<Reply> | Reply;
@@ -82,7 +82,7 @@ export function get<K extends OperationId>(path: string, operation: K, handle: H
   return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, operation, handle: handle as unknown as RouteBase['handle'] };
 }
 
-/** A GET route that docs/openapi.yaml does not describe: the API reference's own pages. */
+/** A GET route that openapi.yaml does not describe: the API reference's own pages. */
 export function unlisted(path: string, handle: UnlistedHandler, options: ReadOptions = {}): ReadRoute {
   return { method: 'GET', path, quota: options.quota ?? 'counted', access: options.access ?? 'anyone', retry: SAFE_TO_RETRY, operation: undefined, handle: handle as unknown as RouteBase['handle'] };
 }

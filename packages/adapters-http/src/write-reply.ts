@@ -1,6 +1,6 @@
 /**
  * Writes a reply on Node's response in one piece: one `writeHead` with every header, then `end`;
- * or, for a stream, the headers at once and the chunks as they come (streams.ts); to a HEAD, the
+ * or, for a stream, the headers at once and the chunks as they come (sse/streamed-replies.ts); to a HEAD, the
  * headers alone.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';

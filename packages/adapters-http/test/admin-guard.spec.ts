@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { admission } from '../src/admission.js';
 import { verifyRoutes } from '../src/dispatch.js';
-import { OrderTexts } from '../src/order-texts.js';
+import { OrderJsonCache } from '../src/order-json-cache.js';
 import { json } from '../src/reply.js';
 import { unlisted, type Route } from '../src/route.js';
 import { kitchenRoutes } from '../src/routes/kitchen.js';
@@ -61,7 +61,7 @@ describe('the admin guard (admission, from the route property)', () => {
 
   it('admits an admin, who is staff too (the kitchen routes admit it)', async () => {
     expect(await admitted(adminRoute, 'admin')).to.have.nested.property('customer.role', 'admin');
-    const queue = routeOf(kitchenRoutes(storefront, new OrderTexts()), 'GET', '/api/staff/orders');
+    const queue = routeOf(kitchenRoutes(storefront, new OrderJsonCache()), 'GET', '/api/staff/orders');
     expect(await admitted(queue, 'admin')).to.have.nested.property('customer.role', 'admin');
   });
 

@@ -6,7 +6,7 @@
 import { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from '@storefront/adapters-memory';
 import type { Caller, Order, Storefront, StorefrontPorts } from '@storefront/domain';
 import { SseReader } from '@storefront/testing';
-import type { EventStreamsOptions } from '../src/event-streams.js';
+import type { EventStreamsOptions } from '../src/sse/event-streams.js';
 import { serve, type TestServer } from './support.js';
 
 export type EventServer = TestServer;

@@ -9,7 +9,7 @@ import { createStorefront, isDomainError } from '@storefront/domain';
 import { rejectionOf } from '@storefront/testing';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
-import { OrderTexts } from '../src/order-texts.js';
+import { OrderJsonCache } from '../src/order-json-cache.js';
 import { headerValue } from '../src/reply.js';
 import { accountRoutes } from '../src/routes/account.js';
 import { menuRoutes } from '../src/routes/menu.js';
@@ -48,7 +48,7 @@ describe('route handlers, called without a socket', () => {
   });
 
   it('POST /api/orders places an order for the caller (201), and a retry with its key replays it', async () => {
-    const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
+    const place = routeOf(orderRoutes(storefront, new OrderJsonCache()), 'POST', '/api/orders');
     const productId = (await storefront.listMenu.execute()).products.find((p) => p.available)!.productId;
     const exchange = anExchange({ method: 'POST', caller, body: { items: [{ product_id: productId, quantity: 2 }] }, headers: { 'idempotency-key': 'handler-test-1' } });
     const placed = await dispatch(place, exchange);
@@ -61,7 +61,7 @@ describe('route handlers, called without a socket', () => {
   });
 
   it('POST /api/orders refuses an anonymous caller with unauthorized, and an unknown field with validation_failed', async () => {
-    const place = routeOf(orderRoutes(storefront, new OrderTexts()), 'POST', '/api/orders');
+    const place = routeOf(orderRoutes(storefront, new OrderJsonCache()), 'POST', '/api/orders');
     expect(isDomainError(await rejectionOf(Promise.resolve().then(() => dispatch(place, anExchange({ method: 'POST', body: { items: [] } })))), 'unauthorized')).to.equal(true);
     const error = await rejectionOf(Promise.resolve().then(() => dispatch(place, anExchange({ method: 'POST', caller, body: { items: [], coupon: 'x' } }))));
     expect((error as { details: unknown }).details).to.deep.equal([

@@ -9,7 +9,7 @@ import { createStorefront, isDomainError } from '@storefront/domain';
 import { expect } from 'chai';
 import { before, describe, it } from 'mocha';
 import { admission } from '../src/admission.js';
-import { OrderTexts } from '../src/order-texts.js';
+import { OrderJsonCache } from '../src/order-json-cache.js';
 import { HttpProblem } from '../src/problem.js';
 import { headerValue } from '../src/reply.js';
 import type { Route } from '../src/route.js';
@@ -55,8 +55,8 @@ describe('order and kitchen handlers, called without a socket', () => {
     alice = await callerOf('alice@example.com', 'alice-password');
     bob = await callerOf('bob@example.com', 'bob-password');
     staff = await callerOf('cook@example.com', 'cook-password');
-    const texts = new OrderTexts();
-    routes = [...orderRoutes(storefront, texts), ...kitchenRoutes(storefront, texts), ...storeRoutes(storefront)];
+    const orderJson = new OrderJsonCache();
+    routes = [...orderRoutes(storefront, orderJson), ...kitchenRoutes(storefront, orderJson), ...storeRoutes(storefront)];
     productId = (await storefront.listMenu.execute()).products.find((p) => p.available)!.productId;
   });
 

@@ -10,7 +10,7 @@ import { after, afterEach, before, describe, it } from 'mocha';
 import type { AccessEntry, HttpLogger } from '../src/app-types.js';
 import { Lifecycle, type InFlight } from '../src/lifecycle.js';
 import { json, stream, type Reply } from '../src/reply.js';
-import { OpenStreams, type StreamEnd, type StreamSink } from '../src/streams.js';
+import { OpenStreams, type StreamEnd, type StreamSink } from '../src/sse/streamed-replies.js';
 
 const ALLOWANCE_MS = 150;
 

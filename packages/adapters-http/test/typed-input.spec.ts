@@ -1,5 +1,5 @@
 /**
- * Handlers are typed by docs/openapi.yaml: reading a field the document lacks does not compile. The
+ * Handlers are typed by openapi.yaml: reading a field the document lacks does not compile. The
  * `@ts-expect-error` lines are the test (the build fails when such a read compiles); the runtime
  * part checks the route is served by the operation it names.
  */

@@ -1,14 +1,9 @@
 /**
- * The Mailer port on SMTP (nodemailer). `send` resolves once the server has accepted the message;
- * transient failures are retried here with backoff, a bounded number of times, and `send` rejects
- * (a MailDeliveryError saying why) only once this adapter has given up. The domain calls it from
- * a background task, so waiting here never holds an HTTP answer.
- *
- * Pooled transport: a burst of reset emails shares at most `maxConnections` connections (relays
- * often answer 421 to many parallel ones) and one TLS + AUTH handshake, and idle connections are
- * closed after 30 s since this traffic is sparse. The pool's own requeue of a message whose
- * connection dropped is off (`maxRequeues: 0`): retries live in one place, this one, where they
- * are counted, spaced and bounded.
+ * The Mailer port on SMTP (nodemailer). `send` resolves once the server accepted the message, and
+ * rejects (a MailDeliveryError) only after this adapter's bounded retries with backoff; the domain
+ * calls it from a background task, so waiting never holds an HTTP answer. A small pool shares
+ * connections and one handshake (relays often answer 421 to many parallel ones); the pool's own
+ * requeue is off so that retries live in one place, counted, spaced and bounded.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Mailer } from '@storefront/domain';

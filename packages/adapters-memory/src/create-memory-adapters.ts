@@ -6,27 +6,38 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
+import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
+import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
 import { InMemorySlotPlaces } from './in-memory-slot-places.js';
 import { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
-import { InMemoryWebhookDeliveryStore } from './in-memory-webhook-delivery-store.js';
+import { InMemoryWebhookDeliveryLog } from './in-memory-webhook-delivery-log.js';
+import { InMemoryWebhookDeliveryQueue } from './in-memory-webhook-delivery-queue.js';
+import { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upkeep.js';
+import { WebhookDeliveryRows } from './webhook-delivery-rows.js';
 import { InMemoryWebhookEndpointStore } from './in-memory-webhook-endpoint-store.js';
 
 export interface MemoryAdapterOptions {
@@ -36,8 +47,13 @@ export interface MemoryAdapterOptions {
 
 export interface MemoryAdapters {
   readonly menu: MenuRepository;
+  /** Orders; the key records and the outbox below read its rows (one store, as a database is). */
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** The erasure marks, on the accounts above. */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are swept as new ones are saved. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -48,9 +64,14 @@ export interface MemoryAdapters {
   readonly events: OrderEventLog;
   /** Places taken per slot, when slots have a capacity. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: the endpoints admins registered, and their deliveries (leased to this process's dispatcher). */
+  /**
+   * Outgoing webhooks: the endpoints admins registered, and their deliveries (leased to this
+   * process's dispatcher), three ports over one set of rows.
+   */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -59,10 +80,16 @@ const alwaysHealthy = (name: string): HealthProbe => ({ name, check: () => Promi
 
 export function createMemoryAdapters(options: MemoryAdapterOptions = {}): MemoryAdapters {
   const { clock } = options;
+  const orders = new InMemoryOrderRepository();
+  const customers = new InMemoryCustomerRepository();
+  const deliveries = new WebhookDeliveryRows();
   return {
     menu: new InMemoryMenuRepository(),
-    orders: new InMemoryOrderRepository(),
-    customers: new InMemoryCustomerRepository(),
+    orders,
+    idempotencyKeys: new InMemoryIdempotencyKeys(orders),
+    orderOutbox: new InMemoryOrderOutbox(orders),
+    customers,
+    pendingErasures: new InMemoryPendingErasures(customers),
     sessions: new InMemorySessionStore({ clock }),
     resetTokens: new InMemoryPasswordResetTokenStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),
@@ -70,7 +97,9 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     events: new InMemoryOrderEventLog({ clock }),
     slotPlaces: new InMemorySlotPlaces(),
     webhookEndpoints: new InMemoryWebhookEndpointStore(),
-    webhookDeliveries: new InMemoryWebhookDeliveryStore(),
+    webhookDeliveryQueue: new InMemoryWebhookDeliveryQueue(deliveries),
+    webhookDeliveryLog: new InMemoryWebhookDeliveryLog(deliveries),
+    webhookDeliveryUpkeep: new InMemoryWebhookDeliveryUpkeep(deliveries),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The in-process sliding-window limiter: the embedded default and the fallback when Redis is
- * down. It runs the domain's `decideSlidingWindow`, so it decides exactly like the Redis script.
+ * down. It runs `decideSlidingWindow` (@storefront/adapter-support), so it decides exactly like the Redis script.
  *
  * Memory stays bounded with many callers: a caller whose buckets have all expired is dropped (when
  * met, and by a sweep spread over decisions), and past `maxKeys` the least recently seen caller is
@@ -9,8 +9,9 @@
  * the second: a caller is moved to the end of the map at most once a second, not on every request.
  */
 import type { Clock, RateLimiter, RateLimitPolicy } from '@storefront/domain';
-import type { RateLimitDecision, WindowBuckets } from '@storefront/domain/adapter-kit';
-import { decideSlidingWindow, systemClock } from '@storefront/domain/adapter-kit';
+import { decideSlidingWindow, type WindowBuckets } from '@storefront/adapter-support';
+import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
+import { systemClock } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 export interface InMemoryRateLimiterOptions {

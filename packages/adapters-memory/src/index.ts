@@ -4,7 +4,10 @@
  */
 export { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 export { InMemoryOrderRepository } from './in-memory-order-repository.js';
+export { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
+export { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+export { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';
 export { InMemorySessionStore, type InMemorySessionStoreOptions } from './in-memory-session-store.js';
 export {
@@ -15,7 +18,10 @@ export { InMemoryRateLimiter, type InMemoryRateLimiterOptions } from './in-memor
 export { InMemoryOrderEventLog, type InMemoryOrderEventLogOptions } from './in-memory-order-event-log.js';
 export { InMemorySlotPlaces } from './in-memory-slot-places.js';
 export { InMemoryWebhookEndpointStore } from './in-memory-webhook-endpoint-store.js';
-export { InMemoryWebhookDeliveryStore } from './in-memory-webhook-delivery-store.js';
+export { InMemoryWebhookDeliveryLog } from './in-memory-webhook-delivery-log.js';
+export { InMemoryWebhookDeliveryQueue } from './in-memory-webhook-delivery-queue.js';
+export { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upkeep.js';
+export { WebhookDeliveryRows } from './webhook-delivery-rows.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
 export { demoMenu, type MenuDocument } from './demo/demo-menu.js';

@@ -5,21 +5,24 @@ import {
   describeMenuRepositoryContract,
   describeOrderEventLogContract,
   describeOrderLifecycleContract,
+  describeIdempotencyKeysContract,
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
-  describeWebhookDeliveryStoreContract,
+  describeWebhookDeliveriesContract,
   describeWebhookEndpointStoreContract,
   FakeClock,
 } from '@storefront/testing';
 import {
   createMemoryAdapters,
   InMemoryCustomerRepository,
+  InMemoryIdempotencyKeys,
   InMemoryMenuRepository,
   InMemoryOrderEventLog,
   InMemoryOrderRepository,
@@ -28,24 +31,25 @@ import {
   InMemorySessionStore,
   InMemorySlotPlaces,
   InMemoryStoreStateRepository,
-  InMemoryWebhookDeliveryStore,
+  InMemoryWebhookDeliveryLog,
+  InMemoryWebhookDeliveryQueue,
+  InMemoryWebhookDeliveryUpkeep,
+  WebhookDeliveryRows,
   InMemoryWebhookEndpointStore,
 } from '../src/index.js';
 
 describeMenuRepositoryContract('InMemoryMenuRepository', async () => new InMemoryMenuRepository());
 describeOrderRepositoryContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
 describeOrderLifecycleContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
-describeOrderOutboxContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
-describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
-  orders: new InMemoryOrderRepository(),
-  menu: new InMemoryMenuRepository(),
-}));
-describeSlotCapacityContract('InMemorySlotPlaces', async () => ({
-  orders: new InMemoryOrderRepository(),
-  menu: new InMemoryMenuRepository(),
-  places: new InMemorySlotPlaces(),
-}));
+describeIdempotencyKeysContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
+describeOrderOutboxContract('InMemoryOrderOutbox', async () => createMemoryAdapters());
+describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => createMemoryAdapters());
+describeSlotCapacityContract('InMemorySlotPlaces', async () => {
+  const orders = new InMemoryOrderRepository();
+  return { orders, idempotencyKeys: new InMemoryIdempotencyKeys(orders), menu: new InMemoryMenuRepository(), places: new InMemorySlotPlaces() };
+});
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
+describePendingErasuresContract('InMemoryPendingErasures', async () => createMemoryAdapters());
 describeErasureCrashContract('memory stores', async () => createMemoryAdapters());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());
@@ -60,7 +64,8 @@ describeOrderEventLogContract(
   { shared: false },
 );
 describeWebhookEndpointStoreContract('InMemoryWebhookEndpointStore', async () => new InMemoryWebhookEndpointStore());
-describeWebhookDeliveryStoreContract('InMemoryWebhookDeliveryStore', async () => {
-  const store = new InMemoryWebhookDeliveryStore();
+describeWebhookDeliveriesContract('InMemoryWebhookDelivery{Queue,Log,Upkeep}', async () => {
+  const rows = new WebhookDeliveryRows();
+  const store = { queue: new InMemoryWebhookDeliveryQueue(rows), log: new InMemoryWebhookDeliveryLog(rows), upkeep: new InMemoryWebhookDeliveryUpkeep(rows) };
   return { store, other: store };
 });

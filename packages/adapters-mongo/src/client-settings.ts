@@ -1,17 +1,9 @@
 /**
- * How this service talks to MongoDB, whatever MONGODB_URI says: the production settings, which the
- * app's connection (packages/app/src/mongo-connection.ts) and every MongoDB test's client use.
- *
- * Time: every stage of an operation waits at most MONGODB_TIMEOUT_MS: choosing a server, checking
- * out a pooled connection, opening one, and each wait for an answer on a socket (a socket that
- * times out is closed, so its pool slot is freed). The driver's single operation time-out
- * (`timeoutMS`) is not used: from driver 7.8 it is a deprecated no-op, and the driver's release
- * notes name these per-stage options instead. These client options win over the URI's.
- *
- * Durability: writes wait for a majority of the replica set, journaled; reads go to the primary and,
- * on a replica set or sharded cluster, read the majority-committed view. They are set on the Db
- * handle, which the driver prefers to the client's (URI) settings, so a URI can ask for more but
- * never for less. See docs/decisions.md, "MongoDB client settings".
+ * How this service talks to MongoDB, whatever MONGODB_URI says: the production settings used by the
+ * app's connection and every MongoDB test's client. Every stage of an operation waits at most
+ * MONGODB_TIMEOUT_MS (per-stage options: the driver's `timeoutMS` is a deprecated no-op from 7.8);
+ * writes wait for a journaled majority and reads see the majority-committed view, set on the Db
+ * handle so a URI can ask for more but never less (docs/decisions.md, "MongoDB client settings").
  */
 import { MongoClient, MongoServerError, ReadConcern, ReadPreference, type Db, type DbOptions, type Document, type MongoClientOptions, type ReadConcernLevel, type W } from 'mongodb';
 

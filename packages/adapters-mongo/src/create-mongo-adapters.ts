@@ -7,13 +7,18 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import type { Db } from 'mongodb';
@@ -24,14 +29,18 @@ import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
 import { MongoCustomerRepository } from './mongo-customer-repository.js';
+import { MongoPendingErasures } from './mongo-pending-erasures.js';
 import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
+import { MongoOrderOutbox } from './mongo-order-outbox.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
 import { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
-import { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store.js';
+import { MongoWebhookDeliveryLog } from './mongo-webhook-delivery-log.js';
+import { MongoWebhookDeliveryQueue } from './mongo-webhook-delivery-queue.js';
+import { MongoWebhookDeliveryUpkeep } from './mongo-webhook-delivery-upkeep.js';
 import { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
 import type { WebhookDeliveryDocument, WebhookEndpointDocument } from './webhook-mappers.js';
 import type { OrderDocument } from './order-mapper.js';
@@ -48,16 +57,21 @@ export interface MongoAdapterOptions {
 export interface MongoAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are removed by a TTL index. */
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time (queue, log, upkeep: one table/collection). */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -75,7 +89,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
-  const keys = new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
+  const deliveries = db.collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries);
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -84,14 +98,19 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
   };
   return {
     menu: new MongoMenuRepository(db.collection<ProductDocument>(COLLECTIONS.products), revisions),
-    orders: new MongoOrderRepository(db.client, orders, keys),
+    orders: new MongoOrderRepository(db.client, orders),
+    idempotencyKeys: new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders),
+    orderOutbox: new MongoOrderOutbox(orders),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
+    pendingErasures: new MongoPendingErasures(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),
     slotPlaces: new MongoSlotPlaces(db.collection<SlotPlacesDocument>(COLLECTIONS.slotPlaces)),
     webhookEndpoints: new MongoWebhookEndpointStore(db.collection<WebhookEndpointDocument>(COLLECTIONS.webhookEndpoints)),
-    webhookDeliveries: new MongoWebhookDeliveryStore(db.collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries)),
+    webhookDeliveryQueue: new MongoWebhookDeliveryQueue(deliveries),
+    webhookDeliveryLog: new MongoWebhookDeliveryLog(deliveries),
+    webhookDeliveryUpkeep: new MongoWebhookDeliveryUpkeep(deliveries),
     probes: [probe],
   };
 }

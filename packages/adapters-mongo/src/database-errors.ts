@@ -5,7 +5,7 @@
  * and never in the message (which may reach a client). Duplicate keys are left to the repository
  * that hit them: only it knows which unique rule a duplicate breaks.
  */
-import { databaseOperations } from '@storefront/domain/adapter-kit';
+import { databaseOperations } from '@storefront/adapter-support';
 import {
   MongoBulkWriteError,
   MongoClientClosedError,

@@ -6,6 +6,8 @@
 export { createMongoAdapters, type MongoAdapterOptions, type MongoAdapters } from './create-mongo-adapters.js';
 export { MongoMenuRepository } from './mongo-menu-repository.js';
 export { MongoOrderRepository } from './mongo-order-repository.js';
+export { MongoOrderOutbox } from './mongo-order-outbox.js';
+export { MongoPendingErasures } from './mongo-pending-erasures.js';
 export { MongoCustomerRepository } from './mongo-customer-repository.js';
 export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-session-store.js';
 export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
@@ -14,7 +16,9 @@ export { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 export { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
 export { MenuRevision } from './menu-revision.js';
 export { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
-export { MongoWebhookDeliveryStore } from './mongo-webhook-delivery-store.js';
+export { MongoWebhookDeliveryLog } from './mongo-webhook-delivery-log.js';
+export { MongoWebhookDeliveryQueue } from './mongo-webhook-delivery-queue.js';
+export { MongoWebhookDeliveryUpkeep } from './mongo-webhook-delivery-upkeep.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
 export { DATA_UPGRADES, dropRetiredIndexes, upgradeOrders, upgradeDatabase, type SchemaDocument } from './upgrades.js';
 export { isDatabaseUnavailable, databaseOperation, toDomainError } from './database-errors.js';
@@ -32,6 +36,7 @@ export {
   type DurableSettings,
   type UriSettings,
 } from './client-settings.js';
+export { mongoStartError, type StartFailure } from './start-errors.js';
 export type { ProductDocument } from './product-mapper.js';
 export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './order-mapper.js';
 export type { IdempotencyDocument } from './idempotency-record.js';

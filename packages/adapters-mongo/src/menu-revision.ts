@@ -1,14 +1,10 @@
 /**
  * The menu's revision: one counter document in `meta`, bumped by every upsert that changed a
- * product. Readers call `current()` on every request (one read by _id) and rebuild their cached
- * menu only when it changes.
- *
- * Without a transaction a write can stop half-way (a lost connection, a crash) after changing some
- * products, and then the bump never comes: readers would keep serving the old menu under the old
- * revision, and a retry that finds everything already written changes nothing and would not bump
- * either. So a writer first leaves its mark in the counter document; a writer that finds the mark
- * of another one bumps the revision whatever it writes. The revision also carries a random `epoch`
- * made with the document, so a wiped database never hands out a revision a client cached before.
+ * product; readers read it on every request and rebuild their cached menu only when it changes. A
+ * writer first leaves its mark in the counter document, and a writer that finds another's mark
+ * bumps whatever it writes, so a write stopped half-way cannot leave a changed menu under the old
+ * revision. A random `epoch` made with the document keeps a wiped database from reissuing a
+ * revision a client cached.
  */
 import { randomUUID } from 'node:crypto';
 import type { Collection } from 'mongodb';

@@ -1,18 +1,10 @@
 /**
  * Places taken per slot on MongoDB: one document per slot, `{_id: slot start, count, holders,
- * leases}`. Taking a place is one conditional update, `findOneAndUpdate({_id, holders: {$ne: id},
- * count: {$lt: k}}, {$inc, $push}, {upsert: true})`: a single document's update is atomic, so of N
- * concurrent takers of a slot with k places exactly k match (each match raises `count` for the next).
- * A place taken is pending (`leases` holds `{order, until}`) until confirmed (its lease pulled);
- * giving a place back pulls the holder and lowers the count in the same update, filtered on the
- * holder (and, to evict, on its lease having ended), so it happens once.
- *
- * The upsert creates the slot's document when it has none yet. When the document exists and the
- * filter does not match (the slot is full, or the order holds a place already), the upsert tries an
- * insert with the same `_id` and fails with E11000: the server retries an upsert on a duplicate key
- * only when its filter is equalities on the unique index alone, which this one is not. Then the
- * document exists, and a second update without upsert (or a look at `holders`) gives the answer.
- * Documents of places taken before leases existed have no `leases`: every holder is confirmed.
+ * leases}`. Taking a place is one conditional upsert (`holders: {$ne: id}, count: {$lt: k}`): a
+ * single document's update is atomic, so of N concurrent takers exactly k match. A pending place
+ * holds a lease until confirmed; giving back is filtered on the holder, so it happens once. An
+ * E11000 from the upsert means the document exists and refused: a plain update or a look at
+ * `holders` answers.
  */
 import type { SlotPlaces } from '@storefront/domain';
 import type { Collection } from 'mongodb';

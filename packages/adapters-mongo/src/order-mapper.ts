@@ -1,20 +1,9 @@
 /**
- * Orders as stored: `_id` = order id (unique, which is what keeps one Idempotency-Key to one order:
- * see MongoOrderRepository). Lines are copied field by field, so that
- * neither extra properties of the caller's objects nor later edits to them reach the store.
- *
- * Orders written before the kitchen lifecycle have no status fields. They are read as what they
- * were then, a placed order (version 1, updated and placed at createdAt), and `ensureIndexes`
- * writes that state into them once (see collections.ts), so that the queue's index finds them.
- *
- * The outbox fields (`publishedVersion`, `eventsPending`: see MongoOrderRepository) are the store's
- * own bookkeeping: written by `toInsertedOrderDocument` and the repository's updates, never read
- * into an Order.
- *
- * Amounts are BSON int64 (money.ts).
- *
- * A line's chosen options are written only when there are some: a line without options is stored
- * as before options existed, and such a line (old or new) is read with none.
+ * Orders as stored: `_id` = order id (unique: what keeps one Idempotency-Key to one order), lines
+ * copied field by field so that neither extra properties of the caller's objects nor later edits
+ * reach the store. The outbox fields are the store's bookkeeping, never read into an Order; amounts
+ * are BSON int64 (money.ts). Older documents lack newer fields and are read with their defaults: no
+ * status is a placed order (collections.ts writes that state once), no chosen options is none.
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';

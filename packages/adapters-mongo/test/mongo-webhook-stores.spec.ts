@@ -3,9 +3,9 @@
  * instance" of the delivery store is a second store object over the same collection: its claims
  * run on other connections of the client's pool, raced by the server as another process's are.
  */
-import { describeWebhookDeliveryStoreContract, describeWebhookEndpointStoreContract } from '@storefront/testing';
+import { describeWebhookDeliveriesContract, describeWebhookEndpointStoreContract } from '@storefront/testing';
 import { before, describe } from 'mocha';
-import { COLLECTIONS, createMongoAdapters, MongoWebhookDeliveryStore, type MongoAdapters, type WebhookDeliveryDocument } from '../src/index.js';
+import { COLLECTIONS, createMongoAdapters, MongoWebhookDeliveryLog, MongoWebhookDeliveryQueue, MongoWebhookDeliveryUpkeep, type MongoAdapters, type WebhookDeliveryDocument } from '../src/index.js';
 import { useTestDatabase } from './mongo-server.js';
 
 describe('Mongo webhook stores', function () {
@@ -16,9 +16,11 @@ describe('Mongo webhook stores', function () {
   });
 
   describeWebhookEndpointStoreContract('MongoWebhookEndpointStore', async () => adapters.webhookEndpoints);
-  describeWebhookDeliveryStoreContract('MongoWebhookDeliveryStore', async () => {
+  describeWebhookDeliveriesContract('MongoWebhookDelivery{Queue,Log,Upkeep}', async () => {
     const deliveries = db().collection<WebhookDeliveryDocument>(COLLECTIONS.webhookDeliveries);
     await deliveries.deleteMany({});
-    return { store: adapters.webhookDeliveries, other: new MongoWebhookDeliveryStore(deliveries) };
+    const { webhookDeliveryQueue: queue, webhookDeliveryLog: log, webhookDeliveryUpkeep: upkeep } = adapters;
+    const other = { queue: new MongoWebhookDeliveryQueue(deliveries), log: new MongoWebhookDeliveryLog(deliveries), upkeep: new MongoWebhookDeliveryUpkeep(deliveries) };
+    return { store: { queue, log, upkeep }, other };
   });
 });

@@ -7,25 +7,34 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
+import { PostgresPendingErasures } from './postgres-pending-erasures.js';
 import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
+import { PostgresOrderOutbox } from './postgres-order-outbox.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
 import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresSlotPlaces } from './postgres-slot-places.js';
 import { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
-import { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+import { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
+import { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
+import { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';
 import { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 import { assertSchemaSupported } from './migrate.js';
 import { databaseOperation } from './database-errors.js';
@@ -38,16 +47,21 @@ export interface PostgresAdapterOptions {
 export interface PostgresAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens. */
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;
   /** Places taken per slot, shared by every instance on this database. */
   readonly slotPlaces: SlotPlaces;
-  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time. */
+  /** Outgoing webhooks: endpoints, and deliveries leased to one instance at a time (queue, log, upkeep: one table/collection). */
   readonly webhookEndpoints: WebhookEndpointStore;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** `store`: `SELECT 1` on the pool. */
   readonly probes: readonly HealthProbe[];
 }
@@ -60,14 +74,19 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
   await databaseOperation(() => assertSchemaSupported(pool));
   return {
     menu: new PostgresMenuRepository(pool),
-    orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
+    orders: new PostgresOrderRepository(pool),
+    idempotencyKeys: new PostgresIdempotencyKeys(pool),
+    orderOutbox: new PostgresOrderOutbox(pool),
     customers: new PostgresCustomerRepository(pool),
+    pendingErasures: new PostgresPendingErasures(pool),
     sessions: new PostgresSessionStore(pool),
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),
     slotPlaces: new PostgresSlotPlaces(pool),
     webhookEndpoints: new PostgresWebhookEndpointStore(pool),
-    webhookDeliveries: new PostgresWebhookDeliveryStore(pool),
+    webhookDeliveryQueue: new PostgresWebhookDeliveryQueue(pool),
+    webhookDeliveryLog: new PostgresWebhookDeliveryLog(pool),
+    webhookDeliveryUpkeep: new PostgresWebhookDeliveryUpkeep(pool),
     probes: [postgresDatabaseProbe(pool)],
   };
 }

@@ -8,7 +8,7 @@
  *
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
-import { databaseOperations } from '@storefront/domain/adapter-kit';
+import { databaseOperations } from '@storefront/adapter-support';
 
 /** Classes of SQLSTATE that say "the server is unreachable, overloaded or going away". */
 const UNAVAILABLE_CLASSES: readonly string[] = [

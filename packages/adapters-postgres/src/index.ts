@@ -9,6 +9,8 @@ export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaN
 export { isDatabaseUnavailable, isUniqueViolation, postgresStartError, databaseOperation, toDomainError } from './database-errors.js';
 export { PostgresMenuRepository } from './postgres-menu-repository.js';
 export { PostgresOrderRepository } from './postgres-order-repository.js';
+export { PostgresOrderOutbox } from './postgres-order-outbox.js';
+export { PostgresPendingErasures } from './postgres-pending-erasures.js';
 export { PostgresCustomerRepository } from './postgres-customer-repository.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
@@ -16,4 +18,6 @@ export { PostgresStoreStateRepository } from './postgres-store-state-repository.
 export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 export { PostgresSlotPlaces } from './postgres-slot-places.js';
 export { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
-export { PostgresWebhookDeliveryStore } from './postgres-webhook-delivery-store.js';
+export { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
+export { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
+export { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';

@@ -18,7 +18,6 @@ import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import {
   createPostgresAdapters,
   migrate,
-  PostgresIdempotencyKeys,
   PostgresOrderRepository,
   postgresStartError,
   SCHEMA_VERSION,
@@ -85,7 +84,7 @@ const UPGRADES: readonly Upgrade[] = [
     // placed after are numbered by readers into the same lists, in the same order, paged alike.
     seed: async (pool) => {
       // The repository's own statements, on the version-2 schema (its triggers give the positions).
-      const orders = new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool));
+      const orders = new PostgresOrderRepository(pool);
       for (const order of V2_ORDERS) await orders.insert(order);
       const moved = await orders.applyMove(planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z')));
       await orders.applyMove(planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));
@@ -142,11 +141,11 @@ const UPGRADES: readonly Upgrade[] = [
       await adapters.webhookEndpoints.create(endpoint);
       expect(await adapters.webhookEndpoints.get(endpoint.webhookId)).to.deep.equal(endpoint);
       const event = aWebhookEvent();
-      await adapters.webhookDeliveries.enqueue(event, [endpoint.webhookId]);
-      const [leased] = await adapters.webhookDeliveries.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: [endpoint.webhookId] });
+      await adapters.webhookDeliveryQueue.enqueue(event, [endpoint.webhookId]);
+      const [leased] = await adapters.webhookDeliveryQueue.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: [endpoint.webhookId] });
       expect(leased?.eventId).to.equal(event.eventId);
-      expect(await adapters.webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
-      expect(await adapters.webhookDeliveries.stats()).to.deep.equal({ pending: 0 });
+      expect(await adapters.webhookDeliveryQueue.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200 })).to.equal(true);
+      expect(await adapters.webhookDeliveryQueue.stats()).to.deep.equal({ pending: 0 });
     },
   },
   {
@@ -179,13 +178,13 @@ const UPGRADES: readonly Upgrade[] = [
       );
     },
     check: async (pool) => {
-      const { webhookDeliveries } = await createPostgresAdapters({ pool });
+      const { webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep } = await createPostgresAdapters({ pool });
       const event = aWebhookEvent({ type: 'webhook.test' });
-      await webhookDeliveries.enqueue(event, ['whk_before_retention']);
-      const [leased] = await webhookDeliveries.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: ['whk_before_retention'] });
-      await webhookDeliveries.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
-      expect(await webhookDeliveries.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
-      expect((await webhookDeliveries.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
+      await webhookDeliveryQueue.enqueue(event, ['whk_before_retention']);
+      const [leased] = await webhookDeliveryQueue.lease({ now: event.createdAt, limit: 5, leaseMs: 1000, webhookIds: ['whk_before_retention'] });
+      await webhookDeliveryQueue.record(leased!.deliveryId, leased!.leaseToken, { kind: 'delivered', at: event.createdAt, statusCode: 200, keepUntil: event.createdAt });
+      expect(await webhookDeliveryUpkeep.removeExpired(new Date(Date.UTC(2100, 0, 1)), 10)).to.equal(1);
+      expect((await webhookDeliveryLog.get('whk_before_retention', 'wdl_before_retention'))?.status).to.equal('delivered');
     },
   },
   {
@@ -198,11 +197,11 @@ const UPGRADES: readonly Upgrade[] = [
       );
     },
     check: async (pool) => {
-      const { customers } = await createPostgresAdapters({ pool });
+      const { customers, pendingErasures } = await createPostgresAdapters({ pool });
       expect(await customers.findById('cus_before_erasure')).to.deep.include({ email: 'before-erasure@example.com' });
-      expect(await customers.listErasuresPending(10)).to.deep.equal([]);
-      expect(await customers.markErasure('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
-      expect(await customers.listErasuresPending(10)).to.deep.equal(['cus_before_erasure']);
+      expect(await pendingErasures.list(10)).to.deep.equal([]);
+      expect(await pendingErasures.mark('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
+      expect(await pendingErasures.list(10)).to.deep.equal(['cus_before_erasure']);
       expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },

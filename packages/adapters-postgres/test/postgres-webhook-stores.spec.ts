@@ -4,12 +4,12 @@
  * Then what only PostgreSQL can show: a lease skips the rows another worker is locking instead of
  * waiting for them, and rows held back by an earlier version are not read again at every lease.
  */
-import { aWebhookEvent, describeWebhookDeliveryStoreContract, describeWebhookEndpointStoreContract } from '@storefront/testing';
+import { aWebhookEvent, describeWebhookDeliveriesContract, describeWebhookEndpointStoreContract } from '@storefront/testing';
 import { newId } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import pg from 'pg';
-import { PostgresWebhookDeliveryStore } from '../src/index.js';
+import { PostgresWebhookDeliveryLog, PostgresWebhookDeliveryQueue, PostgresWebhookDeliveryUpkeep } from '../src/index.js';
 import { usePostgresAdapters } from './postgres-adapters.js';
 
 describe('Postgres webhook stores', () => {
@@ -24,22 +24,25 @@ describe('Postgres webhook stores', () => {
   });
 
   describeWebhookEndpointStoreContract('PostgresWebhookEndpointStore', async () => adapters().webhookEndpoints);
-  describeWebhookDeliveryStoreContract('PostgresWebhookDeliveryStore', async () => {
+  describeWebhookDeliveriesContract('PostgresWebhookDelivery{Queue,Log,Upkeep}', async () => {
     await database().pool.query('TRUNCATE webhook_deliveries');
-    return { store: adapters().webhookDeliveries, other: new PostgresWebhookDeliveryStore(otherPool!) };
+    const { webhookDeliveryQueue: queue, webhookDeliveryLog: log, webhookDeliveryUpkeep: upkeep } = adapters();
+    const pool = otherPool!;
+    const other = { queue: new PostgresWebhookDeliveryQueue(pool), log: new PostgresWebhookDeliveryLog(pool), upkeep: new PostgresWebhookDeliveryUpkeep(pool) };
+    return { store: { queue, log, upkeep }, other };
   });
 
   it('leases around the rows another worker is locking, without waiting for it', async () => {
     const webhookId = newId('whk');
     const events = [1, 2, 3].map((i) => aWebhookEvent({ type: 'webhook.test', createdAt: new Date(Date.UTC(2025, 0, 15, 12, 0, i)) }));
-    for (const event of events) await adapters().webhookDeliveries.enqueue(event, [webhookId]);
+    for (const event of events) await adapters().webhookDeliveryQueue.enqueue(event, [webhookId]);
     // A worker that waited on the lock would fail after a second (lock_timeout), not hang the test.
     const impatient = new pg.Pool({ connectionString: database().url, max: 1, options: '-c lock_timeout=1000' });
     const holder = await otherPool!.connect();
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM webhook_deliveries WHERE event_id = $1 FOR UPDATE', [events[0]!.eventId]);
-      const leased = await new PostgresWebhookDeliveryStore(impatient).lease({ now: new Date(Date.UTC(2025, 0, 16)), limit: 10, leaseMs: 1000, webhookIds: [webhookId] });
+      const leased = await new PostgresWebhookDeliveryQueue(impatient).lease({ now: new Date(Date.UTC(2025, 0, 16)), limit: 10, leaseMs: 1000, webhookIds: [webhookId] });
       expect(leased.map((d) => d.eventId)).to.deep.equal([events[1]!.eventId, events[2]!.eventId]);
     } finally {
       await holder.query('ROLLBACK');
@@ -55,7 +58,7 @@ describe('Postgres webhook stores', () => {
 
     /** `orders` orders whose version 1 waits for a retry an hour away, each with a version 2 due now (held back). */
     async function heldBehindRetries(webhookId: string, orders: number): Promise<string[]> {
-      const store = adapters().webhookDeliveries;
+      const store = adapters().webhookDeliveryQueue;
       const held: string[] = [];
       for (let i = 0; i < orders; i++) {
         const orderId = newId('ord');
@@ -80,15 +83,15 @@ describe('Postgres webhook stores', () => {
       const webhookId = newId('whk');
       await heldBehindRetries(webhookId, 300);
       const free = aWebhookEvent({ type: 'webhook.test', createdAt: at(minute) });
-      await adapters().webhookDeliveries.enqueue(free, [webhookId]);
-      const leased = await adapters().webhookDeliveries.lease({ now: at(2 * minute), limit: 10, leaseMs: 30_000, webhookIds: [webhookId] });
+      await adapters().webhookDeliveryQueue.enqueue(free, [webhookId]);
+      const leased = await adapters().webhookDeliveryQueue.lease({ now: at(2 * minute), limit: 10, leaseMs: 30_000, webhookIds: [webhookId] });
       expect(leased.map((d) => d.eventId)).to.deep.equal([free.eventId]);
     });
 
     it('leaves a held-back delivery out of the scan for five minutes, and back at its due time once the earlier one is delivered', async () => {
       const webhookId = newId('whk');
       const [held] = await heldBehindRetries(webhookId, 1);
-      const store = adapters().webhookDeliveries;
+      const store = adapters().webhookDeliveryQueue;
       const now = at(2 * minute);
       expect(await store.lease({ now, limit: 10, leaseMs: 30_000, webhookIds: [webhookId] })).to.deep.equal([]);
       expect(await readyAt([held!])).to.deep.equal([now.getTime() + 5 * minute]);

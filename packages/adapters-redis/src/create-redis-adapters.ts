@@ -5,8 +5,8 @@
  */
 import type { Clock, HealthProbe, RateLimiter, RateLimitPolicy } from '@storefront/domain';
 import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
-import { FallbackRateLimiter } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
+import { FallbackRateLimiter } from './fallback-rate-limiter.js';
 import { RedisOrderEventLog, type RedisOrderEventLogOptions } from './redis-order-event-log.js';
 import { RedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';
 

@@ -1,14 +1,9 @@
 /**
  * The one loop per log instance that follows the stream for live delivery: `XREAD BLOCK` on a
- * connection of its own (a blocked read would hold up every command queued behind it on a shared
- * one), each event handed to the log, which fans it out to its listeners.
- *
- * Ids are dense, so the reader knows when it missed something: an entry that is not `lastSeen + 1`
- * (trimmed before it was read, or lost), or, after a reconnection, a head below `lastSeen` (Redis
- * restarted without its data). Either way it reports a gap and goes on from what Redis has.
- *
- * It never throws: while Redis is unreachable it retries (backing off to 1 s) from the last id it
- * saw, reporting the outage once and the recovery once.
+ * connection of its own (a blocked read would hold up every command behind it on a shared one). Ids
+ * are dense, so a missed entry or a head below `lastSeen` after a reconnection is reported as a
+ * gap. It never throws: while Redis is unreachable it retries (backing off to 1 s) from the last id
+ * seen, reporting the outage once and the recovery once.
  */
 import type { OrderEvent } from '@storefront/domain';
 import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';

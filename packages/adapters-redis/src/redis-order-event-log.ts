@@ -1,16 +1,10 @@
 /**
  * The order event log on a Redis Stream shared by every instance: appends, replays and positions
- * are one Lua script each (order-event-log-scripts.ts), live delivery is one reader loop per
- * instance on its own connection (order-event-reader.ts).
- *
- * A Redis restarted without persistence comes back empty, and its counter would give ids again
- * that clients already hold. Guard: every append carries a floor (the highest id this instance has
- * seen, appended or read) and the script raises the head to it first; a reader that reconnects to
- * a head below what it read raises it the same way. What is lost then is lost: events no instance
- * had read yet (and, for readers, whatever they had not read), so each reader's listeners get a
- * gap (the feeds reset their clients), and replays from ids of before the restart answer `reset`.
- * Not detected: an instance that never saw the old ids appending past them before any instance
- * that did reconnects (a fresh process publishing more events than were lost, within a second).
+ * are one Lua script each (order-event-log-scripts.ts), live delivery one reader loop per instance
+ * on its own connection (order-event-reader.ts). A Redis restarted without persistence would give
+ * ids again that clients hold: every append carries a floor (the highest id this instance has
+ * seen), and a reader that reconnects to a lower head raises it the same way; what was lost shows
+ * as a gap or a `reset` (docs/decisions.md, "Live order updates").
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
 import type { EventReplay, LogPosition, OrderEventData, OrderEventListener, Timers } from '@storefront/domain/adapter-kit';

@@ -4,7 +4,7 @@
  */
 import type { RateLimiter, RateLimitPolicy } from '@storefront/domain';
 import type { RateLimitDecision } from '@storefront/domain/adapter-kit';
-import { bucketWidthMs } from '@storefront/domain/adapter-kit';
+import { bucketWidthMs } from '@storefront/adapter-support';
 import type { Redis } from 'ioredis';
 import { SLIDING_WINDOW_LUA } from './sliding-window-script.js';
 

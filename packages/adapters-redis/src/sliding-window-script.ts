@@ -1,5 +1,5 @@
 /**
- * The domain's bucketed sliding window (decideSlidingWindow) as one Lua script, so that a decision
+ * The bucketed sliding window of @storefront/adapter-support (decideSlidingWindow) as one Lua script, so that a decision
  * is atomic across every instance sharing the Redis. The clock is Redis TIME, never the app's.
  * State: one hash per caller, field = bucket index, value = "count:latestMs"; the key expires when
  * its newest bucket stops counting, so idle callers cost nothing.

@@ -1,15 +1,10 @@
 /**
  * The address rules of DECISIONS "Webhooks (outgoing)": a webhook may only reach a public address.
- * One place decides what "public" is, for both the registration check (url-policy.ts) and the
- * check of the address each delivery's connection is made to (http-sender.ts).
- *
- * ipaddr.js classifies an address into its IANA special-purpose ranges; anything it does not call
- * plain `unicast` is refused: loopback, private (RFC 1918), link-local, CGNAT (100.64/10),
- * unique-local (fc00::/7), multicast, unspecified, broadcast, reserved, documentation. An IPv6
- * address that carries an IPv4 address (IPv4-compatible ::/96, which ipaddr.js calls `unicast`;
- * mapped ::ffff:0:0/96; NAT64 64:ff9b::/96; 6to4 2002::/16; Teredo 2001::/32) is judged by the IPv4
- * address(es) it carries, since that is where the packets end up; NAT64's local-use 64:ff9b:1::/48
- * is refused whole (not globally reachable, and its operator picks where the IPv4 address sits).
+ * One place decides what "public" is, for the registration check (url-policy.ts) and for the
+ * address each delivery connects to (http-sender.ts). Anything ipaddr.js does not call plain
+ * `unicast` is refused, and an IPv6 address that carries an IPv4 one is judged by the IPv4 address,
+ * since that is where the packets end up (docs/decisions.md, "Webhooks: sending, the address
+ * rules").
  */
 import ipaddr from 'ipaddr.js';
 

@@ -1,8 +1,8 @@
 /**
- * What the HTTP app needs to serve the API reference at /docs (STOREFRONT_DOCS): docs/openapi.yaml,
- * parsed once at start, and Swagger UI's files from the installed swagger-ui-dist package (no CDN:
- * the page works offline). The adapter decides which file names are served; this only knows where
- * they are.
+ * What the HTTP app needs to serve the API reference at /docs (STOREFRONT_DOCS): the HTTP adapter's
+ * openapi.yaml, parsed once at start, and Swagger UI's files from the installed swagger-ui-dist
+ * package (no CDN: the page works offline). The adapter decides which file names are served; this
+ * only knows where they are.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -9,18 +9,23 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordHasher,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
   Storefront,
   StoreStateRepository,
   TokenService,
-  WebhookDeliveryStore,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
   WebhookEndpointStore,
   WebhookUrlPolicy,
 } from '@storefront/domain';
@@ -41,7 +46,10 @@ const ClockId: unique symbol = Symbol.for('storefront.Clock');
 const Memory: unique symbol = Symbol.for('storefront.MemoryAdapters');
 const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
 const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
+const IdempotencyKeysId: unique symbol = Symbol.for('storefront.IdempotencyKeys');
+const OrderOutboxId: unique symbol = Symbol.for('storefront.OrderOutbox');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
+const PendingErasuresId: unique symbol = Symbol.for('storefront.PendingErasures');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
 const MailersId: unique symbol = Symbol.for('storefront.Mailers');
@@ -65,7 +73,9 @@ const MetricsId: unique symbol = Symbol.for('storefront.Metrics');
 const ServingPressureId: unique symbol = Symbol.for('storefront.ServingPressure');
 const StartGateId: unique symbol = Symbol.for('storefront.StartGate');
 const WebhookEndpointStoreId: unique symbol = Symbol.for('storefront.WebhookEndpointStore');
-const WebhookDeliveryStoreId: unique symbol = Symbol.for('storefront.WebhookDeliveryStore');
+const WebhookDeliveryQueueId: unique symbol = Symbol.for('storefront.WebhookDeliveryQueue');
+const WebhookDeliveryLogId: unique symbol = Symbol.for('storefront.WebhookDeliveryLog');
+const WebhookDeliveryUpkeepId: unique symbol = Symbol.for('storefront.WebhookDeliveryUpkeep');
 const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
 const WebhookUrlPolicyId: unique symbol = Symbol.for('storefront.WebhookUrlPolicy');
 
@@ -77,7 +87,10 @@ export const TYPES = {
   MemoryAdapters: Memory,
   MenuRepository: MenuRepositoryId,
   OrderRepository: OrderRepositoryId,
+  IdempotencyKeys: IdempotencyKeysId,
+  OrderOutbox: OrderOutboxId,
   CustomerRepository: CustomerRepositoryId,
+  PendingErasures: PendingErasuresId,
   SessionStore: SessionStoreId,
   /** Hashes of the single-use password reset tokens. */
   PasswordResetTokenStore: PasswordResetTokenStoreId,
@@ -120,7 +133,9 @@ export const TYPES = {
   StartGate: StartGateId,
   /** Webhook endpoints and deliveries, in the selected store (shared by every instance). */
   WebhookEndpointStore: WebhookEndpointStoreId,
-  WebhookDeliveryStore: WebhookDeliveryStoreId,
+  WebhookDeliveryQueue: WebhookDeliveryQueueId,
+  WebhookDeliveryLog: WebhookDeliveryLogId,
+  WebhookDeliveryUpkeep: WebhookDeliveryUpkeepId,
   /** The HTTP sender of @storefront/adapters-webhooks (WEBHOOK_TIMEOUT_MS, WEBHOOK_ALLOW_*); closed with the container. */
   WebhookSender: WebhookSenderId,
   /** The address rules at registration (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
@@ -135,7 +150,10 @@ export interface Services {
   [TYPES.MemoryAdapters]: MemoryAdapters;
   [TYPES.MenuRepository]: MenuRepository;
   [TYPES.OrderRepository]: OrderRepository;
+  [TYPES.IdempotencyKeys]: IdempotencyKeys;
+  [TYPES.OrderOutbox]: OrderOutbox;
   [TYPES.CustomerRepository]: CustomerRepository;
+  [TYPES.PendingErasures]: PendingErasures;
   [TYPES.SessionStore]: SessionStore;
   [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;
   [TYPES.Mailers]: Mailers | undefined;
@@ -160,7 +178,9 @@ export interface Services {
   [TYPES.ServingPressure]: ServingPressure;
   [TYPES.StartGate]: StartGate;
   [TYPES.WebhookEndpointStore]: WebhookEndpointStore;
-  [TYPES.WebhookDeliveryStore]: WebhookDeliveryStore;
+  [TYPES.WebhookDeliveryQueue]: WebhookDeliveryQueue;
+  [TYPES.WebhookDeliveryLog]: WebhookDeliveryLog;
+  [TYPES.WebhookDeliveryUpkeep]: WebhookDeliveryUpkeep;
   [TYPES.WebhookSender]: HttpWebhookSender;
   [TYPES.WebhookUrlPolicy]: WebhookUrlPolicy;
 }

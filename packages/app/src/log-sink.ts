@@ -1,20 +1,9 @@
 /**
- * Where the process logger writes: stdout through sonic-boom, pino's own writer (asynchronous,
- * flushed on exit, as pino does by default), with lines gathered here and handed over together:
- * once 16 KiB are pending, or 50 ms after the first pending line, whichever comes first; at once on
- * `flush` and at exit.
- *
- * Why: with an access-log line per request, each hand-over cost more than the line. sonic-boom
- * measures the byte length of its whole pending text on every write (`Buffer.byteLength(bufs[last])`),
- * and every write it makes goes through libuv's thread pool and back; handing lines over per turn
- * of the event loop still meant a write every request or two at 50,000 requests a second. Lines
- * are encoded into a buffer 32 at a time (one call into C++ per group rather than per line), so
- * that the gathered text does not linger on the JavaScript heap for the garbage collector to copy
- * (docs/performance.md).
- *
- * The price: a line reaches stdout up to 50 ms later, and a process killed with SIGKILL loses at
- * most that much (pino's asynchronous mode has the same caveat); a normal exit, `process.exit`
- * included, writes everything.
+ * Where the process logger writes: stdout through sonic-boom, pino's own asynchronous writer, with
+ * lines encoded into a buffer and handed over together (at 16 KiB pending or 50 ms after the first
+ * line, at once on `flush` and at exit), because a hand-over per line cost more than the line
+ * (docs/performance.md). The price: a line reaches stdout up to 50 ms later, and SIGKILL loses at
+ * most that much; a normal exit, `process.exit` included, writes everything.
  */
 import { writeSync } from 'node:fs';
 import { pino } from 'pino';

@@ -76,13 +76,13 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     const timeouts: ServerTimeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
     const server = createHttpServer(httpApp, timeouts);
     const shutdown = gracefulShutdown(server, httpApp, config.shutdownTimeoutSeconds * 1000, logger);
-    const webhookDeliveries = resolve(container, TYPES.WebhookDeliveryStore);
+    const webhookQueue = resolve(container, TYPES.WebhookDeliveryQueue);
     const clock = resolve(container, TYPES.Clock);
     metrics?.watch({
       loginHashing: () => crypto.hasher.stats,
       openStreams: () => httpApp.openStreams,
       webhookBacklog: async () => {
-        const { pending, oldestPendingAt } = await webhookDeliveries.stats();
+        const { pending, oldestPendingAt } = await webhookQueue.stats();
         const oldestPendingSeconds = oldestPendingAt === undefined ? 0 : Math.max(0, (clock.now().getTime() - oldestPendingAt.getTime()) / 1000);
         return { pending, oldestPendingSeconds };
       },

@@ -26,6 +26,9 @@ export class ServingPressure {
     this.answered += 1;
   };
 
+  /** How often `busy` is told anew: background work that gives way pauses this long at a time. */
+  readonly sampleMs = SAMPLE_MS;
+
   /** Busy over the last sample. */
   readonly busy = (): boolean => this.busyNow;
 

@@ -26,6 +26,22 @@ describe('createContainer', () => {
     expect(caller.customer.email).to.equal('dana@example.com');
   });
 
+  it('checks the signature of an access token once while the session and account are looked up on every request', async () => {
+    const { container } = containerFor();
+    const { tokens } = resolve(container, TYPES.CryptoAdapters);
+    const verify = tokens.verify.bind(tokens);
+    let signatureChecks = 0;
+    tokens.verify = (token) => ((signatureChecks += 1), verify(token));
+    const storefront = resolve(container, TYPES.Storefront);
+    await storefront.registerCustomer.execute({ email: 'gus@example.com', name: 'Gus', password: 'gus-password' });
+    const pair = await storefront.login.execute({ email: 'gus@example.com', password: 'gus-password', client: '127.0.0.1' });
+    for (let i = 0; i < 3; i++) await storefront.authenticate.execute(pair.accessToken);
+    expect(signatureChecks).to.equal(1);
+    await storefront.setCustomerDisabled.execute({ email: 'gus@example.com', disabled: true });
+    const refused = await storefront.authenticate.execute(pair.accessToken).then(() => null, (error: unknown) => error);
+    expect(isDomainError(refused, 'account_disabled')).to.equal(true);
+  });
+
   it('builds every service once', () => {
     const { container } = containerFor();
     expect(resolve(container, TYPES.Storefront)).to.equal(resolve(container, TYPES.Storefront));

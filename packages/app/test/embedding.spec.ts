@@ -30,7 +30,6 @@ const RUNTIME_EXPORTS = [
   'DEFAULT_REGISTER_POLICY',
   'DEFAULT_REQUEST_POLICY',
   'DEFAULT_SLOT_RULES',
-  'LOGIN_EMAIL_CEILING_FACTOR',
   // Errors.
   'DomainError',
   'isDomainError',
@@ -76,8 +75,8 @@ describe('embedding @storefront/domain', () => {
     expect(lines[1]).to.match(/^logged in as ann@example\.com \(cus_[0-9a-z]+\), token valid 900 s$/);
     expect(lines[2]).to.match(/^order ord_[0-9a-z]+: 2 x Margherita \+ 1 x Tiramisu = 3280 USD$/);
     expect(lines[3]).to.equal('retry with the same key: replayed true, same order true');
-    expect(lines[4]).to.equal('refused: unknown_product (items.0.product_id: no product prd_nosuchdish on the menu)');
-    expect(lines[5]).to.equal('refused: product_unavailable (items.0.product_id: Truffle risotto is not available right now)');
+    expect(lines[4]).to.equal('refused: unknown_product (items.0.productId: no product prd_nosuchdish on the menu)');
+    expect(lines[5]).to.equal('refused: product_unavailable (items.0.productId: Truffle risotto is not available right now)');
     expect(lines[6]).to.equal('orders: 2 (page 1, next null), 5380 USD in all');
   });
 
@@ -107,8 +106,11 @@ describe('embedding @storefront/domain', () => {
     const kit = exportedNames(join(DOMAIN, 'dist', 'src', 'adapter-kit.d.ts'));
     expect(root.length, `names exported by @storefront/domain: ${root.sort().join(' ')}`).to.be.at.most(ROOT_EXPORT_LIMIT);
     // What adapters share is there and only there: an adapter's ports come from the root, its helpers from the kit.
-    expect(kit).to.include.members(['newId', 'toPage', 'planMove', 'copyIdempotencyRecord', 'FallbackRateLimiter', 'databaseOperations']);
+    expect(kit).to.include.members(['newId', 'toPage', 'planMove', 'copyIdempotencyRecord', 'LeaseRequest', 'RateLimitDecision']);
     expect(root.filter((name) => kit.includes(name)), 'exported by both entry points').to.deep.equal([]);
+    // Plumbing adapters share is in @storefront/adapter-support, adapters-redis and adapters-crypto, not in the domain.
+    const plumbing = ['databaseOperations', 'leaseWindow', 'HELD_BACK_RECHECK_MS', 'decideSlidingWindow', 'FallbackRateLimiter', 'CachingTokenService', 'BUSY_PAUSE_MS'];
+    expect([...root, ...kit].filter((name) => plumbing.includes(name)), 'adapter plumbing in the domain').to.deep.equal([]);
   });
 
   describe('packed with pnpm pack', function () {
@@ -182,11 +184,14 @@ import {
   isDomainError,
   type Customer,
   type CustomerRepository,
+  type IdempotencyKeys,
   type MenuRepository,
   type Order,
+  type OrderOutbox,
   type OrderRepository,
   type PasswordHasher,
   type PasswordResetTokenStore,
+  type PendingErasures,
   type Product,
   type OrderEventLog,
   type RateLimiter,
@@ -211,11 +216,6 @@ const menu: MenuRepository = {
   revision: async () => '1',
 };
 const orderRepository: OrderRepository = {
-  claimIdempotencyKey: async () => ({ kind: 'claimed' }),
-  takeOverIdempotencyKey: async () => false,
-  completeIdempotencyKey: async () => true,
-  abandonIdempotencyKey: async () => undefined,
-  releaseIdempotencyKey: async () => undefined,
   insert: async (order) => {
     orders.push(order);
     return { order, inserted: true };
@@ -228,12 +228,19 @@ const orderRepository: OrderRepository = {
   findById: async (orderId) => orders.find((o) => o.orderId === orderId) ?? null,
   applyMove: unused,
   listByStatus: unused,
-  // The outbox of live order events: nothing is ever due here (no log is read).
-  listUnpublished: async () => [],
-  markPublished: async () => undefined,
   eraseDeliveryAddresses: async () => undefined,
 };
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused, markErasure: unused, listErasuresPending: unused };
+const idempotencyKeys: IdempotencyKeys = {
+  claim: async () => ({ kind: 'claimed' }),
+  takeOver: async () => false,
+  complete: async () => true,
+  abandon: async () => undefined,
+  release: async () => undefined,
+};
+// The outbox of live order events: nothing is ever due here (no log is read).
+const orderOutbox: OrderOutbox = { listUnpublished: async () => [], markPublished: async () => undefined };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused };
+const pendingErasures: PendingErasures = { mark: unused, list: async () => [] };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused, revokeAllOf: unused };
 const resetTokens: PasswordResetTokenStore = { save: unused, find: async () => null, consume: async () => null, deleteAllOf: unused };
 const limiter: RateLimiter = {
@@ -251,7 +258,7 @@ const events: OrderEventLog = {
   eraseDeliveryAddresses: async () => undefined,
 };
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(
@@ -269,7 +276,7 @@ import { newId } from '@storefront/domain';
 // @ts-expect-error the search index is internal
 import { MenuSearchIndex } from '@storefront/domain/adapter-kit';
 // @ts-expect-error no deep imports: the exports map has two entries, the root and adapter-kit
-import { sha256Hex } from '@storefront/domain/dist/src/ids.js';
+import { sha256Hex } from '@storefront/domain/dist/src/shared/ids.js';
 export const internals = [newId, MenuSearchIndex, sha256Hex];
 // @ts-expect-error use cases are types only: createStorefront builds them
 export const useCaseClass = PlaceOrder;

@@ -50,7 +50,7 @@ describe('MongoDB webhook delivery store on the wire (stand-in server)', functio
   });
 
   it('leases through that index, only for the endpoints that can take deliveries (not the busy ones), reading a limited window', async () => {
-    const commands = await sent(() => adapters.webhookDeliveries.lease({ now, limit: 4, leaseMs: 60_000, webhookIds: ['whk_a', 'whk_busy', 'whk_c'], excludeWebhookIds: ['whk_busy'] }));
+    const commands = await sent(() => adapters.webhookDeliveryQueue.lease({ now, limit: 4, leaseMs: 60_000, webhookIds: ['whk_a', 'whk_busy', 'whk_c'], excludeWebhookIds: ['whk_busy'] }));
     const finds = commands.filter((c) => c.name === 'find');
     expect(finds).to.have.length(1);
     const find = finds[0]!.body;
@@ -61,7 +61,7 @@ describe('MongoDB webhook delivery store on the wire (stand-in server)', functio
   });
 
   it('reads nothing when every endpoint asked for is busy', async () => {
-    const commands = await sent(() => adapters.webhookDeliveries.lease({ now, limit: 4, leaseMs: 60_000, webhookIds: ['whk_busy'], excludeWebhookIds: ['whk_busy'] }));
+    const commands = await sent(() => adapters.webhookDeliveryQueue.lease({ now, limit: 4, leaseMs: 60_000, webhookIds: ['whk_busy'], excludeWebhookIds: ['whk_busy'] }));
     expect(commands).to.deep.equal([]);
   });
 
@@ -69,7 +69,7 @@ describe('MongoDB webhook delivery store on the wire (stand-in server)', functio
     fake.answer = (command) =>
       command.name === 'aggregate' ? { ok: 1, cursor: { id: Long.fromNumber(0), ns: 'storefront.webhook_deliveries', firstBatch: [{ _id: 1, n: 3 }] } } : undefined;
     let stats: unknown;
-    const commands = await sent(async () => (stats = await adapters.webhookDeliveries.stats()));
+    const commands = await sent(async () => (stats = await adapters.webhookDeliveryQueue.stats()));
     expect(stats).to.deep.equal({ pending: 3 });
     const count = commands.find((c) => c.name === 'aggregate')!.body;
     expect(count['hint']).to.equal(INDEXES.webhookDeliveriesPendingAge);
@@ -80,9 +80,9 @@ describe('MongoDB webhook delivery store on the wire (stand-in server)', functio
   it('keeps a finished delivery until its keepUntil: a TTL index on expiresAt, set when it finishes, cleared on a retry', async () => {
     expect(indexNamed(INDEXES.webhookDeliveriesExpiry)).to.deep.include({ key: { expiresAt: 1 }, expireAfterSeconds: 0 });
     const keepUntil = new Date(now.getTime() + 30 * 86_400_000);
-    const [record] = await sent(() => adapters.webhookDeliveries.record('wdl_1', 'token', { kind: 'delivered', at: now, statusCode: 200, keepUntil }));
+    const [record] = await sent(() => adapters.webhookDeliveryQueue.record('wdl_1', 'token', { kind: 'delivered', at: now, statusCode: 200, keepUntil }));
     expect((record!.body['update'] as Document)['$set']).to.deep.include({ expiresAt: keepUntil });
-    const [again] = await sent(() => adapters.webhookDeliveries.retry('whk_a', 'wdl_1', now));
+    const [again] = await sent(() => adapters.webhookDeliveryLog.retry('whk_a', 'wdl_1', now));
     expect(((again!.body['updates'] as Document[])[0]!['u'] as Document)['$unset']).to.have.property('expiresAt');
   });
 });

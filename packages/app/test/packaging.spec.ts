@@ -1,6 +1,6 @@
 /**
- * The three packages another team embeds (@storefront/domain, @storefront/adapters-memory,
- * @storefront/adapters-crypto), got the way that team gets them: `pnpm pack` here, `npm install` of
+ * The packages another team embeds (@storefront/domain, @storefront/adapters-memory,
+ * @storefront/adapters-crypto, and @storefront/adapter-support that adapters-memory depends on), got the way that team gets them: `pnpm pack` here, `npm install` of
  * the tarballs into an empty project, the Embedding snippet of the installed domain README copied
  * verbatim (it imports the package root only), type-checked with `tsc --strict` and run, beside the
  * README's adapter snippet (the root's ports, adapter-kit's helpers), type-checked. Nothing in that project points back into this
@@ -19,7 +19,7 @@ import { expect } from 'chai';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const PACKAGES = ['domain', 'adapters-memory', 'adapters-crypto'] as const;
+const PACKAGES = ['domain', 'adapter-support', 'adapters-memory', 'adapters-crypto'] as const;
 type Embeddable = (typeof PACKAGES)[number];
 const ROOT_ENTRY = { types: './dist/src/index.d.ts', default: './dist/src/index.js' };
 /** The domain's two entry points: what an embedder uses, and what adapter authors share. */
@@ -162,9 +162,9 @@ describe('the embeddable packages, packed and installed as another team would', 
     const readme = readFileSync(join(team, 'node_modules', '@storefront', 'domain', 'README.md'), 'utf8');
     const embedding = readmeSnippet(readme, '## Embedding');
     const adapter = readmeSnippet(readme, '## Two entry points');
-    // An embedder needs the root alone; an adapter author takes ports from the root and helpers from the kit.
+    // An embedder needs the root alone; an adapter author takes ports from the root, records from the kit, helpers from adapter-support.
     expect(importedModules(embedding).filter((name) => name.startsWith('@storefront/domain'))).to.deep.equal(['@storefront/domain']);
-    expect(importedModules(adapter)).to.have.members(['@storefront/domain', '@storefront/domain/adapter-kit']);
+    expect(importedModules(adapter)).to.have.members(['@storefront/domain', '@storefront/domain/adapter-kit', '@storefront/adapter-support']);
     writeFileSync(join(team, 'main.ts'), embedding);
     writeFileSync(join(team, 'adapter.ts'), adapter);
     // One tsc run type-checks and, only when nothing is wrong, emits the JavaScript that runs below.

@@ -1,5 +1,5 @@
 /**
- * examples/typed-client (openapi-fetch, typed by openapi-typescript from docs/openapi.yaml) run as
+ * examples/typed-client (openapi-fetch, typed by openapi-typescript from packages/adapters-http/openapi.yaml) run as
  * built against a real server: the build proves the example still fits the contract's types, this
  * proves that what it types is what the service answers.
  */

@@ -2,60 +2,71 @@
  * One call that wires every use case from a set of ports: what an embedder or the composition root
  * needs, without a DI container.
  */
-import { MenuCatalog } from './menu-catalog.js';
-import type { CustomerRepository } from './ports/customer-repository.js';
-import type { HealthProbe } from './ports/health.js';
-import type { MenuRepository } from './ports/menu-repository.js';
-import type { OrderRepository } from './ports/order-repository.js';
-import type { RateLimiter, RateLimitPolicy } from './ports/rate-limiter.js';
-import type { Clock, PasswordHasher, TokenService } from './ports/security.js';
-import { systemClock } from './ports/security.js';
-import type { SessionStore } from './ports/session-store.js';
-import type { OpeningHours } from './ports/opening-hours.js';
-import { alwaysOpen } from './ports/opening-hours.js';
-import type { StoreStateRepository } from './ports/store-state-repository.js';
-import type { OrderEventLog } from './ports/order-event-log.js';
-import type { DeliveryZones } from './ports/delivery-zones.js';
-import type { SlotPlaces } from './ports/slot-places.js';
+import { MenuCatalog } from './menu/menu-catalog.js';
+import type { CustomerRepository } from './accounts/customer-repository.js';
+import type { PendingErasures } from './accounts/pending-erasures.js';
+import type { HealthProbe } from './status/health.js';
+import type { MenuRepository } from './menu/menu-repository.js';
+import type { OrderRepository } from './orders/order-repository.js';
+import type { IdempotencyKeys } from './orders/idempotency-keys.js';
+import type { OrderOutbox } from './orders/order-outbox.js';
+import type { RateLimiter, RateLimitPolicy } from './rate-limits/rate-limiter.js';
+import type { Clock, PasswordHasher, TokenService } from './shared/security.js';
+import { systemClock } from './shared/security.js';
+import type { SessionStore } from './accounts/session-store.js';
+import type { OpeningHours } from './store/opening-hours.js';
+import { alwaysOpen } from './store/opening-hours.js';
+import type { StoreStateRepository } from './store/store-state-repository.js';
+import type { OrderEventLog } from './orders/order-event-log.js';
+import type { DeliveryZones } from './fulfilment/delivery-zones.js';
+import type { SlotPlaces } from './fulfilment/slot-places.js';
 import { FulfilmentPlanner } from './fulfilment/fulfilment-planner.js';
 import { DEFAULT_SLOT_RULES, type SlotRules } from './fulfilment/slot-rules.js';
-import { ListSlots, QuoteDelivery } from './use-cases/fulfilment-queries.js';
-import { OrderEventRelay, type OrderEventRelayOptions } from './use-cases/order-event-relay.js';
-import { OrderFeeds } from './use-cases/order-feeds.js';
-import type { StoreSettings } from './model/store.js';
-import { CancelOrder, GetOrder, MoveOrder } from './use-cases/order-access.js';
-import { ListKitchenOrders } from './use-cases/list-kitchen-orders.js';
-import { SetCustomerRole } from './use-cases/set-customer-role.js';
-import { GetStoreStatus, SetAcceptingOrders, SetProductAvailability } from './use-cases/store-control.js';
-import { StoreGate } from './use-cases/store-gate.js';
-import { CachingTokenService } from './security/verified-token-cache.js';
-import { Authenticate } from './use-cases/authenticate.js';
-import { CheckStatus } from './use-cases/check-status.js';
-import { GetCurrentCustomer } from './use-cases/get-current-customer.js';
-import { ImportMenu } from './use-cases/import-menu.js';
-import { ListMenu } from './use-cases/list-menu.js';
-import { ListOrders } from './use-cases/list-orders.js';
-import { Login } from './use-cases/login.js';
-import { defaultLoginEmailPolicy } from './use-cases/password-attempts.js';
-import { Logout } from './use-cases/logout.js';
-import type { PlaceOrderOptions } from './use-cases/place-order.js';
-import { PlaceOrder } from './use-cases/place-order.js';
-import { CheckRateLimit, GetRateLimitStatus } from './use-cases/rate-limits.js';
-import { RefreshSession } from './use-cases/refresh-session.js';
-import { RegisterCustomer } from './use-cases/register-customer.js';
-import { SearchMenu } from './use-cases/search-menu.js';
-import { SetCustomerDisabled } from './use-cases/set-customer-disabled.js';
-import type { Mailer } from './ports/mailer.js';
-import type { PasswordResetTokenStore } from './ports/password-reset-tokens.js';
-import { BackgroundTasks, type BackgroundTaskOptions } from './use-cases/background-tasks.js';
-import { EraseAccount, LabelCustomers } from './use-cases/erase-account.js';
-import { ErasureSweep, type ErasureSweepOptions } from './use-cases/erasure-sweep.js';
-import { ConfirmPasswordReset, RequestPasswordReset, type PasswordResetDependencies } from './use-cases/password-reset.js';
-import { SignUp } from './use-cases/sign-up.js';
+import { ListSlots } from './fulfilment/list-slots.js';
+import { QuoteDelivery } from './fulfilment/quote-delivery.js';
+import { OrderEventRelay, type OrderEventRelayOptions } from './orders/order-event-relay.js';
+import { OrderFeeds } from './orders/order-feeds.js';
+import type { StoreSettings } from './store/store.js';
+import { CancelOrder } from './orders/cancel-order.js';
+import { GetOrder } from './orders/get-order.js';
+import { MoveOrder } from './orders/move-order.js';
+import { ListKitchenOrders } from './orders/list-kitchen-orders.js';
+import { SetCustomerRole } from './accounts/set-customer-role.js';
+import { GetStoreStatus } from './store/get-store-status.js';
+import { SetAcceptingOrders } from './store/set-accepting-orders.js';
+import { SetProductAvailability } from './store/set-product-availability.js';
+import { StoreGate } from './store/store-gate.js';
+import { Authenticate } from './accounts/authenticate.js';
+import { CheckStatus } from './status/check-status.js';
+import { GetCurrentCustomer } from './accounts/get-current-customer.js';
+import { ImportMenu } from './menu/import-menu.js';
+import { ListMenu } from './menu/list-menu.js';
+import { ListOrders } from './orders/list-orders.js';
+import { Login } from './accounts/login.js';
+import { defaultLoginEmailPolicy } from './accounts/password-attempts.js';
+import { Logout } from './accounts/logout.js';
+import type { PlaceOrderOptions } from './orders/place-order.js';
+import { PlaceOrder } from './orders/place-order.js';
+import { CheckRateLimit } from './rate-limits/check-rate-limit.js';
+import { GetRateLimitStatus } from './rate-limits/get-rate-limit-status.js';
+import { RefreshSession } from './accounts/refresh-session.js';
+import { RegisterCustomer } from './accounts/register-customer.js';
+import { SearchMenu } from './search/search-menu.js';
+import { SetCustomerDisabled } from './accounts/set-customer-disabled.js';
+import type { Mailer } from './accounts/mailer.js';
+import type { PasswordResetTokenStore } from './accounts/password-reset-tokens.js';
+import { BackgroundTasks, type BackgroundTaskOptions } from './shared/background-tasks.js';
+import { EraseAccount } from './accounts/erase-account.js';
+import { LabelCustomers } from './accounts/label-customers.js';
+import { ErasureSweep, type ErasureSweepOptions } from './accounts/erasure-sweep.js';
+import { ConfirmPasswordReset } from './accounts/confirm-password-reset.js';
+import type { PasswordResetDependencies } from './accounts/password-reset.js';
+import { RequestPasswordReset } from './accounts/request-password-reset.js';
+import { SignUp } from './accounts/sign-up.js';
 import type { WebhookAdministration } from './webhooks/admin.js';
 import { EndpointDirectory, ENDPOINT_CACHE_MS } from './webhooks/endpoint-directory.js';
 import { ManageWebhooks } from './webhooks/manage-webhooks.js';
-import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
+import type { WebhookDeliveryLog, WebhookDeliveryQueue, WebhookDeliveryUpkeep, WebhookEndpointStore, WebhookSender, WebhookUrlPolicy } from './webhooks/ports.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/webhook-dispatcher.js';
 import { WebhookHousekeeping, type WebhookHousekeepingOptions } from './webhooks/webhook-housekeeping.js';
 import { plainWebhookPayload, type WebhookPayload } from './webhooks/webhook-events.js';
@@ -65,7 +76,13 @@ import { WebhookFeed } from './webhooks/webhook-feed.js';
 export interface StorefrontPorts {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  /** The Idempotency-Key records of order placement. */
+  readonly idempotencyKeys: IdempotencyKeys;
+  /** The order changes not yet published as events (kept by the orders' store). */
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** Accounts whose erasure is requested and not finished (kept on the account records). */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Password reset tokens, stored hashed. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -78,7 +95,7 @@ export interface StorefrontPorts {
   readonly limiter: RateLimiter;
   /** Whether the kitchen has paused ordering, shared by every instance. */
   readonly storeState: StoreStateRepository;
-  /** The log the live order streams read: in-process in memory mode, Redis when shared. */
+  /** The log the live order streams read: in-process in memory mode, shared by every instance otherwise. */
   readonly events: OrderEventLog;
   readonly hasher: PasswordHasher;
   readonly tokens: TokenService;
@@ -90,11 +107,16 @@ export interface StorefrontPorts {
   /** Dependencies reported by the status check, e.g. `store` and `rate_limiter`. */
   readonly probes?: readonly HealthProbe[];
   /**
-   * Outgoing webhooks (the factories of the store adapters return both stores under these names).
+   * Outgoing webhooks (the factories of the store adapters return these four under these names).
    * Absent: no webhooks (`Storefront.webhooks` is undefined and the outbox feeds only the log).
    */
   readonly webhookEndpoints?: WebhookEndpointStore;
-  readonly webhookDeliveries?: WebhookDeliveryStore;
+  /** The deliveries to send: enqueued, leased, recorded. */
+  readonly webhookDeliveryQueue?: WebhookDeliveryQueue;
+  /** The deliveries as the admin reads and retries them. */
+  readonly webhookDeliveryLog?: WebhookDeliveryLog;
+  /** Retention, removed endpoints' deliveries, erased payloads. */
+  readonly webhookDeliveryUpkeep?: WebhookDeliveryUpkeep;
   /** Sends the deliveries (`@storefront/adapters-webhooks`); absent: deliveries are kept, pending, and no dispatcher is made. */
   readonly webhookSender?: WebhookSender;
   /** The address rules at registration; absent: every URL of the right shape is taken (the sender still checks its own). */
@@ -140,12 +162,6 @@ export interface StorefrontOptions {
   readonly openingHours?: OpeningHours;
   /** Slot length, lead times, horizon and capacity (DEFAULT_SLOT_RULES for what is not given). */
   readonly fulfilment?: Partial<SlotRules>;
-  /**
-   * Verified access tokens remembered until their expiry, so that a signature is checked once per
-   * token rather than once per request (sessions and accounts are still looked up every time; see
-   * CachingTokenService). Default 10,000 tokens; `false` checks every signature.
-   */
-  readonly verifiedTokenCache?: { readonly maxEntries: number } | false;
   /** The relay that publishes stored order changes to the event log (sweep period, failure hooks). */
   readonly events?: OrderEventRelayOptions;
   /** Sign-ups per client. Default 5 per hour. */
@@ -271,7 +287,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
     clock,
   );
-  const { customers, sessions, hasher, limiter } = ports;
+  const { customers, sessions, hasher, tokens, limiter } = ports;
   const planner = new FulfilmentPlanner({
     hours: gate.hours,
     rules: { ...DEFAULT_SLOT_RULES, ...options.fulfilment },
@@ -281,12 +297,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     orders: ports.orders,
   });
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
-  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);
+  const orderEvents = new OrderEventRelay(ports.orderOutbox, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
-  const tokens =
-    options.verifiedTokenCache === false
-      ? ports.tokens
-      : new CachingTokenService(ports.tokens, { clock, ...(options.verifiedTokenCache ?? {}) });
   const background = new BackgroundTasks(options.background);
   const passwordReset: PasswordResetDependencies = {
     customers,
@@ -302,13 +314,13 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   };
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
-    ...{ resetTokens: ports.resetTokens, orders: ports.orders, events: ports.events },
-    webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
+    ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
+    webhooks: webhooks && { deliveries: webhooks.upkeep, payload: webhooks.payload },
   });
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, options.orders, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -338,7 +350,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
     eraseAccount,
-    erasureSweep: new ErasureSweep(customers, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
+    erasureSweep: new ErasureSweep(ports.pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,
@@ -349,16 +361,16 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
 
 /** The webhook side when its stores are given: the admin use case, the outbox's feed, and the dispatcher when there is a sender. */
 function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Clock) {
-  const { webhookEndpoints: endpoints, webhookDeliveries: deliveries, webhookSender: sender } = ports;
-  if (endpoints === undefined || deliveries === undefined) return undefined;
+  const { webhookEndpoints: endpoints, webhookDeliveryQueue: queue, webhookDeliveryLog: log, webhookDeliveryUpkeep: upkeep, webhookSender: sender } = ports;
+  if (endpoints === undefined || queue === undefined || log === undefined || upkeep === undefined) return undefined;
   const directory = new EndpointDirectory(endpoints, clock, options.endpointCacheMs ?? ENDPOINT_CACHE_MS);
-  const housekeeping = new WebhookHousekeeping({ endpoints, deliveries, clock }, options.housekeeping);
+  const housekeeping = new WebhookHousekeeping({ endpoints, deliveries: upkeep, clock }, options.housekeeping);
   const dispatcherOptions = { ...options.dispatcher, ...(options.retentionMs === undefined ? {} : { retentionMs: options.retentionMs }) };
-  const dispatcher = sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries, sender, directory, clock, housekeeping }, dispatcherOptions);
+  const dispatcher =
+    sender === undefined ? undefined : new WebhookDispatcher({ endpoints, deliveries: queue, sender, directory, clock, housekeeping }, dispatcherOptions);
   const wake = (): void => dispatcher?.notify();
   const admin = new ManageWebhooks({
-    endpoints,
-    deliveries,
+    ...{ endpoints, queue, log, upkeep },
     urlPolicy: ports.webhookUrlPolicy ?? { check: () => Promise.resolve(null) },
     clock,
     allowHttp: options.allowHttp ?? false,
@@ -368,6 +380,6 @@ function wireWebhooks(ports: StorefrontPorts, options: WebhookOptions, clock: Cl
     },
   });
   const payload = options.payload ?? plainWebhookPayload;
-  const feed = new WebhookFeed(directory, deliveries, payload, wake);
-  return { admin, feed, dispatcher, housekeeping, deliveries, payload };
+  const feed = new WebhookFeed(directory, queue, payload, wake);
+  return { admin, feed, dispatcher, housekeeping, upkeep, payload };
 }

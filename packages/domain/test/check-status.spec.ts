@@ -1,9 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { HealthProbe } from '../src/ports/health.js';
-import type { Clock } from '../src/ports/security.js';
-import { setTimer } from '../src/timers.js';
-import { CheckStatus } from '../src/use-cases/check-status.js';
+import type { HealthProbe } from '../src/status/health.js';
+import type { Clock } from '../src/shared/security.js';
+import { setTimer } from '../src/shared/timers.js';
+import { CheckStatus } from '../src/status/check-status.js';
 
 class ManualClock implements Clock {
   constructor(public ms = Date.parse('2030-01-01T00:00:00Z')) {}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
-import { emailOf } from '../src/model/email.js';
+import { emailOf } from '../src/accounts/email.js';
 
 describe('Email', () => {
   it('answers at once for long strings that are not addresses (no backtracking blow-up)', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { newId, OrderStamper, randomToken, sha256Hex } from '../src/ids.js';
+import { newId, OrderStamper, randomToken, sha256Hex } from '../src/shared/ids.js';
 
 describe('OrderStamper', () => {
   const t = Date.UTC(2025, 0, 15, 12, 0, 0);

@@ -1,9 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { isDomainError } from '../src/errors.js';
-import { menuDocumentOf, parseMenuDocument } from '../src/model/menu-document.js';
-import { assignOptionIds } from '../src/model/option-ids.js';
-import type { Product } from '../src/model/product.js';
+import { isDomainError } from '../src/shared/errors.js';
+import { menuDocumentOf, parseMenuDocument } from '../src/menu/menu-document.js';
+import { assignOptionIds } from '../src/menu/option-ids.js';
+import type { Product } from '../src/menu/product.js';
 import { issuesOf } from './refusals.js';
 
 const size = { name: 'Size', min: 1, max: 1, options: [{ name: 'Regular', price_delta: 0 }, { name: 'Large', price_delta: 400 }] };

@@ -5,8 +5,8 @@
  * `opt_1_0_2`), so a test can tell which group an id or a message names.
  */
 import fc from 'fast-check';
-import type { OptionGroup } from '../src/model/option-group.js';
-import type { Product } from '../src/model/product.js';
+import type { OptionGroup } from '../src/menu/option-group.js';
+import type { Product } from '../src/menu/product.js';
 
 /** How one group of a line's product is made, and which of its options the line chose. */
 export interface GroupPlan {

@@ -4,12 +4,12 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { DomainError, isDomainError } from '../src/errors.js';
-import type { Order, OrderStatus } from '../src/model/order.js';
-import { legacyFulfilment } from '../src/model/fulfilment.js';
-import type { Mover } from '../src/model/order-lifecycle.js';
-import { applyOrderMove, ORDER_STATUSES, parseReason, pathFromPlaced, placedState, planMove } from '../src/model/order-lifecycle.js';
-import { Issues } from '../src/model/validation.js';
+import { DomainError, isDomainError } from '../src/shared/errors.js';
+import type { Order, OrderStatus } from '../src/orders/order.js';
+import { legacyFulfilment } from '../src/fulfilment/fulfilment.js';
+import type { Mover } from '../src/orders/order-lifecycle.js';
+import { applyOrderMove, ORDER_STATUSES, parseReason, pathFromPlaced, placedState, planMove } from '../src/orders/order-lifecycle.js';
+import { Issues } from '../src/shared/validation.js';
 
 /** `from>to` → what each mover may do: 'free' (no reason), 'reason' (needs one); absent = illegal. */
 const LEGAL: Readonly<Record<string, Partial<Record<Mover, 'free' | 'reason'>>>> = {

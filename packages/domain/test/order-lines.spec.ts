@@ -1,9 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { DomainError, isDomainError } from '../src/errors.js';
-import type { OrderRequestLine } from '../src/model/order.js';
-import type { Product } from '../src/model/product.js';
-import { fingerprintOf, parseLines, priceOrder } from '../src/use-cases/order-pricing.js';
+import { DomainError, isDomainError } from '../src/shared/errors.js';
+import type { OrderRequestLine } from '../src/orders/order.js';
+import type { Product } from '../src/menu/product.js';
+import { fingerprintOf, parseLines, priceOrder } from '../src/orders/order-pricing.js';
 import { refusal } from './refusals.js';
 
 const line = (options?: unknown): OrderRequestLine => ({ productId: 'prd_1', quantity: 2, ...(options === undefined ? {} : { options }) }) as OrderRequestLine;

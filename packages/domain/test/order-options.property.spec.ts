@@ -7,8 +7,8 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { isDomainError } from '../src/errors.js';
-import { fingerprintOf, parseLines, priceOrder } from '../src/use-cases/order-pricing.js';
+import { isDomainError } from '../src/shared/errors.js';
+import { fingerprintOf, parseLines, priceOrder } from '../src/orders/order-pricing.js';
 import { groupId, groupsNamed, optionId, scenario, type Scenario } from './option-arbitraries.js';
 import { refusal } from './refusals.js';
 

@@ -1,9 +1,9 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { isDomainError } from '../src/errors.js';
-import { pageOffset, PAGING, toPage } from '../src/model/page.js';
-import { Issues } from '../src/model/validation.js';
-import { resolvePage } from '../src/use-cases/paging.js';
+import { isDomainError } from '../src/shared/errors.js';
+import { pageOffset, PAGING, toPage } from '../src/shared/page.js';
+import { Issues } from '../src/shared/validation.js';
+import { resolvePage } from '../src/shared/paging.js';
 
 describe('toPage', () => {
   it('points to the next page while rows remain', () => {

@@ -1,7 +1,7 @@
 /** What the domain's refusals look like to the tests: the error of a call, the paths of a menu's issues. */
 import { expect } from 'chai';
-import { DomainError, isDomainError } from '../src/errors.js';
-import { parseMenuDocument } from '../src/model/menu-document.js';
+import { DomainError, isDomainError } from '../src/shared/errors.js';
+import { parseMenuDocument } from '../src/menu/menu-document.js';
 
 /** The DomainError `run` throws (anything else is rethrown; no throw fails the test). */
 export function refusal(run: () => unknown, expected = 'expected a refusal'): DomainError {

@@ -3,7 +3,7 @@
  * way, product by product and word by word, with nothing shared with the index but `tokenize`:
  * what the index must answer.
  */
-import type { Product } from '../src/model/product.js';
+import type { Product } from '../src/menu/product.js';
 import { tokenize } from '../src/search/normalize.js';
 
 let productCount = 0;

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parseFulfilment } from '../src/fulfilment/fulfilment-request.js';
-import { displayNameOf } from '../src/model/display-name.js';
-import { parseMenuDocument } from '../src/model/menu-document.js';
-import { parseReason } from '../src/model/order-lifecycle.js';
-import { givenPassword, newPassword } from '../src/model/password.js';
-import { TEXT_RULE, textFits, type TextKind } from '../src/model/text.js';
-import { Issues } from '../src/model/validation.js';
+import { displayNameOf } from '../src/accounts/display-name.js';
+import { parseMenuDocument } from '../src/menu/menu-document.js';
+import { parseReason } from '../src/orders/order-lifecycle.js';
+import { givenPassword, newPassword } from '../src/accounts/password.js';
+import { TEXT_RULE, textFits, type TextKind } from '../src/shared/text.js';
+import { Issues } from '../src/shared/validation.js';
 import { checkWebhookUrl } from '../src/webhooks/webhook-url.js';
 import { issuesOf } from './refusals.js';
 
@@ -58,7 +58,7 @@ describe('TEXT_RULE: text a store can hold and a screen shows as given', () => {
     expect(messageAt((issues) => checkWebhookUrl('https://hooks.example.com/\u0007', false, issues))).to.deep.equal([['url', TEXT_RULE.line.message]]);
     const address = { line1: 'Main St 1', city: 'Berlin', postalCode: '10178\u0000', lat: 52.5, lng: 13.4, instructions: 'ring\ntwice\u001b' };
     expect(messageAt((issues) => parseFulfilment({ type: 'delivery', address }, issues))).to.deep.equal([
-      ['fulfilment.address.postal_code', TEXT_RULE.line.message],
+      ['fulfilment.address.postalCode', TEXT_RULE.line.message],
       ['fulfilment.address.instructions', TEXT_RULE.lines.message],
     ]);
   });

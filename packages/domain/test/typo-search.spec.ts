@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { Product } from '../src/model/product.js';
+import type { Product } from '../src/menu/product.js';
 import { MenuSearchIndex } from '../src/search/menu-search-index.js';
 import { tokenize } from '../src/search/normalize.js';
 import { osa, prefixDistance, referenceSearch, searchProduct } from './search-reference.js';

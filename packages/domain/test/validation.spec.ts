@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { parseMenuDocument } from '../src/model/menu-document.js';
+import { parseMenuDocument } from '../src/menu/menu-document.js';
 import { issuesOf } from './refusals.js';
 
 const soup = { name: 'Soup', category: 'Starters', price: 450 };

@@ -1,6 +1,6 @@
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import { Issues } from '../src/model/validation.js';
+import { Issues } from '../src/shared/validation.js';
 import { WEBHOOK_LIMITS, WEBHOOK_RETRY_DELAYS_MS } from '../src/webhooks/model.js';
 import { outcomeOf } from '../src/webhooks/retry-schedule.js';
 import { checkWebhookUrl } from '../src/webhooks/webhook-url.js';

@@ -1,5 +1,5 @@
 /**
- * The document checks the requests: each operation of docs/openapi.yaml compiled by ajv (JSON
+ * The document checks the requests: each operation of openapi.yaml compiled by ajv (JSON
  * Schema 2020-12, as OpenAPI 3.1 reads it) into one check of its path parameters, query and JSON
  * body, run before its handler (Fastify's habit: lib/validation.js). A path parameter that cannot be
  * one of ours is 404, like an unknown id; a query or body that does not fit is 400

@@ -3,7 +3,7 @@
  * instance end at once), GET /api/rate-limit and GET /api/status.
  */
 import type { Storefront } from '@storefront/domain';
-import type { EventStreams } from '../event-streams.js';
+import type { EventStreams } from '../sse/event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { customerJson, rateLimitJson } from '../mappers.js';
 import { empty, json } from '../reply.js';

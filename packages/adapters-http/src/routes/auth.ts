@@ -2,10 +2,10 @@
  * POST /api/auth/login, /refresh, /logout, /register, /password-reset and /password-reset/confirm.
  * A logout also ends the session's live order streams on this instance at once, and a password
  * reset every stream of the account (other instances find out when they authenticate their streams
- * again: event-streams.ts). Unknown body fields are ignored here as they are by login.
+ * again: sse/event-streams.ts). Unknown body fields are ignored here as they are by login.
  */
 import type { Storefront, TokenPair } from '@storefront/domain';
-import type { EventStreams } from '../event-streams.js';
+import type { EventStreams } from '../sse/event-streams.js';
 import { requireCaller } from '../exchange.js';
 import { tokenPairJson } from '../mappers.js';
 import { empty, json, type Reply } from '../reply.js';

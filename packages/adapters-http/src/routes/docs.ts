@@ -18,7 +18,7 @@ export type SwaggerUiFile = 'swagger-ui-bundle.js' | 'swagger-ui.css' | 'index.c
 
 /** What the app hands over to serve the reference: the document, and a way to read Swagger UI. */
 export interface ApiReference {
-  /** The OpenAPI document as parsed (docs/openapi.yaml): served as JSON at /openapi.json. */
+  /** The OpenAPI document as parsed (openapi.yaml): served as JSON at /openapi.json. */
   readonly document: unknown;
   /** The bytes of one of Swagger UI's files; asked once per file, on its first request. */
   asset(file: SwaggerUiFile): Promise<Buffer>;

@@ -3,12 +3,12 @@
  * to its owner or staff; anybody else 404 like the order itself) and GET /api/staff/events (every
  * order's events, staff only, checked by admission). `Last-Event-ID` resumes after the event a
  * client saw last. The feed is opened before the answer, so that a refusal is an ordinary JSON error;
- * what it hands over before the headers are out waits in the stream (event-stream.ts).
+ * what it hands over before the headers are out waits in the stream (sse/event-stream.ts).
  */
 import { type Caller, DomainError, type FeedSink, type Storefront } from '@storefront/domain';
 import { type Feed, isStaffRole } from '@storefront/domain/adapter-kit';
-import type { EventStream } from '../event-stream.js';
-import type { EventStreams } from '../event-streams.js';
+import type { EventStream } from '../sse/event-stream.js';
+import type { EventStreams } from '../sse/event-streams.js';
 import { requireCaller, requireStaff, type Exchange } from '../exchange.js';
 import { stream, type Reply } from '../reply.js';
 import { get, type Route } from '../route.js';

@@ -5,8 +5,8 @@
  */
 import type { Storefront } from '@storefront/domain';
 import { ifMatchVersion, versionTag } from '../conditional.js';
-import type { OrderTexts } from '../order-texts.js';
-import { pageHeaders } from '../query.js';
+import type { OrderJsonCache } from '../order-json-cache.js';
+import { pageHeaders } from '../page-links.js';
 import { bytes } from '../reply.js';
 import { get, post, type Route } from '../route.js';
 
@@ -16,7 +16,7 @@ import { get, post, type Route } from '../route.js';
  */
 const MOVE_RETRY = 'It is safe to retry: a move already applied is refused with 409 (412 with If-Match); GET the order to see where it is.';
 
-export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[] {
+export function kitchenRoutes(storefront: Storefront, orderJson: OrderJsonCache): Route[] {
   return [
     get(
       '/api/staff/orders',
@@ -24,7 +24,7 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
       async (_exchange, { query }) => {
         const page = await storefront.listKitchenOrders.execute({ status: query.status, page: query.page, limit: query.limit });
         // The next page lists the same statuses.
-        return bytes(200, texts.pageBytes(page), pageHeaders('/api/staff/orders', page, { status: query.status }));
+        return bytes(200, orderJson.pageBytes(page), pageHeaders('/api/staff/orders', page, { status: query.status }));
       },
       { access: 'staff' },
     ),
@@ -32,7 +32,7 @@ export function kitchenRoutes(storefront: Storefront, texts: OrderTexts): Route[
     post('/api/staff/orders/:order_id/status', 'moveOrder', { retry: MOVE_RETRY, access: 'staff' }, async (exchange, { params, body }) => {
       const expectedVersion = ifMatchVersion(exchange.header('if-match'));
       const order = await storefront.moveOrder.execute({ orderId: params.order_id, status: body.status, reason: body.reason, expectedVersion });
-      return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), 'Cache-Control', 'no-store']);
+      return bytes(200, orderJson.bytesOf(order), ['ETag', versionTag(order.version), 'Cache-Control', 'no-store']);
     }),
   ];
 }

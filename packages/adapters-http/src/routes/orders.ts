@@ -1,15 +1,15 @@
 /**
  * A customer's orders: POST /api/orders (idempotent with Idempotency-Key), GET /api/orders (the
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
- * Every order is written from its cached text (order-texts.ts).
+ * Every order is written from its cached text (order-json-cache.ts).
  */
 import type { Caller, Storefront, Viewer } from '@storefront/domain';
 import type { FulfilmentInput } from '@storefront/domain/adapter-kit';
 import type { Input } from '../contract/input.js';
 import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';
-import type { OrderTexts } from '../order-texts.js';
-import { pageHeaders } from '../query.js';
+import type { OrderJsonCache } from '../order-json-cache.js';
+import { pageHeaders } from '../page-links.js';
 import { bytes, empty } from '../reply.js';
 import { get, post, SAFE_TO_RETRY, type Route } from '../route.js';
 
@@ -36,7 +36,7 @@ export function viewerOf(caller: Caller): Viewer {
   return { customerId: caller.customer.customerId, role: caller.customer.role };
 }
 
-export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] {
+export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): Route[] {
   return [
     post('/api/orders', 'placeOrder', { retry: orderRetryAdvice, access: 'caller' }, async (exchange, { body }) => {
       const caller = requireCaller(exchange);
@@ -47,7 +47,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
         tip: body.tip,
         idempotencyKey: exchange.header('idempotency-key'),
       });
-      return bytes(201, texts.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
+      return bytes(201, orderJson.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
     }),
 
     get(
@@ -56,7 +56,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
       async (exchange, { query }) => {
         const caller = requireCaller(exchange);
         const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, page: query.page, limit: query.limit });
-        return bytes(200, texts.pageBytes(page), pageHeaders('/api/orders', page));
+        return bytes(200, orderJson.pageBytes(page), pageHeaders('/api/orders', page));
       },
       { access: 'caller' },
     ),
@@ -72,7 +72,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
         const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
         const conditional = exchange.header('if-none-match');
         if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
-        return bytes(200, texts.bytesOf(order), headers);
+        return bytes(200, orderJson.bytesOf(order), headers);
       },
       { access: 'caller' },
     ),
@@ -84,7 +84,7 @@ export function orderRoutes(storefront: Storefront, texts: OrderTexts): Route[] 
     post('/api/orders/:order_id/cancel', 'cancelOrder', { retry: SAFE_TO_RETRY, access: 'caller' }, async (exchange, { params }) => {
       const caller = requireCaller(exchange);
       const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId: params.order_id });
-      return bytes(200, texts.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
+      return bytes(200, orderJson.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }

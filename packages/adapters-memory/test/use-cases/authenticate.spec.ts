@@ -2,6 +2,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { createStorefront, type SessionStore, type TokenService } from '@storefront/domain';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@storefront/domain/adapter-kit';
+import { CachingTokenService } from '@storefront/adapters-crypto';
 import { expectDomainError, FakeClock } from '@storefront/testing';
 import { createMemoryAdapters } from '../../src/index.js';
 import { aLoggedInCustomer, aWorld, cryptoOn, TOKEN_CLOCK_TOLERANCE_MS } from './world.js';
@@ -47,7 +48,7 @@ describe('Authenticate', () => {
     let sessionLookups = 0;
     const sessions: SessionStore = Object.create(adapters.sessions) as SessionStore;
     sessions.findById = (id) => ((sessionLookups += 1), adapters.sessions.findById(id));
-    const storefront = createStorefront({ ...adapters, sessions, hasher, tokens: counting, clock });
+    const storefront = createStorefront({ ...adapters, sessions, hasher, tokens: new CachingTokenService(counting, { clock }), clock });
     await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
     const pair = await storefront.login.execute({ email: 'fay@example.com', password: 'fay-password', client: '203.0.113.7' });
     for (let i = 0; i < 5; i++) await storefront.authenticate.execute(pair.accessToken);
@@ -58,15 +59,12 @@ describe('Authenticate', () => {
     expect(verifications).to.equal(2);
   });
 
-  it('checks every signature when the cache is turned off', async () => {
+  it('checks every signature when the token service is not behind the cache', async () => {
     const clock = new FakeClock();
     const { hasher, tokens } = cryptoOn(clock);
     let verifications = 0;
     const counting: TokenService = { issue: (c, ttl) => tokens.issue(c, ttl), verify: (t) => ((verifications += 1), tokens.verify(t)) };
-    const storefront = createStorefront(
-      { ...createMemoryAdapters({ clock }), hasher, tokens: counting, clock },
-      { verifiedTokenCache: false },
-    );
+    const storefront = createStorefront({ ...createMemoryAdapters({ clock }), hasher, tokens: counting, clock });
     await storefront.registerCustomer.execute({ email: 'fay@example.com', name: 'Fay', password: 'fay-password' });
     const pair = await storefront.login.execute({ email: 'fay@example.com', password: 'fay-password', client: '203.0.113.7' });
     for (let i = 0; i < 3; i++) await storefront.authenticate.execute(pair.accessToken);

@@ -30,7 +30,7 @@ async function anErasure() {
   await base.adapters.events.append([eventOfVersion(order, 1)]);
   const eventId = `evt_${order.orderId}_1`;
   const webhookId = 'whk_erasurefaults0000000';
-  await base.adapters.webhookDeliveries.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
+  await base.adapters.webhookDeliveryQueue.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
   const caller = await world.storefront.authenticate.execute(pair.accessToken);
   const erase = () => world.storefront.eraseAccount.execute({ caller, password, client: 'test' });
 
@@ -39,7 +39,7 @@ async function anErasure() {
     expect(await base.adapters.customers.findById(profile.customerId), 'the account record').to.equal(null);
     expect((await base.adapters.orders.findById(order.orderId))?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: order.fulfilment.promisedAt, zone: 'Centre' });
     expect(JSON.stringify(await readAllEvents(base.adapters.events)), 'the event log').not.to.contain(ADDRESS.line1);
-    const [delivery] = (await base.adapters.webhookDeliveries.list(webhookId, { page: 1, limit: 10 })).items;
+    const [delivery] = (await base.adapters.webhookDeliveryLog.list(webhookId, { page: 1, limit: 10 })).items;
     expect(delivery?.payload, 'the stored webhook delivery').to.contain(order.orderId).and.not.to.contain(ADDRESS.line1);
   };
   return { world, base, faults, reported, profile, erase, expectErased };
@@ -56,7 +56,7 @@ describe('Accounts: an erasure interrupted by a fault', function () {
       (error: unknown) => error,
     );
     expect(failed).to.be.instanceOf(InjectedFault);
-    expect(await s.base.adapters.customers.listErasuresPending(10), 'the record, and its mark, go last').to.include(s.profile.customerId);
+    expect(await s.base.adapters.pendingErasures.list(10), 'the record, and its mark, go last').to.include(s.profile.customerId);
     await s.world.storefront.background.settled();
     await s.expectErased();
     expect(s.reported).to.deep.equal([]);
@@ -80,7 +80,7 @@ describe('Accounts: an erasure interrupted by a fault', function () {
     const { pair, email, password } = await aLoggedInCustomer(s.world, 'second@example.com', 'second-password');
     const customerId = (await s.base.adapters.customers.findByEmail(email))!.customerId;
     // What a process that died right after the first step leaves.
-    expect(await s.base.adapters.customers.markErasure(customerId, s.world.clock.now())).to.equal(true);
+    expect(await s.base.adapters.pendingErasures.mark(customerId, s.world.clock.now())).to.equal(true);
     const verified = s.world.hasher.verifications;
     await expectDomainError(s.world.storefront.login.execute({ email, password, client: 'test' }), 'invalid_credentials');
     expect(s.world.hasher.verifications - verified, 'a password hash checked, as for an unknown email').to.equal(1);

@@ -198,7 +198,7 @@ describe('Fulfilment', () => {
       expect(detailOf(await expectDomainError(s.place({ type: 'delivery' }), 'validation_failed'))?.path).to.equal('fulfilment.address');
       expect(detailOf(await expectDomainError(s.place({ type: 'pickup', address: ADDRESS }), 'validation_failed'))?.path).to.equal('fulfilment.address');
       const error = (await expectDomainError(s.place({ type: 'delivery', address: { ...ADDRESS, line1: '', postalCode: 'x'.repeat(21), lat: 91 } }), 'validation_failed')) as DomainError;
-      expect(error.details?.map((d) => d.path)).to.deep.equal(['fulfilment.address.line1', 'fulfilment.address.postal_code', 'fulfilment.address.lat']);
+      expect(error.details?.map((d) => d.path)).to.deep.equal(['fulfilment.address.line1', 'fulfilment.address.postalCode', 'fulfilment.address.lat']);
     });
 
     it('quotes the zone, fee and minimum of a point', async () => {

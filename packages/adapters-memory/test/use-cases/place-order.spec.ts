@@ -68,7 +68,7 @@ describe('PlaceOrder', () => {
     const { soup } = await withMenu(world);
     const items = [{ productId: soup.productId, quantity: 1 }, { productId: newId('prd'), quantity: 1 }];
     const error = await expectDomainError(world.storefront.placeOrder.execute({ customerId, items }), 'unknown_product');
-    expect((error as { details: unknown }).details).to.deep.equal([{ path: 'items.1.product_id', message: `no product ${items[1]!.productId} on the menu` }]);
+    expect((error as { details: unknown }).details).to.deep.equal([{ path: 'items.1.productId', message: `no product ${items[1]!.productId} on the menu` }]);
   });
 
   it('refuses an unavailable product with product_unavailable', async () => {

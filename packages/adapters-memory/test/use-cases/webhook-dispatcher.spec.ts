@@ -7,8 +7,11 @@
  */
 import { afterEach, describe, it } from 'mocha';
 import { expect } from 'chai';
-import { BUSY_PAUSE_MS, WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_OVERLAP_MS, type WebhookResponse } from '@storefront/domain/adapter-kit';
+import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_SECRET_OVERLAP_MS, type WebhookResponse } from '@storefront/domain/adapter-kit';
 import { aWebhookWorld, overriding, RECEIVER, type WebhookWorld } from './webhook-world.js';
+
+/** The host's pause while busy (the app's is its pressure's sampling period, 100 ms). */
+const PAUSE_MS = 100;
 
 const status = (statusCode: number): WebhookResponse => ({ kind: 'response', statusCode });
 
@@ -182,7 +185,7 @@ describe('WebhookDispatcher', () => {
 
   it('gives way to requests while the host is busy: one batch per pause, then everything once it is not', async () => {
     let busy = true;
-    const w = await world({ webhooks: { dispatcher: { perEndpoint: 4, total: 32, busy: () => busy } } });
+    const w = await world({ webhooks: { dispatcher: { perEndpoint: 4, total: 32, busy: { now: () => busy, pauseMs: PAUSE_MS } } } });
     await w.admin.add({ url: RECEIVER });
     for (let i = 0; i < 20; i++) await w.place();
     await w.published();
@@ -190,12 +193,12 @@ describe('WebhookDispatcher', () => {
     await w.dispatcher.settled();
     // Busy: one lease of perEndpoint, then a pause; the notifies of the finished attempts lease nothing more.
     expect(w.sender.sent, 'sent while busy, before the pause ends').to.have.length(4);
-    await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS + 30));
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + 30));
     await w.dispatcher.settled();
     expect(w.sender.sent, 'one more batch after the pause').to.have.length(8);
     busy = false;
     w.dispatcher.notify();
-    await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS + 30));
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS + 30));
     await w.dispatcher.settled();
     expect(w.sender.sent, 'the rest once the host is not busy').to.have.length(20);
   });
@@ -252,8 +255,8 @@ describe('WebhookDispatcher', () => {
     let down = true;
     const errors: unknown[] = [];
     const w = await world({ webhooks: { dispatcher: { onError: (error) => errors.push(error) } } }, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
-        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.lease(request)),
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
+        lease: (request) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveryQueue.lease(request)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
@@ -272,19 +275,19 @@ describe('WebhookDispatcher', () => {
     let leasing = false;
     let overlaps = 0;
     const w = await world({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
         lease: async (request) => {
           leasing = true;
           try {
             await new Promise((resolve) => setTimeout(resolve, 3));
-            return await adapters.webhookDeliveries.lease(request);
+            return await adapters.webhookDeliveryQueue.lease(request);
           } finally {
             leasing = false;
           }
         },
         record: (...args) => {
           if (leasing) overlaps += 1;
-          return adapters.webhookDeliveries.record(...args);
+          return adapters.webhookDeliveryQueue.record(...args);
         },
       }),
     }));

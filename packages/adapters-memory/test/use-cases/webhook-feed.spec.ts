@@ -53,18 +53,18 @@ describe('the webhook feed from the outbox', () => {
   it('keeps an event in the outbox while the delivery store fails, and enqueues it once it works', async () => {
     let down = false;
     w = await aWebhookWorld({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
-        enqueue: (event, ids) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveries.enqueue(event, ids)),
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
+        enqueue: (event, ids) => (down ? Promise.reject(new Error('store down')) : adapters.webhookDeliveryQueue.enqueue(event, ids)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
     down = true;
     const orderId = await w.place();
     await w.published();
-    expect((await w.world.adapters.orders.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
+    expect((await w.world.adapters.orderOutbox.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
     down = false;
     await w.published();
-    expect(await w.world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+    expect(await w.world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
     expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 20 })).items.map((d) => d.eventId)).to.deep.equal([`evt_${orderId}_1`]);
   });
 
@@ -72,13 +72,13 @@ describe('the webhook feed from the outbox', () => {
     let down = true;
     const calls: string[] = [];
     w = await aWebhookWorld({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
+      webhookDeliveryQueue: overriding(adapters.webhookDeliveryQueue, {
         enqueue: async (event, ids) => {
           if (down) throw new Error('store down');
           calls.push(`start ${event.orderVersion}`);
           // The first version's write is the slow one.
           await new Promise((resolve) => setTimeout(resolve, event.orderVersion === 1 ? 10 : 0));
-          await adapters.webhookDeliveries.enqueue(event, ids);
+          await adapters.webhookDeliveryQueue.enqueue(event, ids);
           calls.push(`end ${event.orderVersion}`);
         },
       }),
@@ -97,18 +97,18 @@ describe('the webhook feed from the outbox', () => {
   it('enqueues again after a crash between enqueuing and marking published, without a second delivery', async () => {
     let crash = false;
     w = await aWebhookWorld({}, (adapters) => ({
-      orders: overriding(adapters.orders, {
-        markPublished: (orderId, version) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orders.markPublished(orderId, version)),
+      orderOutbox: overriding(adapters.orderOutbox, {
+        markPublished: (orderId, version) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orderOutbox.markPublished(orderId, version)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
     crash = true;
     const orderId = await w.place();
     await w.published();
-    expect((await w.world.adapters.orders.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
+    expect((await w.world.adapters.orderOutbox.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
     crash = false;
     await w.published();
-    expect(await w.world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+    expect(await w.world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
     expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 20 })).total).to.equal(1);
   });
 });

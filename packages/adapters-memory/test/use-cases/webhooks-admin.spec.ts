@@ -158,14 +158,14 @@ describe('ManageWebhooks', () => {
     await w.admin.sendTest(endpoint.webhookId);
     await w.admin.remove(endpoint.webhookId);
     await expectDomainError(w.admin.get(endpoint.webhookId), 'not_found');
-    expect((await w.world.adapters.webhookDeliveries.stats()).pending).to.equal(0);
+    expect((await w.world.adapters.webhookDeliveryQueue.stats()).pending).to.equal(0);
   });
 
   it('finishes a removal a fault stopped halfway: the housekeeping removes the pending deliveries of the endpoint that is gone', async () => {
     let failing = true;
     w = await aWebhookWorld({}, (adapters) => ({
-      webhookDeliveries: overriding(adapters.webhookDeliveries, {
-        removeEndpoint: async (id) => (failing ? Promise.reject(new Error('the store went away')) : adapters.webhookDeliveries.removeEndpoint(id)),
+      webhookDeliveryUpkeep: overriding(adapters.webhookDeliveryUpkeep, {
+        removeEndpoint: async (id) => (failing ? Promise.reject(new Error('the store went away')) : adapters.webhookDeliveryUpkeep.removeEndpoint(id)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
@@ -173,11 +173,11 @@ describe('ManageWebhooks', () => {
     const refused = await w.admin.remove(endpoint.webhookId).then(() => null, (error: unknown) => error);
     expect((refused as Error | null)?.message).to.equal('the store went away');
     await expectDomainError(w.admin.get(endpoint.webhookId), 'not_found');
-    expect((await w.world.adapters.webhookDeliveries.stats()).pending, 'left by the fault').to.equal(1);
+    expect((await w.world.adapters.webhookDeliveryQueue.stats()).pending, 'left by the fault').to.equal(1);
     failing = false;
     expect(await w.world.storefront.webhookHousekeeping!.sweep()).to.deep.equal({ expired: 0, orphanEndpoints: 1 });
-    expect((await w.world.adapters.webhookDeliveries.stats()).pending).to.equal(0);
-    expect(await w.world.adapters.webhookDeliveries.endpointsWithDeliveries()).to.deep.equal([]);
+    expect((await w.world.adapters.webhookDeliveryQueue.stats()).pending).to.equal(0);
+    expect(await w.world.adapters.webhookDeliveryUpkeep.endpointsWithDeliveries()).to.deep.equal([]);
   });
 
   it('keeps a finished delivery WEBHOOK_RETENTION_DAYS (retentionMs) after it finished, then the housekeeping removes it', async () => {

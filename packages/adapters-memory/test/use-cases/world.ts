@@ -2,7 +2,7 @@
  * A Storefront wired from the memory adapters, a hand-moved clock and the real crypto adapters
  * (scrypt at a low cost, PASETO on an ephemeral key) on that clock; the hasher is counted.
  */
-import { createCryptoAdapters, type CryptoAdapters, type PasetoTokenService } from '@storefront/adapters-crypto';
+import { CachingTokenService, createCryptoAdapters, type CryptoAdapters, type PasetoTokenService } from '@storefront/adapters-crypto';
 import type { Product, Storefront, StorefrontOptions, StorefrontPorts } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { aProductDraft, FakeClock } from '@storefront/testing';
@@ -34,7 +34,8 @@ export function aWorld(options: StorefrontOptions = {}, ports: Partial<Storefron
   const adapters = createMemoryAdapters({ clock });
   const crypto = cryptoOn(clock);
   const hasher = new CountingHasher(crypto.hasher);
-  const storefront = createStorefront({ ...adapters, hasher, tokens: crypto.tokens, clock, ...ports }, options);
+  // Tokens behind the verified-token cache, as the app wires them.
+  const storefront = createStorefront({ ...adapters, hasher, tokens: new CachingTokenService(crypto.tokens, { clock }), clock, ...ports }, options);
   return { storefront, adapters, clock, hasher, tokens: crypto.tokens };
 }
 

@@ -24,7 +24,10 @@ export function coreModule(): ContainerModule {
         TYPES.Clock,
         TYPES.MenuRepository,
         TYPES.OrderRepository,
+        TYPES.IdempotencyKeys,
+        TYPES.OrderOutbox,
         TYPES.CustomerRepository,
+        TYPES.PendingErasures,
         TYPES.SessionStore,
         TYPES.RateLimiter,
         TYPES.PasswordHasher,
@@ -37,19 +40,21 @@ export function coreModule(): ContainerModule {
         TYPES.Mailers,
         TYPES.SlotPlaces,
         TYPES.WebhookEndpointStore,
-        TYPES.WebhookDeliveryStore,
+        TYPES.WebhookDeliveryQueue,
+        TYPES.WebhookDeliveryLog,
+        TYPES.WebhookDeliveryUpkeep,
         TYPES.WebhookSender,
         TYPES.WebhookUrlPolicy,
         TYPES.Metrics,
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
         withErasureSweep(databaseReady, createStorefront(
           {
-            ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
+            ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
-            ...{ webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy },
+            ...{ webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
           },
           {
@@ -78,7 +83,7 @@ export function coreModule(): ContainerModule {
                 // A lease outlasts an attempt and the wait for the endpoint's turn (at most one attempt ahead).
                 leaseMs: Math.max(60_000, 3 * config.webhooks.timeoutMs),
                 // Deliveries give way to requests: a backlog being sent never takes the CPU placements need.
-                busy: pressure.busy,
+                busy: { now: pressure.busy, pauseMs: pressure.sampleMs },
                 onError: (error) => logger.warn({ err: error }, 'webhooks: the delivery store failed; retried at the next poll'),
                 ...(metrics && { onOutcome: (outcome) => metrics.webhookAttempted(outcome) }),
               },

@@ -4,8 +4,9 @@
  * die with the process, which is said in a warning. TOKEN_VERIFY_KEYS only verify: a key is listed
  * there on every instance before any instance signs with it, and stays there after it is replaced
  * until its tokens have expired, so a rotation during a rolling deploy logs nobody out (README).
+ * Verified tokens are cached (CachingTokenService): sessions and accounts are still looked up.
  */
-import { createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
+import { CachingTokenService, createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
 import { ContainerModule } from 'inversify';
 import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
@@ -37,6 +38,7 @@ export function cryptoModule(): ContainerModule {
       });
     });
     bindFactory(bind, TYPES.PasswordHasher, [TYPES.CryptoAdapters], (crypto) => crypto.hasher);
-    bindFactory(bind, TYPES.TokenService, [TYPES.CryptoAdapters], (crypto) => crypto.tokens);
+    // A signature is checked once per token until its expiry, by the clock the use cases run on.
+    bindFactory(bind, TYPES.TokenService, [TYPES.CryptoAdapters, TYPES.Clock], (crypto, clock) => new CachingTokenService(crypto.tokens, { clock }));
   });
 }

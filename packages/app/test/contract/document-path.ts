@@ -1,7 +1,8 @@
-/** Where docs/openapi.yaml is: found from here, so that compiled tests read the repository's document. */
+/** Where the OpenAPI document is (packages/adapters-http/openapi.yaml), and the repository root. */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OPENAPI_DOCUMENT_PATH } from '@storefront/adapters-http';
 
 /** The repository root: the nearest directory up from here holding pnpm-workspace.yaml. */
 export function repositoryRoot(from = dirname(fileURLToPath(import.meta.url))): string {
@@ -14,4 +15,5 @@ export function repositoryRoot(from = dirname(fileURLToPath(import.meta.url))): 
   return dir;
 }
 
-export const OPENAPI_PATH = join(repositoryRoot(), 'docs', 'openapi.yaml');
+/** The document the HTTP adapter checks requests against, read from the same file. */
+export const OPENAPI_PATH = OPENAPI_DOCUMENT_PATH;

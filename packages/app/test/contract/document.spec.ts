@@ -1,5 +1,5 @@
 /**
- * docs/openapi.yaml is a well-formed OpenAPI 3.1 document: it parses, lists every endpoint of the
+ * packages/adapters-http/openapi.yaml is a well-formed OpenAPI 3.1 document: it parses, lists every endpoint of the
  * interface, every operation documents its responses, every $ref resolves, every schema compiles
  * (ajv, JSON Schema 2020-12, strict) and every example satisfies its schema.
  *
@@ -69,7 +69,7 @@ function exampleHolders(contract: OpenApiContract): { pointer: string; holder: J
   return out;
 }
 
-describe('docs/openapi.yaml', () => {
+describe('packages/adapters-http/openapi.yaml', () => {
   const contract = OpenApiContract.fromFile();
   const doc = contract.document;
 

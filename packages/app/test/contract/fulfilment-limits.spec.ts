@@ -1,6 +1,6 @@
 /**
  * The fulfilment limits live once in the domain (FULFILMENT_LIMITS, DEFAULT_SLOT_RULES' companions)
- * and are stated again by docs/openapi.yaml, which checks requests before the domain does: the two
+ * and are stated again by packages/adapters-http/openapi.yaml, which checks requests before the domain does: the two
  * must agree, or a request would pass one check and fail the other.
  */
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { OPENAPI_PATH } from './document-path.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe('docs/openapi.yaml and the domain agree on the fulfilment limits', () => {
+describe('packages/adapters-http/openapi.yaml and the domain agree on the fulfilment limits', () => {
   const schemas = (parse(readFileSync(OPENAPI_PATH, 'utf8')) as Json)['components']['schemas'] as Json;
 
   it('states every address field with the domain\'s lengths', () => {

@@ -18,7 +18,7 @@ const property = (name: string, field: string): Json => (schema(name)['propertie
 const queryParameter = (path: string, name: string): Json =>
   ((at(`/paths/${path.replace(/\//g, '~1')}/get`)['parameters'] as Json[]).find((p) => p['name'] === name)!['schema'] as Json);
 
-describe('docs/openapi.yaml and the domain hold the same rules', () => {
+describe('packages/adapters-http/openapi.yaml and the domain hold the same rules', () => {
   it('order lines: 1 to 50 lines, quantities 1 to 99, ids of 1 to 64 characters, options at most 1000', () => {
     expect(property('OrderRequest', 'items')).to.include({ minItems: ORDER_LIMITS.minLines, maxItems: ORDER_LIMITS.maxLines });
     expect(property('OrderRequestLine', 'quantity')).to.include({ minimum: ORDER_LIMITS.minQuantity, maximum: ORDER_LIMITS.maxQuantity });

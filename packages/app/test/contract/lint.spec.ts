@@ -1,5 +1,5 @@
 /**
- * `redocly lint docs/openapi.yaml`, as a reviewer or a checker runs it (from the repository root,
+ * `redocly lint packages/adapters-http/openapi.yaml`, as a reviewer or a checker runs it (from the repository root,
  * its recommended rules unless a redocly.yaml says otherwise), reports nothing: no error and no
  * warning. A warning is a reading of the document some tool will get wrong, or dead weight.
  */
@@ -37,7 +37,7 @@ export function redoclyLint(file: string): Promise<LintReport> {
   });
 }
 
-describe('redocly lint docs/openapi.yaml', function () {
+describe('redocly lint packages/adapters-http/openapi.yaml', function () {
   this.timeout(LINT_TIMEOUT_MS + 5_000);
 
   it('reports no error and no warning', async () => {

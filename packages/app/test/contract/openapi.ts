@@ -1,5 +1,5 @@
 /**
- * docs/openapi.yaml as a test oracle. `check` finds the operation a request reached (method + path
+ * packages/adapters-http/openapi.yaml as a test oracle. `check` finds the operation a request reached (method + path
  * template, or one of the document's `x-unmatched-requests` for unknown paths, other methods and
  * OPTIONS), picks the documented response by status (exact, `4XX`, then `default`), validates the
  * JSON body against its schema (JSON Schema 2020-12, as OpenAPI 3.1 defines it) and checks the
@@ -267,7 +267,7 @@ function coerceHeader(value: string, schema: unknown): unknown {
 
 let shared: OpenApiContract | undefined;
 
-/** The contract of docs/openapi.yaml, loaded once per test process. */
+/** The contract of packages/adapters-http/openapi.yaml, loaded once per test process. */
 export function contract(): OpenApiContract {
   shared ??= OpenApiContract.fromFile();
   return shared;
@@ -281,7 +281,7 @@ export function assertMatchesContract(exchange: Exchange): void {
   const problems = [...contract().check(exchange), ...prismProblems(exchange)];
   if (problems.length > 0) {
     const error = new Error(
-      `${exchange.method} ${exchange.path} → ${exchange.status} does not match docs/openapi.yaml:\n  - ${problems.join('\n  - ')}`,
+      `${exchange.method} ${exchange.path} → ${exchange.status} does not match packages/adapters-http/openapi.yaml:\n  - ${problems.join('\n  - ')}`,
     );
     error.name = 'ContractError';
     throw error;

@@ -1,5 +1,5 @@
 /**
- * A real `prism proxy docs/openapi.yaml <service> --errors` (Stoplight Prism's CLI, as a checker
+ * A real `prism proxy packages/adapters-http/openapi.yaml <service> --errors` (Stoplight Prism's CLI, as a checker
  * runs it) in front of a real server: a representative session goes through it, and Prism finds
  * nothing to say about any request or response (no `sl-violations` header, no `Violation` in its
  * log, and with `--errors` it would have answered a response violation with its own 500).

@@ -1,5 +1,5 @@
 /**
- * docs/openapi.yaml as Stoplight Prism reads it: a third-party check beside our own ajv checker
+ * packages/adapters-http/openapi.yaml as Stoplight Prism reads it: a third-party check beside our own ajv checker
  * (openapi.ts), so that "the document says so" does not rest on one reading of OpenAPI 3.1.
  *
  * Prism's own router and validators (@stoplight/prism-http, the very copy `prism proxy` runs,
@@ -73,7 +73,7 @@ const validators = prismRequire('./validator/index.js') as {
 const { hopByHopHeaders } = prismRequire('./forwarder/resources.js') as { hopByHopHeaders: readonly string[] };
 const SEVERITY = ['Error', 'Warning', 'Information', 'Hint'];
 
-/** Prism's operations of docs/openapi.yaml, loaded (dereferenced by Prism) once per test process. */
+/** Prism's operations of packages/adapters-http/openapi.yaml, loaded (dereferenced by Prism) once per test process. */
 const operations = await prismHttp.getHttpOperationsFromSpec(OPENAPI_PATH);
 
 /** How many exchanges Prism saw, how many it could route, request violations it forgave, and the time it took. */

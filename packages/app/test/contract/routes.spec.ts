@@ -1,5 +1,5 @@
 /**
- * The routes the HTTP app serves and the operations docs/openapi.yaml describes are the same set,
+ * The routes the HTTP app serves and the operations packages/adapters-http/openapi.yaml describes are the same set,
  * both ways: a route the document lacks, or an operation no route serves, fails here.
  */
 import { after, before, describe, it } from 'mocha';
@@ -17,7 +17,7 @@ function openApiPath(routerPath: string): string {
   return routerPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-describe('docs/openapi.yaml and the routes of the HTTP app', () => {
+describe('packages/adapters-http/openapi.yaml and the routes of the HTTP app', () => {
   let container: Container | undefined;
   let routes: string[] = [];
   const documented = OpenApiContract.fromFile().operations();
@@ -40,7 +40,7 @@ describe('docs/openapi.yaml and the routes of the HTTP app', () => {
   });
 
   it('documents every route the app serves', () => {
-    expect(routes.filter((r) => !documented.includes(r)), 'routes missing from docs/openapi.yaml').to.deep.equal([]);
+    expect(routes.filter((r) => !documented.includes(r)), 'routes missing from packages/adapters-http/openapi.yaml').to.deep.equal([]);
   });
 
   it('serves every operation the document describes', () => {

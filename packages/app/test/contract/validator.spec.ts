@@ -122,7 +122,7 @@ after(function () {
   const documented = shared.documentedResponses();
   const seen = documented.filter((key) => shared.seen.has(key));
   console.log(
-    `\n  docs/openapi.yaml: ${shared.checked} responses checked (${shared.seen.size} distinct operation/status pairs; ${seen.length} of ${documented.length} documented responses seen)`,
+    `\n  packages/adapters-http/openapi.yaml: ${shared.checked} responses checked (${shared.seen.size} distinct operation/status pairs; ${seen.length} of ${documented.length} documented responses seen)`,
   );
   console.log(
     `  Stoplight Prism: ${prismStats.checked} exchanges checked in ${(prismStats.milliseconds / 1000).toFixed(1)} s, ${prismStats.routed} of them matched to an operation; ${prismStats.refusedRequests} requests it found invalid, the service refused too`,

@@ -5,7 +5,7 @@ import { ConfigError } from '../../src/config.js';
 import { openApiDocument, swaggerUiFile } from './support.js';
 
 describe('loadApiReference', () => {
-  it('reads docs/openapi.yaml and Swagger UI from the installed swagger-ui-dist', async () => {
+  it('reads packages/adapters-http/openapi.yaml and Swagger UI from the installed swagger-ui-dist', async () => {
     const reference = loadApiReference();
     expect(reference.document).to.deep.equal(openApiDocument());
     expect((await reference.asset('swagger-ui.css')).equals(swaggerUiFile('swagger-ui.css'))).to.equal(true);

@@ -1,6 +1,6 @@
 /**
  * The API reference as a reader sees it, in real headless Chromium: the page at /docs lists every
- * operation of docs/openapi.yaml, "Try it out" → "Execute" reaches the live service, and nothing
+ * operation of packages/adapters-http/openapi.yaml, "Try it out" → "Execute" reaches the live service, and nothing
  * is loaded from elsewhere or refused by the page's Content-Security-Policy. It also renders
  * docs/images/api-reference.png, the picture the README shows.
  *
@@ -49,7 +49,7 @@ describe('API reference in headless Chromium', function () {
     await browser?.close();
   });
 
-  it('lists every operation of docs/openapi.yaml, and nothing else', async () => {
+  it('lists every operation of packages/adapters-http/openapi.yaml, and nothing else', async () => {
     const listed = await page.locator('.opblock').evaluateAll((blocks) =>
       blocks.map((block) => `${block.querySelector('.opblock-summary-method')?.textContent ?? '?'} ${block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '?'}`),
     );

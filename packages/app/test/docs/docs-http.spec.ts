@@ -1,5 +1,5 @@
 /**
- * The API reference over plain HTTP: GET /openapi.json is docs/openapi.yaml, GET /docs is Swagger
+ * The API reference over plain HTTP: GET /openapi.json is packages/adapters-http/openapi.yaml, GET /docs is Swagger
  * UI's page with the files it loads served from swagger-ui-dist, nothing else of the disk is
  * reachable, reading it spends no API quota, and STOREFRONT_DOCS=false takes it all away.
  */
@@ -16,7 +16,7 @@ function filesOf(html: string): string[] {
 describe('API reference: GET /docs and GET /openapi.json', () => {
   const h = useServer({ RATE_LIMIT_MAX: '5' });
 
-  it('serves docs/openapi.yaml as JSON at /openapi.json', async () => {
+  it('serves packages/adapters-http/openapi.yaml as JSON at /openapi.json', async () => {
     const res = await fetch(`${h.url}/openapi.json`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');

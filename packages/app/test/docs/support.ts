@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { contract } from '../contract/openapi.js';
 
 /**
- * docs/openapi.yaml as the test suites parse it (the contract, parsed once per test process): the
+ * packages/adapters-http/openapi.yaml as the test suites parse it (the contract, parsed once per test process): the
  * oracle the service's own parse (src/api-reference.ts) is compared with.
  */
 export function openApiDocument(): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * Helpers of the live-updates end-to-end spec: opening a Server-Sent Events stream with fetch (its
- * status and headers checked against docs/openapi.yaml like every other answer), read one frame
+ * status and headers checked against packages/adapters-http/openapi.yaml like every other answer), read one frame
  * at a time by the SseReader of @storefront/testing, and summaries of its frames.
  */
 import { SseReader, type SseFrame } from '@storefront/testing';
@@ -40,7 +40,7 @@ export async function follow(base: string, path: string, token: string, headers:
   return stream;
 }
 
-/** Throws unless `value` satisfies the schema of docs/openapi.yaml at `pointer`. */
+/** Throws unless `value` satisfies the schema of packages/adapters-http/openapi.yaml at `pointer`. */
 export function expectSchema(pointer: string, value: unknown): void {
   const errors = contract().validate(pointer, value);
   expect(errors, `${pointer}: ${JSON.stringify(value)}`).to.equal(null);

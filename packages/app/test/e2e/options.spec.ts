@@ -4,7 +4,7 @@
  * `invalid_options` refusal, the 400s of a malformed `options`, the server's prices, the
  * Idempotency-Key fingerprint that treats options as a set, and the options of an order in its
  * renderings (GET, list, the kitchen's `order.placed` event). Every response is checked against
- * docs/openapi.yaml by the helpers.
+ * packages/adapters-http/openapi.yaml by the helpers.
  */
 import { afterEach, before, describe, it } from 'mocha';
 import { expect } from 'chai';

@@ -131,7 +131,7 @@ function prepare(opts: RequestOptions): { method: string; headers: Record<string
 
 /**
  * One HTTP request to `base + path`. Like `httpCall`, it checks the response against
- * docs/openapi.yaml and throws when the document does not describe it.
+ * packages/adapters-http/openapi.yaml and throws when the document does not describe it.
  */
 export async function call(base: string, path: string, opts: RequestOptions = {}): Promise<Res> {
   if (opts.localAddress !== undefined) return httpCall(base, path, opts);

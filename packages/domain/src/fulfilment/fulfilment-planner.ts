@@ -4,12 +4,12 @@
  * an order calls `charges` once the items are priced and `promise` last, after every other check,
  * so that a refused order never holds a place.
  */
-import { DomainError } from '../errors.js';
-import type { FulfilmentRequest, FulfilmentType } from '../model/fulfilment.js';
-import { cheapestZone, type DeliveryZone, type DeliveryZones } from '../ports/delivery-zones.js';
-import type { OpeningHours } from '../ports/opening-hours.js';
-import type { Clock } from '../ports/security.js';
-import type { SlotPlaces } from '../ports/slot-places.js';
+import { DomainError } from '../shared/errors.js';
+import type { FulfilmentRequest, FulfilmentType } from './fulfilment.js';
+import { cheapestZone, type DeliveryZone, type DeliveryZones } from './delivery-zones.js';
+import type { OpeningHours } from '../store/opening-hours.js';
+import type { Clock } from '../shared/security.js';
+import type { SlotPlaces } from './slot-places.js';
 import { SlotGrid, type Slot } from './slot-grid.js';
 import { SlotHolds, type PlacedOrders } from './slot-holds.js';
 import { refusalMessage, refusalOf, slotWindow, type SlotRefusal, type SlotRules, type SlotWindow } from './slot-rules.js';

@@ -2,9 +2,9 @@
  * The request half of fulfilment: `fulfilment` and `tip` as a client sends them, checked against
  * FULFILMENT_LIMITS (400 `validation_failed`, naming each field at fault).
  */
-import { FULFILMENT_LIMITS, FULFILMENT_TYPES, PICKUP_ASAP, type DeliveryAddress, type FulfilmentRequest } from '../model/fulfilment.js';
-import { checkText, type TextKind } from '../model/text.js';
-import { characterCount, isIntegerIn, isRecord, type Issues } from '../model/validation.js';
+import { FULFILMENT_LIMITS, FULFILMENT_TYPES, PICKUP_ASAP, type DeliveryAddress, type FulfilmentRequest } from './fulfilment.js';
+import { checkText, type TextKind } from '../shared/text.js';
+import { characterCount, isIntegerIn, isRecord, type Issues } from '../shared/validation.js';
 import { isCalendarDate } from './slot-grid.js';
 
 /** RFC 3339 date-time (`T`/`Z` in either case, as the RFC allows); seconds required, fraction optional. */
@@ -69,7 +69,7 @@ function parseTime(time: unknown, issues: Issues): 'asap' | Date {
 
 function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null {
   if (!isRecord(address)) {
-    issues.add('fulfilment.address', 'is required for delivery: {line1, line2?, city, postal_code, lat, lng, instructions?}');
+    issues.add('fulfilment.address', 'is required for delivery: its lines, city, postal code and coordinates');
     return null;
   }
   const before = issues.list.length;
@@ -86,7 +86,7 @@ function parseAddress(address: unknown, issues: Issues): DeliveryAddress | null 
   const line1 = text('line1', 'line1', true);
   const line2 = text('line2', 'line2', false);
   const city = text('city', 'city', true);
-  const postalCode = text('postalCode', 'postal_code', true);
+  const postalCode = text('postalCode', 'postalCode', true);
   // The one field meant to hold lines ("ring twice\nthird floor").
   const instructions = text('instructions', 'instructions', false, 'lines');
   const lat = coordinate(address['lat'], 90, 'lat', issues);

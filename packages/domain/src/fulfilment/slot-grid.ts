@@ -7,7 +7,7 @@
  * day (02:00–02:45 twice, once per offset). Slots stay on the wall clock's quarter hours because the
  * zone's offset changes by whole quarter hours; a slot length must divide a day (config checks it).
  */
-import type { OpeningHours } from '../ports/opening-hours.js';
+import type { OpeningHours } from '../store/opening-hours.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

@@ -6,9 +6,9 @@
  * That look happens when a slot is found full and when slots are listed, so a lost place comes back
  * at the latest one lease after its placement, on every instance, without a sweeper.
  */
-import type { Order } from '../model/order.js';
-import type { Clock } from '../ports/security.js';
-import type { SlotPlaces } from '../ports/slot-places.js';
+import type { Order } from '../orders/order.js';
+import type { Clock } from '../shared/security.js';
+import type { SlotPlaces } from './slot-places.js';
 
 /** How long a placement may take from its place to its stored order; an order insert is bounded far below. */
 export const PLACE_LEASE_MS = 60_000;

@@ -3,8 +3,8 @@
  * start is at least the lead time from now and at most the horizon ahead, and the slot has room.
  * The first three are decided here, purely; room is the SlotPlaces store's to decide.
  */
-import type { FulfilmentType } from '../model/fulfilment.js';
-import type { OpeningHours } from '../ports/opening-hours.js';
+import type { FulfilmentType } from './fulfilment.js';
+import type { OpeningHours } from '../store/opening-hours.js';
 import type { Slot } from './slot-grid.js';
 
 export interface SlotRules {

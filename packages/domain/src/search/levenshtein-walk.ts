@@ -1,16 +1,10 @@
 /**
  * The candidate step of typo-tolerant search: the words of a vocabulary within `maxEdits` edits of
- * a query word (optimal string alignment: insertion, deletion, substitution and the swap of two
- * neighbouring letters each count one), and, in prefix mode, the words that start with such a
- * word. No scan of the vocabulary: the walk goes down the vocabulary's trie (`word-trie.ts`)
- * carrying the dynamic-programming table of the query against the path, one row per letter of the
- * path. Only the `2·maxEdits + 1` cells of a row near its diagonal can stay within budget; a path
- * whose row has no cell within budget is left with its whole subtree, since a row never gets
- * better below. This is a Levenshtein automaton in table form: the cost follows the paths within
- * reach of the query (hundreds of rows for one edit, thousands for two, on a 50,000-word
- * vocabulary), not the size of the vocabulary.
- *
- * Distances are in UTF-16 code units: a letter outside the BMP, which menus hardly have, counts twice.
+ * a query word (optimal string alignment: a swap of neighbours is one edit), and in prefix mode the
+ * words starting with one. No scan: the walk goes down the vocabulary's trie (`word-trie.ts`)
+ * carrying the edit-distance table one row per letter, only the band near the diagonal, and leaves
+ * a subtree once no cell is within budget (a row never gets better below), so cost follows the
+ * paths within reach. Distances are in UTF-16 code units: a letter outside the BMP counts twice.
  */
 import type { WordTrie } from './word-trie.js';
 

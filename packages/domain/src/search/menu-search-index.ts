@@ -1,33 +1,13 @@
 /**
- * An in-process inverted index over the menu (the menu is read-mostly, so it is built once per
- * menu revision). Matching rules: every word of the query must match a word of the product's
- * name, category, tags or description, case- and accent-insensitively; the last word also matches
- * as a prefix (search-as-you-type); and a word of 4 letters or more also matches words a typo or
- * two away, as a prefix too if it is the last (see `typo-rules.ts`: "chik" finds "chicken").
- *
- * Ranking: products whose words needed fewer edits in all come first (so every product matching
- * all words exactly or as prefixes ranks above every product needing a typo); then the score, the
- * sum over the words of the best field weight each matched (name hits weigh most, then category
- * and tags, then description, and a prefix or a typo'd prefix half of that: exact words beat
- * prefixes); ties by name. Each word counts once per product, by its best match: fewest edits,
- * then the heaviest field.
- *
- * Layout, for menus of 100,000 dishes and more: the tokens are sorted, and the posting lists of all
- * of them lie one after the other in two flat typed arrays (product indexes, ascending within a
- * token, and a weight byte per posting, see `term-list.ts`). No object per token, so building is
- * fast and the index small. A query walks its shortest list and finds each product in the others
- * by galloping search, so the cost follows the rarest word, not the menu. Ranking compares no
- * strings per query: every product has a precomputed rank in name order, and (edits, score, name
- * rank) is packed into one number fed to a bounded heap (top-k, not a full sort). The tokens a typo
- * reaches are found by a walk down a trie of the vocabulary (`word-trie.ts`, `levenshtein-walk.ts`),
- * never by scanning it. A prefix matching several words (`c`, `sp`), a word with its typos, and a long
- * list read as an array of weights by product are kept between queries, and so are the results of
- * queries that had a long list to walk (least recently used out, 32 MiB in all), since
- * search-as-you-type asks for the same words and prefixes again and again.
+ * An in-process inverted index over the menu, built once per menu revision (it is read-mostly).
+ * Every query word must match (accent- and case-insensitively; the last as a prefix; words of 4
+ * letters or more within the typos of `typo-rules.ts`); ranking is fewest edits, then field weight,
+ * then name. The flat layout and the query caches exist so that cost follows the rarest word, not
+ * the menu (docs/decisions.md, "Search tolerates typos"; docs/performance.md).
  */
-import type { Page, PageRequest } from '../model/page.js';
-import { pageOffset, toPage } from '../model/page.js';
-import type { Product } from '../model/product.js';
+import type { Page, PageRequest } from '../shared/page.js';
+import { pageOffset, toPage } from '../shared/page.js';
+import type { Product } from '../menu/product.js';
 import { ByteBudgetCache } from './byte-budget-cache.js';
 import { tokenize } from './normalize.js';
 import { buildPostings, rankByName } from './postings.js';

@@ -2,7 +2,7 @@
  * Building the index's flat posting lists (see MenuSearchIndex for the layout and why) and the
  * products' order by name, both once per menu revision.
  */
-import type { Product } from '../model/product.js';
+import type { Product } from '../menu/product.js';
 import { forEachToken } from './normalize.js';
 
 /** Field weights in half units: name 8, category and tags 4, description 1; a prefix hit is half. */

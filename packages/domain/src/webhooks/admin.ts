@@ -5,7 +5,7 @@
  * calls it without HTTP): a bad one throws `validation_failed` with field details; an unknown id
  * throws `not_found`; a URL the address rules refuse throws `validation_failed` on `url`.
  */
-import type { Page } from '../model/page.js';
+import type { Page } from '../shared/page.js';
 import type { DeliveryListRequest } from './ports.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from './model.js';
 

@@ -4,7 +4,7 @@
  * through this instance (ManageWebhooks, the dispatcher disabling one) invalidates it at once;
  * another instance's change is seen within `ttlMs`.
  */
-import type { Clock } from '../ports/security.js';
+import type { Clock } from '../shared/security.js';
 import type { WebhookEndpoint } from './model.js';
 import type { WebhookEndpointStore } from './ports.js';
 

@@ -4,13 +4,13 @@
  * (absolute, https unless allowed, no credentials, bounded, then the address rules), the events
  * (a non-empty subset, default all), the description (bounded).
  */
-import { DomainError } from '../errors.js';
-import { newId } from '../ids.js';
-import type { Page } from '../model/page.js';
-import { checkText } from '../model/text.js';
-import { characterCount, Issues } from '../model/validation.js';
-import type { Clock } from '../ports/security.js';
-import { resolvePage } from '../use-cases/paging.js';
+import { DomainError } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import type { Page } from '../shared/page.js';
+import { checkText } from '../shared/text.js';
+import { characterCount, Issues } from '../shared/validation.js';
+import type { Clock } from '../shared/security.js';
+import { resolvePage } from '../shared/paging.js';
 import type { AddWebhookInput, ChangeWebhookInput, WebhookAdministration, WebhookWithSecret } from './admin.js';
 import {
   WEBHOOK_DELIVERY_STATUSES,
@@ -20,14 +20,26 @@ import {
   type WebhookEndpoint,
   type WebhookEventType,
 } from './model.js';
-import type { DeliveryListRequest, WebhookDeliveryStore, WebhookEndpointChanges, WebhookEndpointStore, WebhookUrlPolicy } from './ports.js';
+import type {
+  DeliveryListRequest,
+  WebhookDeliveryLog,
+  WebhookDeliveryQueue,
+  WebhookDeliveryUpkeep,
+  WebhookEndpointChanges,
+  WebhookEndpointStore,
+  WebhookUrlPolicy,
+} from './ports.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import { newSecretText, rotatedSecrets } from './webhook-secrets.js';
 import { testWebhookEvent } from './webhook-events.js';
 
 export interface ManageWebhooksDependencies {
   readonly endpoints: WebhookEndpointStore;
-  readonly deliveries: WebhookDeliveryStore;
+  /** The test event's delivery. */
+  readonly queue: Pick<WebhookDeliveryQueue, 'enqueue'>;
+  readonly log: WebhookDeliveryLog;
+  /** A removed endpoint's deliveries go with it. */
+  readonly upkeep: Pick<WebhookDeliveryUpkeep, 'removeEndpoint'>;
   /** The address rules (private, loopback…) at registration; the sender checks them again per delivery. */
   readonly urlPolicy: WebhookUrlPolicy;
   readonly clock: Clock;
@@ -103,7 +115,7 @@ export class ManageWebhooks implements WebhookAdministration {
     if (!(await this.deps.endpoints.remove(webhookId))) notFound(webhookId);
     this.changed();
     // After the endpoint: a delivery left by a failure here is never leased (its endpoint is gone).
-    await this.deps.deliveries.removeEndpoint(webhookId);
+    await this.deps.upkeep.removeEndpoint(webhookId);
   }
 
   async rotateSecret(webhookId: string): Promise<{ readonly secret: string }> {
@@ -119,10 +131,10 @@ export class ManageWebhooks implements WebhookAdministration {
   async sendTest(webhookId: string): Promise<{ readonly deliveryId?: string; readonly eventId: string }> {
     await this.get(webhookId);
     const event = testWebhookEvent(webhookId, this.deps.clock.now());
-    await this.deps.deliveries.enqueue(event, [webhookId]);
+    await this.deps.queue.enqueue(event, [webhookId]);
     this.changed();
     // The store makes the delivery id: the newest delivery of the endpoint is almost always it.
-    const newest = await this.deps.deliveries.list(webhookId, { page: 1, limit: 5 });
+    const newest = await this.deps.log.list(webhookId, { page: 1, limit: 5 });
     const delivery = newest.items.find((item) => item.eventId === event.eventId);
     return delivery === undefined ? { eventId: event.eventId } : { eventId: event.eventId, deliveryId: delivery.deliveryId };
   }
@@ -134,12 +146,12 @@ export class ManageWebhooks implements WebhookAdministration {
     if (status !== undefined && !WEBHOOK_DELIVERY_STATUSES.includes(status)) issues.add('status', `must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`);
     issues.throwIfAny();
     await this.get(webhookId);
-    return this.deps.deliveries.list(webhookId, status === undefined ? page : { ...page, status });
+    return this.deps.log.list(webhookId, status === undefined ? page : { ...page, status });
   }
 
   async retryDelivery(webhookId: string, deliveryId: string): Promise<void> {
     await this.get(webhookId);
-    if (!(await this.deps.deliveries.retry(webhookId, deliveryId, this.deps.clock.now()))) {
+    if (!(await this.deps.log.retry(webhookId, deliveryId, this.deps.clock.now()))) {
       throw new DomainError('not_found', `No delivery ${deliveryId} of webhook ${webhookId}.`);
     }
     this.changed();

@@ -81,7 +81,7 @@ export type DeliveryOutcome =
   | { readonly kind: 'failed'; readonly at: Date; readonly statusCode?: number; readonly error?: string; readonly keepUntil?: Date };
 /**
  * `keepUntil` (delivered and failed): the store removes the finished delivery after it
- * (`removeExpired`; MongoDB's TTL monitor too). Absent: kept until its endpoint is removed.
+ * (`removeExpired`, or the database's own expiry). Absent: kept until its endpoint is removed.
  */
 
 /** Waits after attempts 1, 2, …: then the delivery is failed (DECISIONS). ±10 % jitter is added. */
@@ -103,7 +103,7 @@ export const WEBHOOK_RETENTION_MS = 30 * 24 * 3_600_000;
 export const WEBHOOK_FAILING_DISABLE_MS = 24 * 3_600_000;
 
 /**
- * The bounds of what an admin registers (ManageWebhooks checks them; docs/openapi.yaml is held to
+ * The bounds of what an admin registers (ManageWebhooks checks them; packages/adapters-http/openapi.yaml is held to
  * them by a test): the URL's length in characters, the description's, and how many secrets sign
  * at once (the current one and those still in their overlap after rotations).
  */

@@ -1,10 +1,10 @@
 /**
- * Ports of outgoing webhooks. Both stores are shared by every instance of the service: the
- * database does the coordination (a lease per delivery), so that with several instances each
- * delivery is attempted by one of them at a time, and a worker that stopped mid-attempt is
+ * Ports of outgoing webhooks. The endpoints and the deliveries are shared by every instance of the
+ * service: the database does the coordination (a lease per delivery), so that with several
+ * instances each delivery is attempted by one of them at a time, and a worker that stopped mid-attempt is
  * replaced when its lease runs out (at least once: the same `webhook-id` may be sent again).
  */
-import type { Page, PageRequest } from '../model/page.js';
+import type { Page, PageRequest } from '../shared/page.js';
 import type {
   DeliveryOutcome,
   LeasedDelivery,
@@ -40,7 +40,7 @@ export interface WebhookEndpointStore {
    * answers the endpoint as it then is; one conditional write, so instances racing agree.
    */
   markFailing(webhookId: string, at: Date): Promise<WebhookEndpoint | null>;
-  /** Removes the endpoint; false when there was none. Its deliveries go with it (the delivery store's `removeEndpoint`). */
+  /** Removes the endpoint; false when there was none. Its deliveries go with it (`WebhookDeliveryUpkeep.removeEndpoint`). */
   remove(webhookId: string): Promise<boolean>;
 }
 
@@ -66,7 +66,8 @@ export interface WebhookDeliveryStats {
   readonly oldestPendingAt?: Date;
 }
 
-export interface WebhookDeliveryStore {
+/** The deliveries as work: the feed and the test event enqueue, the dispatcher leases and records, the metrics read the backlog. */
+export interface WebhookDeliveryQueue {
   /**
    * Stores one pending delivery per (event, webhookId), due at `event.createdAt`. Idempotent: a
    * (webhookId, eventId) pair already stored is left as it is (the relay may enqueue an event
@@ -88,6 +89,13 @@ export interface WebhookDeliveryStore {
    * out and another worker took it over: its record wins).
    */
   record(deliveryId: string, leaseToken: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** How many deliveries are pending, and since when the oldest (the backlog metrics). */
+  stats(): Promise<WebhookDeliveryStats>;
+}
+
+/** The deliveries as an admin sees them: one, an endpoint's pages, and a retry asked for. */
+export interface WebhookDeliveryLog {
+  /** One delivery of an endpoint; null when there is none (or it is another endpoint's). */
   get(webhookId: string, deliveryId: string): Promise<WebhookDelivery | null>;
   /** An endpoint's deliveries, newest first, optionally of one status. */
   list(webhookId: string, request: DeliveryListRequest): Promise<Page<WebhookDelivery>>;
@@ -96,6 +104,10 @@ export interface WebhookDeliveryStore {
    * pending one is only made due now. A delivered one is sent again too (an admin's explicit ask).
    */
   retry(webhookId: string, deliveryId: string, now: Date): Promise<boolean>;
+}
+
+/** What keeps the deliveries bounded and clean: retention, removed endpoints, erased payloads. */
+export interface WebhookDeliveryUpkeep {
   /**
    * Sets the body of every stored delivery of the event (every endpoint, any status) to `payload`:
    * an erased account's order is sent, retried and kept without its personal data. Idempotent.
@@ -107,7 +119,6 @@ export interface WebhookDeliveryStore {
   removeExpired(now: Date, limit: number): Promise<number>;
   /** The endpoint ids that have deliveries stored (the housekeeping finds those of removed endpoints). */
   endpointsWithDeliveries(): Promise<string[]>;
-  stats(): Promise<WebhookDeliveryStats>;
 }
 
 /** One signed request, ready to send. */

@@ -13,26 +13,26 @@
  *   first since a success sets `failingSince`) and, after WEBHOOK_FAILING_DISABLE_MS of only
  *   failures, disables it (`failing`); a success clears `failingSince`. Expired secrets no longer sign.
  * - A lease and this worker's records do not overlap: a store may move a delivery held back by an
- *   earlier version of its order out of the lease's way (PostgreSQL puts it off a few minutes, and
+ *   earlier version of its order out of the lease's way (a database store puts it off a few minutes, and
  *   the record of the earlier one brings it back); a lease that read the earlier one pending just
  *   before its record would put the later one off after the record brought it back, a delay of
  *   minutes for the next event of an order. Records wait while a lease runs; a lease waits for the
  *   records in flight.
  * - Second to serving: while the host says it is `busy` (its event loop is near full with requests),
- *   the dispatcher leases one small batch (`perEndpoint`) per BUSY_PAUSE_MS instead of filling every
- *   place, so a backlog being sent costs placements little; it catches up once the rush is over.
- *   Nothing waits forever: a batch still goes out every pause (about 40 deliveries a second).
+ *   the dispatcher leases one small batch (`perEndpoint`) per pause the host sets instead of filling
+ *   every place, so a backlog being sent costs placements little; it catches up once the rush is
+ *   over. Nothing waits forever: a batch still goes out every pause.
  * - Finished deliveries carry `keepUntil` (`retentionMs` after they finish); the housekeeping, when
  *   given, is started and stopped with the dispatcher.
  * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
  *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
  */
-import type { Clock } from '../ports/security.js';
-import { clearTimer, setTimer } from '../timers.js';
+import type { Clock } from '../shared/security.js';
+import { clearTimer, setTimer } from '../shared/timers.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import type { WebhookHousekeeping } from './webhook-housekeeping.js';
 import { WEBHOOK_FAILING_DISABLE_MS, WEBHOOK_RETENTION_MS, type DeliveryOutcome, type LeasedDelivery, type WebhookEndpoint } from './model.js';
-import type { WebhookDeliveryStore, WebhookEndpointStore, WebhookSender } from './ports.js';
+import type { WebhookDeliveryQueue, WebhookEndpointStore, WebhookSender } from './ports.js';
 import { GONE, outcomeOf, type Random } from './retry-schedule.js';
 import { withSigningSecrets } from './webhook-secrets.js';
 
@@ -53,10 +53,11 @@ export interface WebhookDispatcherOptions {
   /** How long a delivered or failed delivery is kept (WEBHOOK_RETENTION_DAYS). Default WEBHOOK_RETENTION_MS. */
   readonly retentionMs?: number;
   /**
-   * Whether the host is busy serving requests now: leasing then slows to one batch per
-   * BUSY_PAUSE_MS. Default: never busy.
+   * Whether the host is busy serving requests now (`now`) and, while it is, how long leasing pauses
+   * after each batch (`pauseMs`: the host's period of telling, as it cannot say sooner whether the
+   * rush is over). Default: never busy.
    */
-  readonly busy?: () => boolean;
+  readonly busy?: { readonly now: () => boolean; readonly pauseMs: number };
   /** Told of each attempt's outcome (metrics). */
   readonly onOutcome?: (kind: DeliveryOutcome['kind']) => void;
   /**
@@ -68,16 +69,13 @@ export interface WebhookDispatcherOptions {
 
 export interface WebhookDispatcherPorts {
   readonly endpoints: WebhookEndpointStore;
-  readonly deliveries: WebhookDeliveryStore;
+  readonly deliveries: WebhookDeliveryQueue;
   readonly sender: WebhookSender;
   readonly directory: EndpointDirectory;
   readonly clock: Clock;
   /** Runs while the dispatcher runs (removes expired and orphaned deliveries). */
   readonly housekeeping?: WebhookHousekeeping;
 }
-
-/** While the host is busy: one lease of `perEndpoint` deliveries at most per this many ms. */
-export const BUSY_PAUSE_MS = 100;
 
 /** One endpoint's deliveries in this worker: those being sent, and those leased waiting for a place. */
 interface Lane {
@@ -196,7 +194,8 @@ export class WebhookDispatcher {
         const enabled = [...endpoints.values()].filter((endpoint) => endpoint.enabled).map((endpoint) => endpoint.webhookId);
         const full = enabled.filter((webhookId) => this.heldBy(webhookId) >= this.perEndpoint);
         if (full.length === enabled.length) return;
-        const busy = this.options.busy?.() === true;
+        const host = this.options.busy;
+        const busy = host?.now() === true;
         if (busy && this.pausing()) return;
         const limit = Math.min(room, this.perEndpoint);
         const leased = await this.exclusively(() =>
@@ -211,8 +210,8 @@ export class WebhookDispatcher {
         this.leaseFailing = false;
         for (const delivery of leased) this.admit(delivery);
         if (leased.length < limit) return;
-        if (busy) {
-          this.pausedUntil = Date.now() + BUSY_PAUSE_MS;
+        if (busy && host !== undefined) {
+          this.pausedUntil = Date.now() + host.pauseMs;
           return;
         }
       }

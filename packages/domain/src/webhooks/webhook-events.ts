@@ -3,8 +3,8 @@
  * derived from the order and its version (so that the relay enqueuing it again after a crash is the
  * same event, and receivers de-duplicate on it) and the body fixed once for every endpoint and retry.
  */
-import { randomToken } from '../ids.js';
-import type { OrderEventData } from '../model/order-event.js';
+import { randomToken } from '../shared/ids.js';
+import type { OrderEventData } from '../orders/order-event.js';
 import type { WebhookDeliveryType, WebhookEvent } from './model.js';
 
 /** The JSON `data` of an order event (the app wires the HTTP shapes: the order as GET shows it, the stream's event). */

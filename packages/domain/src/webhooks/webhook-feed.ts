@@ -4,15 +4,15 @@
  * subscribed to the event's type. A crash between the two enqueues the batch again, which the
  * store ignores (idempotent per event id and endpoint; the ids derive from order and version).
  */
-import type { OrderEventData } from '../model/order-event.js';
+import type { OrderEventData } from '../orders/order-event.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
-import type { WebhookDeliveryStore } from './ports.js';
+import type { WebhookDeliveryQueue } from './ports.js';
 import { orderWebhookEvent, type WebhookPayload } from './webhook-events.js';
 
 export class WebhookFeed {
   constructor(
     private readonly directory: EndpointDirectory,
-    private readonly deliveries: WebhookDeliveryStore,
+    private readonly deliveries: Pick<WebhookDeliveryQueue, 'enqueue'>,
     private readonly payload: WebhookPayload,
     /** Told after deliveries were enqueued (the dispatcher of this instance wakes). */
     private readonly enqueued: () => void = () => undefined,

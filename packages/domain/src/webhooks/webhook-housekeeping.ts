@@ -7,9 +7,9 @@
  * and an endpoint is stored before any delivery is enqueued for it: a delivery whose endpoint the
  * store no longer has, read after the delivery was seen, is an orphan for good.
  */
-import type { Clock } from '../ports/security.js';
-import { clearTimer, setTimer } from '../timers.js';
-import type { WebhookDeliveryStore, WebhookEndpointStore } from './ports.js';
+import type { Clock } from '../shared/security.js';
+import { clearTimer, setTimer } from '../shared/timers.js';
+import type { WebhookDeliveryUpkeep, WebhookEndpointStore } from './ports.js';
 
 export interface WebhookHousekeepingOptions {
   /** How often it sweeps. Default 60 s. */
@@ -24,7 +24,7 @@ export interface WebhookHousekeepingOptions {
 export interface WebhookHousekeepingPorts {
   /** Only asked whether an endpoint is still there. */
   readonly endpoints: Pick<WebhookEndpointStore, 'get'>;
-  readonly deliveries: WebhookDeliveryStore;
+  readonly deliveries: WebhookDeliveryUpkeep;
   readonly clock: Clock;
 }
 

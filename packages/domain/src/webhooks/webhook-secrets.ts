@@ -3,7 +3,7 @@
  * previous secret signing for WEBHOOK_SECRET_OVERLAP_MS, so a receiver can switch without losing
  * a delivery; an expired secret no longer signs.
  */
-import { randomBytes } from '../ids.js';
+import { randomBytes } from '../shared/ids.js';
 import { WEBHOOK_LIMITS, WEBHOOK_SECRET_OVERLAP_MS, type WebhookEndpoint, type WebhookSecret } from './model.js';
 
 const SECRET_BYTES = 32;

@@ -4,8 +4,8 @@
  * whoever answers, and logged), at most WEBHOOK_LIMITS.urlMaxLength characters. The URL is kept as
  * WHATWG URL serialises it, so that the policy, the store and the sender all read the same text.
  */
-import { TEXT_RULE, textFits } from '../model/text.js';
-import { characterCount, type Issues } from '../model/validation.js';
+import { TEXT_RULE, textFits } from '../shared/text.js';
+import { characterCount, type Issues } from '../shared/validation.js';
 import { WEBHOOK_LIMITS } from './model.js';
 
 interface ParsedUrl {

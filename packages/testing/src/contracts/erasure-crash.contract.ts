@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { CustomerRepository, OrderEventLog, OrderRepository, PasswordResetTokenStore, SessionStore, WebhookDeliveryStore } from '@storefront/domain';
+import type { CustomerRepository, OrderEventLog, PendingErasures, OrderRepository, PasswordResetTokenStore, SessionStore, WebhookDeliveryLog, WebhookDeliveryQueue, WebhookDeliveryUpkeep } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { aCustomer, anOrder, aSession, uniqueSuffix } from '../builders.js';
@@ -18,11 +18,14 @@ import { readAllEvents } from './order-event-log-support.js';
 /** The stores an erasure touches, shared by the two storefronts as instances share them. */
 export interface ErasureStores {
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly orders: OrderRepository;
   readonly events: OrderEventLog;
-  readonly webhookDeliveries: WebhookDeliveryStore;
+  readonly webhookDeliveryQueue: WebhookDeliveryQueue;
+  readonly webhookDeliveryLog: WebhookDeliveryLog;
+  readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
 }
 
 const ADDRESS = { line1: 'Crashweg 5', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132, instructions: 'Ring at Crash-Erased' };
@@ -45,7 +48,7 @@ const noLimit = {
 
 function aStorefront(stores: ErasureStores, clock: FakeClock, background: { maxPending?: number; onError?: (error: unknown) => void } = {}) {
   return createStorefront(
-    { ...stores, clock, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
+    { ...stores, clock, idempotencyKeys: notUsed, orderOutbox: notUsed, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
     { background, webhooks: { payload: (event) => event.order ?? null } },
   );
 }
@@ -64,7 +67,7 @@ export function describeErasureCrashContract(name: string, factory: () => Promis
       await stores.events.append([eventOfVersion(order, 1)]);
       const eventId = `evt_${order.orderId}_1`;
       const webhookId = `whk_crash${uniqueSuffix()}`;
-      await stores.webhookDeliveries.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
+      await stores.webhookDeliveryQueue.enqueue(aWebhookEvent({ eventId, type: 'order.placed', orderId: order.orderId, payload: JSON.stringify(order) }), [webhookId]);
 
       // The first instance "dies" in the event log's step: no retry task may start (maxPending 0).
       const events = new Faults(stores.events);
@@ -88,11 +91,11 @@ export function describeErasureCrashContract(name: string, factory: () => Promis
       await fresh.background.settled();
 
       expect(reported).to.deep.equal([]);
-      expect(await stores.customers.listErasuresPending(1000), 'the mark went with the record').not.to.include(customer.customerId);
+      expect(await stores.pendingErasures.list(1000), 'the mark went with the record').not.to.include(customer.customerId);
       expect((await stores.sessions.findById(session.sessionId))?.revokedAt, 'the session').not.to.equal(null);
       expect((await stores.orders.findById(order.orderId))?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: order.fulfilment.promisedAt, zone: 'Centre' });
       expect(JSON.stringify(await readAllEvents(stores.events)), 'the event log').to.contain(order.orderId).and.not.to.contain(ADDRESS.line1);
-      const [delivery] = (await stores.webhookDeliveries.list(webhookId, { page: 1, limit: 10 })).items;
+      const [delivery] = (await stores.webhookDeliveryLog.list(webhookId, { page: 1, limit: 10 })).items;
       expect(delivery?.payload, 'the stored webhook delivery').to.contain(order.orderId).and.not.to.contain(ADDRESS.line1);
       // The record is gone: its email signs up again as a new account.
       await stores.customers.create(aCustomer({ email: customer.email }));

@@ -1,12 +1,19 @@
 /** What the webhook delivery store contracts share: the stores under test, lease requests, expected deliveries. */
-import type { WebhookDelivery, WebhookDeliveryStore } from '@storefront/domain';
+import type { WebhookDelivery, WebhookDeliveryLog, WebhookDeliveryQueue, WebhookDeliveryUpkeep } from '@storefront/domain';
 import type { LeaseRequest, WebhookEvent } from '@storefront/domain/adapter-kit';
 
+/** The three delivery ports of one adapter over the same data (a test enqueues, leases and lists). */
+export interface WebhookDeliveryPorts {
+  readonly queue: WebhookDeliveryQueue;
+  readonly log: WebhookDeliveryLog;
+  readonly upkeep: WebhookDeliveryUpkeep;
+}
+
 export interface WebhookDeliveryStoresUnderTest {
-  /** An empty store. */
-  readonly store: WebhookDeliveryStore;
-  /** Another instance over the same data (its own connections, as another process has); memory: the same store. */
-  readonly other: WebhookDeliveryStore;
+  /** Over an empty store. */
+  readonly store: WebhookDeliveryPorts;
+  /** Another instance over the same data (its own connections, as another process has); memory: the same ports. */
+  readonly other: WebhookDeliveryPorts;
 }
 
 export const LEASE_MS = 30_000;

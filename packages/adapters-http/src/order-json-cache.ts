@@ -1,0 +1,72 @@
+/**
+ * Each order's JSON, rendered once per version and kept as UTF-8 bytes, so that lists and details
+ * are assembled instead of serialising the same unchanged orders on every request
+ * (docs/performance.md). (order id, version, whether it has an address) names one rendering for
+ * good on every instance: a move raises the version, an erasure removes the address. A Map in
+ * least-recently-used order, bounded by `maxEntries`, whatever the number of orders in the store.
+ */
+import type { Order, Page } from '@storefront/domain';
+import { orderJson, pageMeta } from './mappers.js';
+
+/** Default bound: the orders a busy kitchen and its customers read within a few minutes. */
+export const ORDER_TEXT_CACHE_ENTRIES = 10_000;
+
+interface Rendered {
+  readonly version: number;
+  /** False once the address was erased: the rendering with it must never be served again. */
+  readonly hasAddress: boolean;
+  /** UTF-8, ready to write: a body assembled from these is never encoded again. */
+  readonly bytes: Buffer;
+}
+
+const COMMA = Buffer.from(',');
+const PAGE_END = Buffer.from(']}');
+
+export class OrderJsonCache {
+  private readonly entries = new Map<string, Rendered>();
+
+  constructor(readonly maxEntries = ORDER_TEXT_CACHE_ENTRIES) {
+    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new RangeError(`maxEntries must be an integer ≥ 1, got ${maxEntries}`);
+  }
+
+  /** How many orders are cached now (never above `maxEntries`). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether some version of the order is cached (for tests). */
+  has(orderId: string): boolean {
+    return this.entries.has(orderId);
+  }
+
+  /** The order as JSON: the UTF-8 bytes of `JSON.stringify(orderJson(order))`. */
+  bytesOf(order: Order): Buffer {
+    const id = order.orderId;
+    const cached = this.entries.get(id);
+    const hasAddress = order.fulfilment.address !== undefined;
+    if (cached !== undefined) {
+      if (cached.version === order.version && cached.hasAddress === hasAddress) {
+        this.entries.delete(id);
+        this.entries.set(id, cached);
+        return cached.bytes;
+      }
+      // Another version (newer after a move, or older from a read that raced one), or erased: render it.
+      this.entries.delete(id);
+    }
+    const bytes = Buffer.from(JSON.stringify(orderJson(order)));
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, { version: order.version, hasAddress, bytes });
+    return bytes;
+  }
+
+  /** `{"meta": ..., "orders": [...]}` of a page: the bytes of JSON.stringify, without re-rendering the orders. */
+  pageBytes(page: Page<Order>): Buffer {
+    const parts: Buffer[] = [Buffer.from(`{"meta":${JSON.stringify(pageMeta(page))},"orders":[`)];
+    for (const order of page.items) {
+      if (parts.length > 1) parts.push(COMMA);
+      parts.push(this.bytesOf(order));
+    }
+    parts.push(PAGE_END);
+    return Buffer.concat(parts);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The text of the live order streams (Server-Sent Events, WHATWG HTML §9.2): what a feed item
+ * becomes on the wire. An event is `id`, `event` and one `data` line of JSON (JSON.stringify never
+ * writes a raw line break, so the data is always one line); a reset has no id, so that a client
+ * keeps resuming from the last event it really had.
+ *
+ * Each event is rendered once, whatever the number of streams it goes to: the kitchen's stream fans
+ * one event out to every open staff screen, and the feeds hand the same event object to each of
+ * them. Its UTF-8 bytes are kept in a WeakMap on that object, so they live exactly as long as the
+ * event, and every socket is handed the same Buffer (a string would be encoded again per stream).
+ */
+import type { FeedItem, OrderEvent } from '@storefront/domain';
+import { orderEventJson } from '../mappers.js';
+import { STREAM_LIMITS } from '../limits.js';
+
+/** The first thing every stream writes: how long the client waits before reconnecting. */
+export const RETRY_FRAME = Buffer.from(`retry: ${STREAM_LIMITS.retryMs}\n\n`);
+/** A comment, ignored by clients: keeps proxies from closing an idle stream. */
+export const PING_FRAME = Buffer.from(': ping\n\n');
+/** The client's id is outside the window (or not an id): it must read the state again. */
+export const RESET_FRAME = Buffer.from('event: reset\ndata: {}\n\n');
+
+/** Renders feed items as stream bytes, each event once. */
+export class EventFrames {
+  private readonly rendered = new WeakMap<OrderEvent, Buffer>();
+
+  of(item: FeedItem): Buffer {
+    return item.kind === 'reset' ? RESET_FRAME : this.ofEvent(item.event);
+  }
+
+  ofEvent(event: OrderEvent): Buffer {
+    let frame = this.rendered.get(event);
+    if (frame === undefined) {
+      frame = Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(orderEventJson(event))}\n\n`);
+      this.rendered.set(event, frame);
+    }
+    return frame;
+  }
+}

@@ -1,0 +1,58 @@
+import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
+import { DomainError } from '../shared/errors.js';
+import type { Clock } from '../shared/security.js';
+import { Issues } from '../shared/validation.js';
+import type { Order } from './order.js';
+import { freePlace, noop, notFound } from './order-access.js';
+import { invalidTransition, isOrderStatus, ORDER_STATUSES, parseReason, planMove } from './order-lifecycle.js';
+import type { OrderRepository } from './order-repository.js';
+
+/** What the kitchen asks for: a status (validated here), a reason where needed, and If-Match. */
+export interface MoveOrderInput {
+  readonly orderId: string;
+  readonly status: unknown;
+  readonly reason?: unknown;
+  /** The version the mover last saw (If-Match); the move is refused with `precondition_failed` if it has moved on. */
+  readonly expectedVersion?: number | undefined;
+}
+
+/**
+ * A kitchen move (`POST /api/staff/orders/{order_id}/status`, `orders move`). Of two moves of one
+ * order at once exactly one wins; the other is refused (`invalid_transition`, or
+ * `precondition_failed` when it said which version it expected), never applied on top.
+ */
+export class MoveOrder {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly clock: Clock,
+    /** Told after a change is stored (the event relay publishes it). */
+    private readonly stored: () => void = noop,
+    /** Gives slot places back. */
+    private readonly planner: FulfilmentPlanner | null = null,
+  ) {}
+
+  async execute(input: MoveOrderInput): Promise<Order> {
+    const issues = new Issues();
+    if (!isOrderStatus(input.status)) issues.add('status', `must be one of ${ORDER_STATUSES.join(', ')}`);
+    const reason = parseReason(input.reason, issues);
+    issues.throwIfAny();
+    const to = input.status as Order['status'];
+    const order = await this.orders.findById(input.orderId);
+    if (order === null) throw notFound();
+    if (input.expectedVersion !== undefined && order.version !== input.expectedVersion) throw preconditionFailed(order);
+    const move = planMove(order, { to, by: 'staff', reason }, this.clock.now());
+    const moved = await this.orders.applyMove(move);
+    if (moved !== null) {
+      this.stored();
+      await freePlace(this.planner, moved);
+      return moved;
+    }
+    const now = (await this.orders.findById(input.orderId)) ?? order;
+    if (input.expectedVersion !== undefined) throw preconditionFailed(now);
+    throw invalidTransition(now, to);
+  }
+}
+
+function preconditionFailed(order: Order): DomainError {
+  return new DomainError('precondition_failed', `The order has moved on: it is ${order.status} at version ${order.version}.`);
+}

@@ -1,0 +1,50 @@
+/**
+ * Text a store can hold and a screen can show as given: one rule for every string that comes from
+ * outside, so that every store accepts and refuses alike. Three kinds, each a character class
+ * written once: `storable` (no NUL, no unpaired surrogate), `line` (also no control, line separator
+ * or bidirectional override) and `lines` (`line`, but LF separates lines). The patterns are JSON
+ * Schema `pattern`s that docs/openapi.yaml uses as they are (docs/decisions.md, "Issue 32, items 4
+ * and 5").
+ */
+import type { Issues } from './validation.js';
+
+export type TextKind = 'storable' | 'line' | 'lines';
+
+// In `u` mode `\p{Cs}` matches a surrogate only when it is unpaired: a pair is one code point.
+const UNSTORABLE = '\\u0000\\p{Cs}';
+const CONTROLS_BUT_LF = '\\u0001-\\u0009\\u000B-\\u001F\\u007F-\\u009F';
+const SEPARATORS = '\\u2028\\u2029';
+const BIDI_CONTROLS = '\\u202A-\\u202E\\u2066-\\u2069';
+
+export const TEXT_RULE = {
+  storable: {
+    pattern: `^[^${UNSTORABLE}]*$`,
+    message: 'must be Unicode text without NUL or unpaired surrogates',
+  },
+  line: {
+    pattern: `^[^${UNSTORABLE}${CONTROLS_BUT_LF}\\n${SEPARATORS}${BIDI_CONTROLS}]*$`,
+    message: 'must be one line of text: no control characters, line breaks or bidirectional overrides',
+  },
+  lines: {
+    pattern: `^[^${UNSTORABLE}${CONTROLS_BUT_LF}${SEPARATORS}${BIDI_CONTROLS}]*$`,
+    message: 'must be text without control characters (newlines aside) or bidirectional overrides',
+  },
+} as const satisfies Record<TextKind, { pattern: string; message: string }>;
+
+const COMPILED: Readonly<Record<TextKind, RegExp>> = {
+  storable: new RegExp(TEXT_RULE.storable.pattern, 'u'),
+  line: new RegExp(TEXT_RULE.line.pattern, 'u'),
+  lines: new RegExp(TEXT_RULE.lines.pattern, 'u'),
+};
+
+/** Whether `value` is text of `kind`. */
+export function textFits(value: string, kind: TextKind): boolean {
+  return COMPILED[kind].test(value);
+}
+
+/** Whether `value` is text of `kind`; records TEXT_RULE's message at `path` when it is not. */
+export function checkText(value: string, kind: TextKind, path: string, issues: Issues): boolean {
+  if (textFits(value, kind)) return true;
+  issues.add(path, TEXT_RULE[kind].message);
+  return false;
+}
