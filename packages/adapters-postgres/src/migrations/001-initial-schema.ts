@@ -20,7 +20,7 @@
  * PostgreSQL"). A move takes 'open' before it locks its order row (storefront_move_order), since a
  * trigger would run only after the row is locked.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const initialSchema: Migration = {
   name: 'initial schema',

@@ -11,7 +11,7 @@
  * conditional upsert on its row), slot_holders the orders holding a place (a retried take finds
  * its row and takes no second place; a release deletes it and gives one back).
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 const listKey = (row: string) => `(${row}.promised_at, ${row}.created_at, ${row}.order_id)`;
 

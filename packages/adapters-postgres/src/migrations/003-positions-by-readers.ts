@@ -14,7 +14,7 @@
  *
  * Orders stored before keep their positions; nothing is renumbered.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** The kitchen's order, as in version 2. */
 const KITCHEN_KEY = ['promised_at', 'created_at', 'order_id'] as const;

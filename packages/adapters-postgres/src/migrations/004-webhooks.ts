@@ -20,7 +20,7 @@
  *   of one status;
  * - webhook_deliveries_pending_age: the oldest pending row for the stats.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const webhooks: Migration = {
   name: 'outgoing webhooks',

@@ -4,7 +4,7 @@
  * every place taken before this version (their orders were stored or are lost with no way to tell;
  * kept, as before). The partial index serves the look for lapsed leases.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const slotPlaceLeases: Migration = {
   name: 'slot place leases',

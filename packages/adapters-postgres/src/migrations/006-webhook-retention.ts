@@ -6,7 +6,7 @@
  * webhook_deliveries_expiry (finished rows only). Rows finished before this migration have none and
  * stay until their endpoint is removed.
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const webhookRetention: Migration = {
   name: 'webhook delivery retention',

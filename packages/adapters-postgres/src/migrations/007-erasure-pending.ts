@@ -6,7 +6,7 @@
  * row waits for the sweep, which deletes it last. customers_erasing: the sweep's read, oldest mark
  * first, holding only the rows being erased (partial).
  */
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 export const erasurePending: Migration = {
   name: 'erasure pending',

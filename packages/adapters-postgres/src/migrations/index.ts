@@ -2,6 +2,7 @@
  * Every migration, oldest first: version N is MIGRATIONS[N - 1]. Append only; a released
  * migration is never edited (a database that applied it would never see the change).
  */
+import type { Migration } from './migration.js';
 import { initialSchema } from './001-initial-schema.js';
 import { fulfilment } from './002-fulfilment.js';
 import { positionsByReaders } from './003-positions-by-readers.js';
@@ -10,11 +11,6 @@ import { slotPlaceLeases } from './005-slot-place-leases.js';
 import { webhookRetention } from './006-webhook-retention.js';
 import { erasurePending } from './007-erasure-pending.js';
 
-export interface Migration {
-  /** A few words for the log and schema_migrations. */
-  readonly name: string;
-  /** Run inside the migrating transaction; may hold several statements. */
-  readonly sql: string;
-}
-
 export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending];
+
+export type { Migration };

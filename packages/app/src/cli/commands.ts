@@ -2,6 +2,9 @@
  * The operator commands. Each one validates everything before it writes, so a bad input changes
  * nothing, and reports problems as `CliError`s (a message and an exit code, never a stack trace).
  */
+import { CliError, type CliIo } from './cli-io.js';
+
+export { CliError, type CliIo };
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
 import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
@@ -9,22 +12,6 @@ import { menuDocumentOf } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
 import { runWebhooks, WEBHOOKS_USAGE } from './webhooks.js';
 
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
-
-export interface CliIo {
-  readonly out: (text: string) => void;
-  readonly readPassword: () => Promise<string>;
-  /** A secret such as a key: from stdin, or a prompt with echo off. Never an argument. */
-  readonly readSecret: () => Promise<string>;
-}
 
 export const USAGE = `usage: storefront <command>
 

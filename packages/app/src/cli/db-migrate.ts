@@ -7,7 +7,7 @@ import { migrate, SchemaTooNewError } from '@storefront/adapters-postgres';
 import pg from 'pg';
 import type { StorefrontConfig } from '../config.js';
 import { poolConfig, redactDatabaseUrl } from '../postgres-settings.js';
-import { CliError, type CliIo } from './commands.js';
+import { CliError, type CliIo } from './cli-io.js';
 
 export async function migrateDatabase(config: StorefrontConfig, io: CliIo, log: (message: string) => void): Promise<void> {
   if (config.database !== 'postgres' || config.databaseUrl === undefined) {

@@ -6,7 +6,7 @@
 import { type Storefront, WEBHOOK_EVENT_TYPES, type WebhookAdministration } from '@storefront/domain';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus, type WebhookEventType } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
-import { CliError, type CliIo } from './commands.js';
+import { CliError, type CliIo } from './cli-io.js';
 
 export const WEBHOOKS_USAGE = `  webhooks add <url> [--events order.placed,order.status] [--description <text>]
                                            register an endpoint (default: every event); prints its

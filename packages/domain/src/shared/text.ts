@@ -6,7 +6,6 @@
  * Schema `pattern`s that docs/openapi.yaml uses as they are (docs/decisions.md, "Issue 32, items 4
  * and 5").
  */
-import type { Issues } from './validation.js';
 
 export type TextKind = 'storable' | 'line' | 'lines';
 
@@ -43,7 +42,12 @@ export function textFits(value: string, kind: TextKind): boolean {
 }
 
 /** Whether `value` is text of `kind`; records TEXT_RULE's message at `path` when it is not. */
-export function checkText(value: string, kind: TextKind, path: string, issues: Issues): boolean {
+/** Where a refusal is noted (validation.ts's Issues). */
+export interface IssueSink {
+  add(path: string, message: string): void;
+}
+
+export function checkText(value: string, kind: TextKind, path: string, issues: IssueSink): boolean {
   if (textFits(value, kind)) return true;
   issues.add(path, TEXT_RULE[kind].message);
   return false;
