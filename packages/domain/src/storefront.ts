@@ -24,6 +24,7 @@ import { QuoteDelivery } from './fulfilment/quote-delivery.js';
 import { OrderEventRelay, type OrderEventRelayOptions } from './orders/order-event-relay.js';
 import { OrderFeeds } from './orders/order-feeds.js';
 import type { StoreSettings } from './store/store.js';
+import { NO_TAX } from './taxes/tax-settings.js';
 import { CancelOrder } from './orders/cancel-order.js';
 import { GetOrder } from './orders/get-order.js';
 import { MoveOrder } from './orders/move-order.js';
@@ -270,7 +271,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const gate = new StoreGate(
     ports.storeState,
     options.openingHours ?? alwaysOpen(),
-    { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
+    { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD', taxes: options.store?.taxes ?? NO_TAX },
     clock,
   );
   const { customers, sessions, hasher, tokens, limiter } = ports;
@@ -306,7 +307,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),

@@ -2,7 +2,7 @@
  * A tax rate in basis points: a whole number from 0 to 10000 (`700` is 7 %). Rates are integers so
  * that no amount of money ever passes through a floating-point number on its way to a receipt.
  */
-import { isIntegerIn } from '../model/validation.js';
+import { isIntegerIn } from '../shared/validation.js';
 
 export const TAX_RATE_RULE = { minimum: 0, maximum: 10_000 } as const;
 
