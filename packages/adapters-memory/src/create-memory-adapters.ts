@@ -6,10 +6,13 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
@@ -18,8 +21,11 @@ import type {
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
+import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
+import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
+import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
@@ -36,8 +42,13 @@ export interface MemoryAdapterOptions {
 
 export interface MemoryAdapters {
   readonly menu: MenuRepository;
+  /** Orders; the key records and the outbox below read its rows (one store, as a database is). */
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** The erasure marks, on the accounts above. */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are swept as new ones are saved. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -59,10 +70,15 @@ const alwaysHealthy = (name: string): HealthProbe => ({ name, check: () => Promi
 
 export function createMemoryAdapters(options: MemoryAdapterOptions = {}): MemoryAdapters {
   const { clock } = options;
+  const orders = new InMemoryOrderRepository();
+  const customers = new InMemoryCustomerRepository();
   return {
     menu: new InMemoryMenuRepository(),
-    orders: new InMemoryOrderRepository(),
-    customers: new InMemoryCustomerRepository(),
+    orders,
+    idempotencyKeys: new InMemoryIdempotencyKeys(orders),
+    orderOutbox: new InMemoryOrderOutbox(orders),
+    customers,
+    pendingErasures: new InMemoryPendingErasures(customers),
     sessions: new InMemorySessionStore({ clock }),
     resetTokens: new InMemoryPasswordResetTokenStore({ clock }),
     limiter: new InMemoryRateLimiter({ clock }),

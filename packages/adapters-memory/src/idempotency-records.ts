@@ -2,7 +2,7 @@
  * Idempotency-Key records of the in-memory order store, keyed by customer and key. A record is kept
  * until its `expiresAt`; expired records are dropped when met and by a sweep whose cost is spread
  * over the claims that grow the map, so memory follows the keys of the last TTL, not all time.
- * Every change is filtered on the record's holder, as in every store (see the OrderRepository port).
+ * Every change is filtered on the record's holder, as in every store (see the IdempotencyKeys port).
  */
 import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
 import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';

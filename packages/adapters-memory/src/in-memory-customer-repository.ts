@@ -23,8 +23,8 @@ function copy(customer: Customer): Customer {
 export class InMemoryCustomerRepository implements CustomerRepository {
   private readonly byId = new Map<string, Customer>();
   private readonly idByEmail = new Map<string, string>();
-  /** Accounts marked for erasure → when. */
-  private readonly erasing = new Map<string, Date>();
+  /** Accounts marked for erasure → when: InMemoryPendingErasures writes and lists them. */
+  readonly erasing = new Map<string, Date>();
 
   async findByEmail(email: string): Promise<Customer | null> {
     const id = this.idByEmail.get(email);
@@ -71,25 +71,17 @@ export class InMemoryCustomerRepository implements CustomerRepository {
     return true;
   }
 
-  async markErasure(customerId: string, at: Date): Promise<boolean> {
-    if (!this.byId.has(customerId)) return false;
-    if (!this.erasing.has(customerId)) this.erasing.set(customerId, new Date(at.getTime()));
-    return true;
-  }
-
-  async listErasuresPending(limit: number): Promise<string[]> {
-    return [...this.erasing]
-      .sort(([, a], [, b]) => a.getTime() - b.getTime())
-      .slice(0, limit)
-      .map(([customerId]) => customerId);
-  }
-
   private change(email: string, change: Partial<Pick<Customer, 'disabled' | 'role'>>): boolean {
     const id = this.idByEmail.get(email);
     const customer = id === undefined ? undefined : this.byId.get(id);
     if (customer === undefined) return false;
     this.byId.set(customer.customerId, { ...customer, ...change });
     return true;
+  }
+
+  /** Whether an account record exists, marked for erasure or not. */
+  has(customerId: string): boolean {
+    return this.byId.has(customerId);
   }
 
   private findSync(customerId: string): Customer | null {

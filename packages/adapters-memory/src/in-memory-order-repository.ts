@@ -1,12 +1,12 @@
 /**
- * Orders and Idempotency-Key records in process memory. Every method runs to completion without
- * awaiting, which is what makes each step atomic here: exactly one concurrent caller gets `claimed`,
- * a change filtered on a record's holder sees the record as it is, and of moves planned on one
- * version exactly one finds that version still stored.
+ * Orders in process memory. Every method runs to completion without awaiting, which is what makes
+ * each step atomic here: of moves planned on one version exactly one finds that version still
+ * stored. The key records (InMemoryIdempotencyKeys) and the outbox (InMemoryOrderOutbox) of this
+ * store read its rows through `find` and `locate`, synchronously, so their steps are atomic too.
  *
  * Each order's row is in its customer's log (their list, paged by index) and in its status's queue
  * (the kitchen's list, and the way to an order by id); a move swaps the row in both at once, and
- * puts the order last in the outbox (OrderOutbox) in the same step, so no change is ever stored
+ * puts the order last in the outbox marks (OutboxMarks) in the same step, so no change is ever stored
  * without being due for publishing.
  */
 import type {
@@ -15,29 +15,20 @@ import type {
   OrderStatus,
   Page,
 } from '@storefront/domain';
-import type {
-  ClaimResult,
-  IdempotencyClaim,
-  IdempotencyKeyRef,
-  InsertResult,
-  OrderMove,
-  PageRequest,
-  UnpublishedOrder,
-} from '@storefront/domain/adapter-kit';
+import type { InsertResult, OrderMove, PageRequest } from '@storefront/domain/adapter-kit';
 import { orderIdTime, pageOffset, toPage } from '@storefront/domain/adapter-kit';
 import { CustomerOrderLog } from './customer-order-log.js';
-import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import { OrderLinePool } from './order-line-pool.js';
-import { OrderOutbox } from './order-outbox.js';
+import { OutboxMarks } from './outbox-marks.js';
 import { movedRow, toOrder, toRow, versionOf, withoutAddress, type OrderRow } from './order-row.js';
 import { StatusQueues } from './status-queues.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
   private readonly logs = new Map<string, CustomerOrderLog>();
-  private readonly idempotency = new IdempotencyRecords();
   private readonly lines = new OrderLinePool();
   private readonly queues = new StatusQueues();
-  private readonly outbox = new OrderOutbox();
+  /** Written in the same step as each change; InMemoryOrderOutbox reads and raises them. */
+  readonly outbox = new OutboxMarks();
   /**
    * Orders whose id does not carry their creation time (ids not stamped by the domain, as some
    * tests and imports make): they cannot be found by key, so they are indexed by id here.
@@ -53,43 +44,6 @@ export class InMemoryOrderRepository implements OrderRepository {
   /** Rows the status queues compared or read so far: lets a test check that a deep kitchen page costs what page 1 does. */
   get statusQueueReads(): number {
     return this.queues.reads;
-  }
-
-  /** Orders with changes not published yet. */
-  get unpublishedCount(): number {
-    return this.outbox.size;
-  }
-
-  /** Idempotency records currently held (expired ones included until swept). */
-  get idempotencyRecordCount(): number {
-    return this.idempotency.size;
-  }
-
-  async claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    const nowMs = now.getTime();
-    const record = this.idempotency.find(claim, nowMs);
-    if (record === undefined) {
-      this.idempotency.open(claim, nowMs);
-      return { kind: 'claimed' };
-    }
-    const order = record.state === 'completed' ? this.find(record.customerId, record.orderId) : null;
-    return { kind: 'held', record: copyRecord(record), order };
-  }
-
-  async takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return this.idempotency.change(ref, from, { owner, lockExpiresAt });
-  }
-
-  async completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return this.idempotency.change(ref, owner, { state: 'completed' });
-  }
-
-  async abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    this.idempotency.change(ref, owner, { lockExpiresAt: now });
-  }
-
-  async releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    this.idempotency.release(ref, owner);
   }
 
   async insert(order: Order): Promise<InsertResult> {
@@ -154,25 +108,14 @@ export class InMemoryOrderRepository implements OrderRepository {
     return toPage(rows.map(toOrder), total, page);
   }
 
-  async listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return this.outbox.due(limit).flatMap(([orderId, publishedVersion]) => {
-      const row = this.locate(orderId);
-      return row === undefined ? [] : [{ order: toOrder(row), publishedVersion }];
-    });
-  }
-
-  async markPublished(orderId: string, version: number): Promise<void> {
-    const row = this.locate(orderId);
-    if (row !== undefined) this.outbox.mark(row.orderId, version, versionOf(row));
-  }
-
-  private find(customerId: string, orderId: string): Order | null {
+  /** One of the customer's orders, read at once (the key records answer a claim with it in the same step). */
+  find(customerId: string, orderId: string): Order | null {
     const row = this.locate(orderId);
     return row === undefined || row.customerId !== customerId ? null : toOrder(row);
   }
 
   /** The stored row of an order, by the time its id carries, or by id for an unstamped one. */
-  private locate(orderId: string): OrderRow | undefined {
+  locate(orderId: string): OrderRow | undefined {
     const unstamped = this.unstamped.get(orderId);
     if (unstamped !== undefined) return unstamped;
     const createdAtMs = orderIdTime(orderId);

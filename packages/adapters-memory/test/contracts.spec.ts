@@ -5,9 +5,11 @@ import {
   describeMenuRepositoryContract,
   describeOrderEventLogContract,
   describeOrderLifecycleContract,
+  describeIdempotencyKeysContract,
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
@@ -20,6 +22,7 @@ import {
 import {
   createMemoryAdapters,
   InMemoryCustomerRepository,
+  InMemoryIdempotencyKeys,
   InMemoryMenuRepository,
   InMemoryOrderEventLog,
   InMemoryOrderRepository,
@@ -35,17 +38,15 @@ import {
 describeMenuRepositoryContract('InMemoryMenuRepository', async () => new InMemoryMenuRepository());
 describeOrderRepositoryContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
 describeOrderLifecycleContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
-describeOrderOutboxContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
-describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => ({
-  orders: new InMemoryOrderRepository(),
-  menu: new InMemoryMenuRepository(),
-}));
-describeSlotCapacityContract('InMemorySlotPlaces', async () => ({
-  orders: new InMemoryOrderRepository(),
-  menu: new InMemoryMenuRepository(),
-  places: new InMemorySlotPlaces(),
-}));
+describeIdempotencyKeysContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
+describeOrderOutboxContract('InMemoryOrderOutbox', async () => createMemoryAdapters());
+describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => createMemoryAdapters());
+describeSlotCapacityContract('InMemorySlotPlaces', async () => {
+  const orders = new InMemoryOrderRepository();
+  return { orders, idempotencyKeys: new InMemoryIdempotencyKeys(orders), menu: new InMemoryMenuRepository(), places: new InMemorySlotPlaces() };
+});
 describeCustomerRepositoryContract('InMemoryCustomerRepository', async () => new InMemoryCustomerRepository());
+describePendingErasuresContract('InMemoryPendingErasures', async () => createMemoryAdapters());
 describeErasureCrashContract('memory stores', async () => createMemoryAdapters());
 describeStoreStateRepositoryContract('InMemoryStoreStateRepository', async () => new InMemoryStoreStateRepository());
 describeSessionStoreContract('InMemorySessionStore', async () => new InMemorySessionStore());

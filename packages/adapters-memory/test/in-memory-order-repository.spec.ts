@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Order, OrderLine } from '@storefront/domain';
 import { legacyFulfilment, newId, OrderStamper, placedState, planMove } from '@storefront/domain/adapter-kit';
 import { anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
-import { InMemoryOrderRepository } from '../src/index.js';
+import { InMemoryIdempotencyKeys, InMemoryOrderOutbox, InMemoryOrderRepository } from '../src/index.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -62,6 +62,7 @@ describe('InMemoryOrderRepository', () => {
   it('keeps nothing in the outbox for a published order, and finds the few changed among many published', async function () {
     this.timeout(20_000);
     const orders = new InMemoryOrderRepository();
+    const outbox = new InMemoryOrderOutbox(orders);
     const stamper = new OrderStamper();
     const line: OrderLine = anOrderLine();
     const start = Date.UTC(2025, 0, 1);
@@ -72,40 +73,42 @@ describe('InMemoryOrderRepository', () => {
       await orders.insert(order);
       placed.push(order);
     }
-    expect(orders.unpublishedCount).to.equal(20_000);
+    expect(outbox.size).to.equal(20_000);
     // Drained as the relay does: a batch, then its marks (a bounded number of batches, so that a
     // store that keeps what was marked fails here instead of spinning).
     for (let batch = 0; batch < 50; batch++) {
-      const due = await orders.listUnpublished(500);
+      const due = await outbox.listUnpublished(500);
       if (due.length === 0) break;
-      for (const { order } of due) await orders.markPublished(order.orderId, order.version);
+      for (const { order } of due) await outbox.markPublished(order.orderId, order.version);
     }
-    expect(orders.unpublishedCount).to.equal(0);
+    expect(outbox.size).to.equal(0);
     const changed = [placed[7]!, placed[19_999]!, placed[3]!];
     for (const [i, order] of changed.entries()) await orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date(start + 30_000 + i)));
-    const due = await orders.listUnpublished(100);
+    const due = await outbox.listUnpublished(100);
     expect(due.map((entry) => [entry.order.orderId, entry.order.version, entry.publishedVersion])).to.deep.equal(changed.map((order) => [order.orderId, 2, 1]));
-    expect(orders.unpublishedCount).to.equal(3);
+    expect(outbox.size).to.equal(3);
   });
 
   it('lets a key be claimed afresh once its record has expired', async () => {
     const orders = new InMemoryOrderRepository();
+    const keys = new InMemoryIdempotencyKeys(orders);
     const now = new Date();
     const claim = anIdempotencyClaim({ expiresAt: new Date(now.getTime() + DAY_MS) }, now);
-    await orders.claimIdempotencyKey(claim, now);
+    await keys.claim(claim, now);
     await orders.insert(anOrder({ orderId: claim.orderId, customerId: claim.customerId, createdAt: claim.orderCreatedAt }));
-    await orders.completeIdempotencyKey(claim, claim.owner);
+    await keys.complete(claim, claim.owner);
     const later = new Date(now.getTime() + DAY_MS);
-    expect(await orders.claimIdempotencyKey({ ...claim, expiresAt: new Date(later.getTime() + DAY_MS) }, later)).to.deep.equal({ kind: 'claimed' });
+    expect(await keys.claim({ ...claim, expiresAt: new Date(later.getTime() + DAY_MS) }, later)).to.deep.equal({ kind: 'claimed' });
   });
 
   it('drops expired idempotency records as new keys are claimed', async () => {
     const orders = new InMemoryOrderRepository();
+    const keys = new InMemoryIdempotencyKeys(orders);
     const now = new Date();
-    for (let i = 0; i < 2000; i++) await orders.claimIdempotencyKey(anIdempotencyClaim({}, now), now);
-    expect(orders.idempotencyRecordCount).to.equal(2000);
+    for (let i = 0; i < 2000; i++) await keys.claim(anIdempotencyClaim({}, now), now);
+    expect(keys.recordCount).to.equal(2000);
     const later = new Date(now.getTime() + DAY_MS + 1);
-    for (let i = 0; i < 2000; i++) await orders.claimIdempotencyKey(anIdempotencyClaim({}, later), later);
-    expect(orders.idempotencyRecordCount).to.be.at.most(2000);
+    for (let i = 0; i < 2000; i++) await keys.claim(anIdempotencyClaim({}, later), later);
+    expect(keys.recordCount).to.be.at.most(2000);
   });
 });

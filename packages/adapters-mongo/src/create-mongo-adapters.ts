@@ -7,9 +7,12 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
@@ -24,8 +27,10 @@ import type { CustomerDocument } from './customer-mapper.js';
 import type { IdempotencyDocument } from './idempotency-record.js';
 import { MenuRevision, type MenuRevisionDocument } from './menu-revision.js';
 import { MongoCustomerRepository } from './mongo-customer-repository.js';
+import { MongoPendingErasures } from './mongo-pending-erasures.js';
 import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
+import { MongoOrderOutbox } from './mongo-order-outbox.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
@@ -48,7 +53,10 @@ export interface MongoAdapterOptions {
 export interface MongoAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens; expired ones are removed by a TTL index. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -75,7 +83,6 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     await revisions.ensure();
   });
   const orders = db.collection<OrderDocument>(COLLECTIONS.orders);
-  const keys = new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders);
   const probe: HealthProbe = {
     name: 'store',
     check: async () => {
@@ -84,8 +91,11 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
   };
   return {
     menu: new MongoMenuRepository(db.collection<ProductDocument>(COLLECTIONS.products), revisions),
-    orders: new MongoOrderRepository(db.client, orders, keys),
+    orders: new MongoOrderRepository(db.client, orders),
+    idempotencyKeys: new MongoIdempotencyKeys(db.client, db.collection<IdempotencyDocument>(COLLECTIONS.idempotencyKeys), orders),
+    orderOutbox: new MongoOrderOutbox(orders),
     customers: new MongoCustomerRepository(db.collection<CustomerDocument>(COLLECTIONS.customers)),
+    pendingErasures: new MongoPendingErasures(db.collection<CustomerDocument>(COLLECTIONS.customers)),
     sessions: new MongoSessionStore(db.collection<SessionDocument>(COLLECTIONS.sessions)),
     resetTokens: new MongoPasswordResetTokenStore(db.collection<PasswordResetTokenDocument>(COLLECTIONS.passwordResetTokens)),
     storeState: new MongoStoreStateRepository(db.collection<StoreStateDocument>(COLLECTIONS.meta)),

@@ -6,6 +6,8 @@
 export { createMongoAdapters, type MongoAdapterOptions, type MongoAdapters } from './create-mongo-adapters.js';
 export { MongoMenuRepository } from './mongo-menu-repository.js';
 export { MongoOrderRepository } from './mongo-order-repository.js';
+export { MongoOrderOutbox } from './mongo-order-outbox.js';
+export { MongoPendingErasures } from './mongo-pending-erasures.js';
 export { MongoCustomerRepository } from './mongo-customer-repository.js';
 export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-session-store.js';
 export { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';

@@ -2,7 +2,7 @@
  * Customer accounts in MongoDB. Email uniqueness is the unique index's job, not a read before the
  * write, so two concurrent sign-ups with one email cannot both succeed. The index compares bytes:
  * emails arrive normalised (trimmed, lower-case), which is what makes "Ann@X" and "ann@x" one email.
- * Erasure marks the document first (`erasureRequestedAt`: the finders skip it, a partial index
+ * Erasure marks the document first (`erasureRequestedAt`, MongoPendingErasures: the finders skip it, a partial index
  * finds it for the sweep) and deletes it last, which frees the email in the index.
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
@@ -74,25 +74,6 @@ export class MongoCustomerRepository implements CustomerRepository {
     return databaseOperation(async () => {
       const result = await this.customers.deleteOne({ _id: customerId });
       return result.deletedCount === 1;
-    });
-  }
-
-  markErasure(customerId: string, at: Date): Promise<boolean> {
-    return databaseOperation(async () => {
-      // $min sets an absent field and keeps an earlier mark: one atomic update, repeatable.
-      const result = await this.customers.updateOne({ _id: customerId }, { $min: { erasureRequestedAt: new Date(at.getTime()) } });
-      return result.matchedCount > 0;
-    });
-  }
-
-  listErasuresPending(limit: number): Promise<string[]> {
-    return databaseOperation(async () => {
-      const found = await this.customers
-        .find({ erasureRequestedAt: { $exists: true } }, { projection: { _id: 1 } })
-        .sort({ erasureRequestedAt: 1, _id: 1 })
-        .limit(limit)
-        .toArray();
-      return found.map((document) => document._id);
     });
   }
 }

@@ -1,19 +1,20 @@
 /**
- * Idempotency-Key records for MongoOrderRepository, atomic without transactions: the unique index
+ * Idempotency-Key records in MongoDB, beside the orders collection (a held claim is answered with
+ * its order, read from it in the claim's causal session); atomic without transactions: the unique index
  * on (customerId, key) lets exactly one insert create a record, and every later change of a record
  * is one update filtered on its holder (`owner`) and state, so a request that lost the record (it
  * outlived its lock and was taken over) changes nothing. The protocol that uses these steps is the
  * domain's PlaceOrder.
  */
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';
-import { DomainError } from '@storefront/domain';
+import { DomainError, type IdempotencyKeys } from '@storefront/domain';
 import { setTimeout } from 'node:timers/promises';
 import type { ClientSession, Collection, Filter, MongoClient } from 'mongodb';
 import { inCausalSession, readIn } from './causal-session.js';
 import { INDEXES } from './collections.js';
 import { toIdempotencyDocument, toIdempotencyRecord, type IdempotencyDocument } from './idempotency-record.js';
 import { toOrder, type OrderDocument } from './order-mapper.js';
-import { isDuplicateKey } from './database-errors.js';
+import { databaseOperation, isDuplicateKey } from './database-errors.js';
 import { isFirstReleaseKeyRecord, upgradeKeyRecord } from './upgrades.js';
 
 /** Each attempt loses only to a request that changed the record meanwhile; a few always suffice. */
@@ -21,21 +22,23 @@ const MAX_ATTEMPTS = 5;
 /** The pause before attempt n (n ≥ 2) is n × this, so that contenders churning on one key spread out. */
 const BACK_OFF_MS = 10;
 
-export class MongoIdempotencyKeys {
+export class MongoIdempotencyKeys implements IdempotencyKeys {
   constructor(
     private readonly client: MongoClient,
     private readonly records: Collection<IdempotencyDocument>,
     private readonly orders: Collection<OrderDocument>,
   ) {}
 
-  async claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    const fresh = toIdempotencyDocument(claim);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      if (attempt > 1) await setTimeout(attempt * BACK_OFF_MS);
-      const result = await inCausalSession(this.client, (session) => this.attemptClaim(claim, fresh, now, session));
-      if (result !== undefined) return result;
-    }
-    throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
+  claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
+    return databaseOperation(async () => {
+      const fresh = toIdempotencyDocument(claim);
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        if (attempt > 1) await setTimeout(attempt * BACK_OFF_MS);
+        const result = await inCausalSession(this.client, (session) => this.attemptClaim(claim, fresh, now, session));
+        if (result !== undefined) return result;
+      }
+      throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
+    });
   }
 
   /** One insert and, when it loses the race, the winner's record read in the same causal session. */
@@ -65,23 +68,31 @@ export class MongoIdempotencyKeys {
     return { kind: 'held', record: toIdempotencyRecord(record), order: order === null ? null : toOrder(order) };
   }
 
-  async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    const taken = await this.records.updateOne(heldBy(ref, from), { $set: { owner, lockExpiresAt } });
-    return taken.matchedCount === 1;
+  takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return databaseOperation(async () => {
+      const taken = await this.records.updateOne(heldBy(ref, from), { $set: { owner, lockExpiresAt } });
+      return taken.matchedCount === 1;
+    });
   }
 
-  async complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    const completed = await this.records.updateOne(heldBy(ref, owner), { $set: { state: 'completed' } });
-    return completed.matchedCount === 1;
+  complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return databaseOperation(async () => {
+      const completed = await this.records.updateOne(heldBy(ref, owner), { $set: { state: 'completed' } });
+      return completed.matchedCount === 1;
+    });
   }
 
-  async abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    await this.records.updateOne(heldBy(ref, owner), { $set: { lockExpiresAt: now } });
+  abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    return databaseOperation(async () => {
+      await this.records.updateOne(heldBy(ref, owner), { $set: { lockExpiresAt: now } });
+    });
   }
 
   /** Deletes an in-flight record of this holder only: a completed one keeps its replay. */
-  async release(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    await this.records.deleteOne(heldBy(ref, owner));
+  release(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    return databaseOperation(async () => {
+      await this.records.deleteOne(heldBy(ref, owner));
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Orders in MongoDB: one document per order (`_id` = order id), listed from the
- * (customerId, createdAt, _id) index, and Idempotency-Key claims in their own collection
+ * (customerId, createdAt, _id) index; Idempotency-Key claims are in their own collection
  * (MongoIdempotencyKeys). A second order under one key cannot exist: every holder of a key places
  * the order id reserved by its first claim, and `_id` is unique. A write retried after a lost
  * acknowledgement (by the driver, or by the domain's protocol) finds its order stored and reads it.
@@ -9,7 +9,7 @@
  * applies updates to one document atomically, so of two moves planned on one version only the
  * first matches, and the other finds nothing (null) without a read-then-write gap in between.
  *
- * The collection is its own outbox: an order's `publishedVersion` is its published mark, and
+ * The collection is its own outbox (MongoOrderOutbox): an order's `publishedVersion` is its published mark, and
  * `eventsPending: true` flags an order whose version is above it. The insert and the move write
  * them in the same document write as the change (one document: atomic, no transaction), and the
  * partial index orders_outbox holds only the flagged orders. Orders stored before events have
@@ -21,49 +21,19 @@ import type {
   OrderStatus,
   Page,
 } from '@storefront/domain';
-import type {
-  ClaimResult,
-  IdempotencyClaim,
-  IdempotencyKeyRef,
-  InsertResult,
-  OrderMove,
-  PageRequest,
-  UnpublishedOrder,
-} from '@storefront/domain/adapter-kit';
+import type { InsertResult, OrderMove, PageRequest } from '@storefront/domain/adapter-kit';
 import { toPage } from '@storefront/domain/adapter-kit';
 import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
 import { inCausalSession, readIn } from './causal-session.js';
-import type { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
-import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from './order-queries.js';
+import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus } from './order-queries.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
 export class MongoOrderRepository implements OrderRepository {
   constructor(
     private readonly client: MongoClient,
     private readonly orders: Collection<OrderDocument>,
-    private readonly keys: MongoIdempotencyKeys,
   ) {}
-
-  claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    return databaseOperation(() => this.keys.claim(claim, now));
-  }
-
-  takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return databaseOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
-  }
-
-  completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return databaseOperation(() => this.keys.complete(ref, owner));
-  }
-
-  abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    return databaseOperation(() => this.keys.abandon(ref, owner, now));
-  }
-
-  releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    return databaseOperation(() => this.keys.release(ref, owner));
-  }
 
   insert(order: Order): Promise<InsertResult> {
     return databaseOperation(async () => {
@@ -140,29 +110,6 @@ export class MongoOrderRepository implements OrderRepository {
         countOrdersByStatus(this.orders, statuses),
       ]);
       return toPage(documents.map(toOrder), total, page);
-    });
-  }
-
-  listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return databaseOperation(async () => {
-      // A limit of 0 would be no limit at all to MongoDB.
-      if (!(limit >= 1)) return [];
-      const documents = await findUnpublishedOrders(this.orders, Math.floor(limit)).toArray();
-      return documents.map((document) => ({ order: toOrder(document), publishedVersion: document.publishedVersion ?? 0 }));
-    });
-  }
-
-  markPublished(orderId: string, version: number): Promise<void> {
-    return databaseOperation(async () => {
-      // Still at the version published (the usual case): its changes are all published.
-      const published = await this.orders.updateOne(
-        { _id: orderId, version },
-        { $set: { publishedVersion: version }, $unset: { eventsPending: '' } },
-      );
-      if (published.matchedCount > 0) return;
-      // Moved on since it was listed: raise the mark only, the newer versions stay due. An unknown
-      // order, a lower mark and a version the order does not have yet match nothing.
-      await this.orders.updateOne({ _id: orderId, version: { $gt: version }, publishedVersion: { $lt: version } }, { $set: { publishedVersion: version } });
     });
   }
 }

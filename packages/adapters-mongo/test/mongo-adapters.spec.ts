@@ -7,9 +7,11 @@ import {
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
   describeOrderLifecycleContract,
+  describeIdempotencyKeysContract,
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
@@ -36,12 +38,14 @@ describe('Mongo adapters', function () {
 
   describeMenuRepositoryContract('MongoMenuRepository', async () => adapters.menu);
   describeOrderRepositoryContract('MongoOrderRepository', async () => adapters.orders);
-  describeOrderPlacementFaultsContract('MongoOrderRepository', async () => ({ orders: adapters.orders, menu: adapters.menu }));
+  describeIdempotencyKeysContract('MongoIdempotencyKeys', async () => adapters);
+  describeOrderPlacementFaultsContract('MongoOrderRepository', async () => adapters);
   describeOrderLifecycleContract('MongoOrderRepository', async () => adapters.orders);
-  describeOrderOutboxContract('MongoOrderRepository', async () => adapters.orders);
+  describeOrderOutboxContract('MongoOrderOutbox', async () => adapters);
   describeStoreStateRepositoryContract('MongoStoreStateRepository', async () => adapters.storeState);
-  describeSlotCapacityContract('MongoSlotPlaces', async () => ({ orders: adapters.orders, menu: adapters.menu, places: adapters.slotPlaces }));
+  describeSlotCapacityContract('MongoSlotPlaces', async () => ({ orders: adapters.orders, idempotencyKeys: adapters.idempotencyKeys, menu: adapters.menu, places: adapters.slotPlaces }));
   describeCustomerRepositoryContract('MongoCustomerRepository', async () => adapters.customers);
+  describePendingErasuresContract('MongoPendingErasures', async () => adapters);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
   describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);
 
@@ -125,7 +129,7 @@ describe('Mongo adapters', function () {
       await adapters.orders.insert(order);
       expect(await orders.findOne({ _id: order.orderId })).to.deep.include({ publishedVersion: 0, eventsPending: true });
       expect(await adapters.orders.findById(order.orderId)).to.deep.equal(order);
-      await adapters.orders.markPublished(order.orderId, 1);
+      await adapters.orderOutbox.markPublished(order.orderId, 1);
       const published = await orders.findOne({ _id: order.orderId });
       expect(published).to.deep.include({ publishedVersion: 1 });
       expect(published).to.not.have.property('eventsPending');
@@ -136,7 +140,7 @@ describe('Mongo adapters', function () {
       // Older than every change the outbox contract makes, so that it would be listed first.
       const order = anOrder({ createdAt: new Date(Date.UTC(1975, 0, 1)) });
       await orders.insertOne(toOrderDocument(order));
-      const due = async () => (await adapters.orders.listUnpublished(5)).filter((entry) => entry.order.orderId === order.orderId);
+      const due = async () => (await adapters.orderOutbox.listUnpublished(5)).filter((entry) => entry.order.orderId === order.orderId);
       expect(await due()).to.deep.equal([]);
       const moved = await adapters.orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date(Date.UTC(1975, 0, 1, 0, 5))));
       expect(await due()).to.deep.equal([{ order: moved, publishedVersion: 1 }]);
@@ -211,14 +215,14 @@ describe('Mongo adapters', function () {
       const firstRelease = (key: string, state: string, extra: Document = {}) => ({ customerId: order.customerId, key, state, fingerprint: 'f', lockExpiresAt: new Date(0), expiresAt: later, claimedAt: order.createdAt, ...extra });
       await records.insertMany([firstRelease('replayed', 'completed', { orderId: order.orderId }), firstRelease('in-flight', 'in_progress'), firstRelease('lost', 'completed', { orderId: 'ord_gone' })]);
 
-      const claimOf = (key: string) => adapters.orders.claimIdempotencyKey(anIdempotencyClaim({ customerId: order.customerId, key, fingerprint: 'f' }), new Date());
+      const claimOf = (key: string) => adapters.idempotencyKeys.claim(anIdempotencyClaim({ customerId: order.customerId, key, fingerprint: 'f' }), new Date());
       expect(await claimOf('replayed')).to.deep.include({ kind: 'held', order });
       const inFlight = await claimOf('in-flight');
       expect(inFlight.kind).to.equal('held');
       const record = (inFlight as Extract<typeof inFlight, { kind: 'held' }>).record;
       expect(record).to.include({ owner: 'first-release', state: 'in_progress' });
       expect(record.orderId).to.match(/^ord_/);
-      expect(await adapters.orders.takeOverIdempotencyKey(record, 'first-release', 'new-holder', later)).to.equal(true);
+      expect(await adapters.idempotencyKeys.takeOver(record, 'first-release', 'new-holder', later)).to.equal(true);
       expect(await claimOf('lost')).to.deep.equal({ kind: 'claimed' });
     });
 

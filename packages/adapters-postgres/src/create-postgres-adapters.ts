@@ -7,9 +7,12 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   SlotPlaces,
   StoreStateRepository,
@@ -18,8 +21,10 @@ import type {
 } from '@storefront/domain';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
+import { PostgresPendingErasures } from './postgres-pending-erasures.js';
 import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
+import { PostgresOrderOutbox } from './postgres-order-outbox.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
 import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
@@ -38,7 +43,10 @@ export interface PostgresAdapterOptions {
 export interface PostgresAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Hashes of single-use password reset tokens. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -60,8 +68,11 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
   await databaseOperation(() => assertSchemaSupported(pool));
   return {
     menu: new PostgresMenuRepository(pool),
-    orders: new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool)),
+    orders: new PostgresOrderRepository(pool),
+    idempotencyKeys: new PostgresIdempotencyKeys(pool),
+    orderOutbox: new PostgresOrderOutbox(pool),
     customers: new PostgresCustomerRepository(pool),
+    pendingErasures: new PostgresPendingErasures(pool),
     sessions: new PostgresSessionStore(pool),
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),

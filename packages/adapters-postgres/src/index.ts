@@ -9,6 +9,8 @@ export { assertSchemaSupported, currentVersion, migrate, SCHEMA_VERSION, SchemaN
 export { isDatabaseUnavailable, isUniqueViolation, postgresStartError, databaseOperation, toDomainError } from './database-errors.js';
 export { PostgresMenuRepository } from './postgres-menu-repository.js';
 export { PostgresOrderRepository } from './postgres-order-repository.js';
+export { PostgresOrderOutbox } from './postgres-order-outbox.js';
+export { PostgresPendingErasures } from './postgres-pending-erasures.js';
 export { PostgresCustomerRepository } from './postgres-customer-repository.js';
 export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
 export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';

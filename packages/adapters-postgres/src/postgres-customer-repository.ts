@@ -1,8 +1,8 @@
 /**
  * Customer accounts in PostgreSQL. Email uniqueness is the unique index on lower(email), not a read
  * before the write, so two concurrent sign-ups with one email (in any letter case) cannot both
- * succeed. Erasure marks the row first (`erasure_requested_at`: the finders skip it, the sweep
- * finds it) and deletes it last, which frees the email.
+ * succeed. Erasure marks the row first (`erasure_requested_at`, PostgresPendingErasures: the finders skip
+ * it, the sweep finds it) and deletes it last, which frees the email.
  */
 import type { Customer, CustomerRepository, Role } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
@@ -62,21 +62,6 @@ export class PostgresCustomerRepository implements CustomerRepository {
 
   delete(customerId: string): Promise<boolean> {
     return this.updated('DELETE FROM customers WHERE customer_id = $1', [customerId]);
-  }
-
-  markErasure(customerId: string, at: Date): Promise<boolean> {
-    // COALESCE keeps an earlier mark: one statement, repeatable.
-    return this.updated('UPDATE customers SET erasure_requested_at = COALESCE(erasure_requested_at, $2) WHERE customer_id = $1', [customerId, copyDate(at)]);
-  }
-
-  listErasuresPending(limit: number): Promise<string[]> {
-    return databaseOperation(async () => {
-      const result = await this.pool.query<{ customer_id: string }>(
-        'SELECT customer_id FROM customers WHERE erasure_requested_at IS NOT NULL ORDER BY erasure_requested_at, customer_id LIMIT $1',
-        [limit],
-      );
-      return result.rows.map((row) => row.customer_id);
-    });
   }
 
   private findOne(condition: string, value: string): Promise<Customer | null> {

@@ -1,5 +1,6 @@
 /**
- * Idempotency-Key records for PostgresOrderRepository. A claim is one INSERT … ON CONFLICT: the
+ * Idempotency-Key records in PostgreSQL, beside the orders table (a held claim is answered with its
+ * order, read from it in the same statement). A claim is one INSERT … ON CONFLICT: the
  * primary key (customer_id, key) lets exactly one request create a live record, and the conflict
  * arm replaces a record only when it has expired (a new lifetime of the key), under the row lock
  * the statement takes. Every later change is one UPDATE or DELETE filtered on the holder (`owner`)
@@ -7,9 +8,10 @@
  * nothing. The protocol built from these steps is the domain's PlaceOrder.
  */
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
-import { DomainError } from '@storefront/domain';
+import { DomainError, type IdempotencyKeys } from '@storefront/domain';
 import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
+import { databaseOperation } from './database-errors.js';
 import { copyDate } from './account-mappers.js';
 import { ORDER_COLUMNS, toOrder, type OrderRow } from './order-mapper.js';
 
@@ -57,59 +59,69 @@ SELECT ${KEY_COLUMNS.split(', ').map((column) => `k.${column}`).join(', ')}, to_
 
 const HELD_BY = "customer_id = $1 AND key = $2 AND state = 'in_progress' AND owner = $3";
 
-export class PostgresIdempotencyKeys {
+export class PostgresIdempotencyKeys implements IdempotencyKeys {
   constructor(private readonly pool: pg.Pool) {}
 
-  async claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const claimed = await this.pool.query(CLAIM, [
-        claim.customerId,
-        claim.key,
-        claim.fingerprint,
-        claim.owner,
-        claim.orderId,
-        copyDate(claim.orderCreatedAt),
-        copyDate(claim.lockExpiresAt),
-        copyDate(claim.expiresAt),
-        copyDate(now),
+  claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
+    return databaseOperation(async () => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const claimed = await this.pool.query(CLAIM, [
+          claim.customerId,
+          claim.key,
+          claim.fingerprint,
+          claim.owner,
+          claim.orderId,
+          copyDate(claim.orderCreatedAt),
+          copyDate(claim.lockExpiresAt),
+          copyDate(claim.expiresAt),
+          copyDate(now),
+        ]);
+        if (claimed.rowCount === 1) return { kind: 'claimed' };
+        const held = await this.pool.query<KeyRow & { order_row: (Omit<OrderRow, 'created_at' | 'updated_at' | 'promised_at'> & { created_at: string; updated_at: string; promised_at: string }) | null }>(HELD, [
+          claim.customerId,
+          claim.key,
+        ]);
+        const row = held.rows[0];
+        // Released since the insert found it: claim again.
+        if (row === undefined) continue;
+        const order = row.order_row === null ? null : toOrder({ ...row.order_row, created_at: new Date(row.order_row.created_at), updated_at: new Date(row.order_row.updated_at), promised_at: new Date(row.order_row.promised_at) });
+        return { kind: 'held', record: toRecord(row), order };
+      }
+      throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
+    });
+  }
+
+  takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return databaseOperation(async () => {
+      const taken = await this.pool.query(`UPDATE idempotency_keys SET owner = $4, lock_expires_at = $5 WHERE ${HELD_BY}`, [
+        ref.customerId,
+        ref.key,
+        from,
+        owner,
+        copyDate(lockExpiresAt),
       ]);
-      if (claimed.rowCount === 1) return { kind: 'claimed' };
-      const held = await this.pool.query<KeyRow & { order_row: (Omit<OrderRow, 'created_at' | 'updated_at' | 'promised_at'> & { created_at: string; updated_at: string; promised_at: string }) | null }>(HELD, [
-        claim.customerId,
-        claim.key,
-      ]);
-      const row = held.rows[0];
-      // Released since the insert found it: claim again.
-      if (row === undefined) continue;
-      const order = row.order_row === null ? null : toOrder({ ...row.order_row, created_at: new Date(row.order_row.created_at), updated_at: new Date(row.order_row.updated_at), promised_at: new Date(row.order_row.promised_at) });
-      return { kind: 'held', record: toRecord(row), order };
-    }
-    throw new DomainError('idempotency_key_in_use', 'A request with this idempotency key is still being processed; retry later.');
+      return taken.rowCount === 1;
+    });
   }
 
-  async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    const taken = await this.pool.query(`UPDATE idempotency_keys SET owner = $4, lock_expires_at = $5 WHERE ${HELD_BY}`, [
-      ref.customerId,
-      ref.key,
-      from,
-      owner,
-      copyDate(lockExpiresAt),
-    ]);
-    return taken.rowCount === 1;
+  complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return databaseOperation(async () => {
+      const completed = await this.pool.query(`UPDATE idempotency_keys SET state = 'completed' WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner]);
+      return completed.rowCount === 1;
+    });
   }
 
-  async complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    const completed = await this.pool.query(`UPDATE idempotency_keys SET state = 'completed' WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner]);
-    return completed.rowCount === 1;
-  }
-
-  async abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    await this.pool.query(`UPDATE idempotency_keys SET lock_expires_at = $4 WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner, copyDate(now)]);
+  abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    return databaseOperation(async () => {
+      await this.pool.query(`UPDATE idempotency_keys SET lock_expires_at = $4 WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner, copyDate(now)]);
+    });
   }
 
   /** Deletes an in-flight record of this holder only: a completed one keeps its replay. */
-  async release(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    await this.pool.query(`DELETE FROM idempotency_keys WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner]);
+  release(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    return databaseOperation(async () => {
+      await this.pool.query(`DELETE FROM idempotency_keys WHERE ${HELD_BY}`, [ref.customerId, ref.key, owner]);
+    });
   }
 }
 

@@ -1,15 +1,14 @@
 /**
- * Orders in PostgreSQL: one row per order (`order_id` the primary key), and Idempotency-Key claims
- * in their own table (PostgresIdempotencyKeys). A second order under one key cannot exist: every
+ * Orders in PostgreSQL: one row per order (`order_id` the primary key); Idempotency-Key claims
+ * are in their own table (PostgresIdempotencyKeys). A second order under one key cannot exist: every
  * holder of a key places the order id reserved by its first claim, and the primary key refuses a
  * second row with it; an insert whose acknowledgement was lost finds its order stored on retry and
  * reads it.
  *
  * A kitchen move is one conditional UPDATE on the version it was planned on (storefront_move_order):
  * of two moves planned on one version, the second waits for the first's row lock, re-checks the
- * version and matches nothing. The table is its own outbox: `published_version` below `version`
- * marks the due events, written by the same statement as the change (orders_outbox, a partial
- * index, holds only those orders).
+ * version and matches nothing. The table is its own outbox (PostgresOrderOutbox): `published_version`
+ * below `version` marks the due events, written by the same statement as the change.
  */
 import type {
   Order,
@@ -17,15 +16,7 @@ import type {
   OrderStatus,
   Page,
 } from '@storefront/domain';
-import type {
-  ClaimResult,
-  IdempotencyClaim,
-  IdempotencyKeyRef,
-  InsertResult,
-  OrderMove,
-  PageRequest,
-  UnpublishedOrder,
-} from '@storefront/domain/adapter-kit';
+import type { InsertResult, OrderMove, PageRequest } from '@storefront/domain/adapter-kit';
 import { toPage } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { copyDate } from './account-mappers.js';
@@ -35,39 +26,14 @@ import {
   customerOrdersTotalQuery,
   ordersByStatusQuery,
   ordersByStatusTotalQuery,
-  unpublishedOrdersQuery,
   type Query,
 } from './order-queries.js';
-import type { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { numberCustomerList, numberKitchenLists } from './list-numbering.js';
 import { isUniqueViolation, databaseOperation } from './database-errors.js';
 import { retryOnConflict } from './retry.js';
 
 export class PostgresOrderRepository implements OrderRepository {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly keys: PostgresIdempotencyKeys,
-  ) {}
-
-  claimIdempotencyKey(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
-    return databaseOperation(() => this.keys.claim(claim, now));
-  }
-
-  takeOverIdempotencyKey(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return databaseOperation(() => this.keys.takeOver(ref, from, owner, lockExpiresAt));
-  }
-
-  completeIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
-    return databaseOperation(() => this.keys.complete(ref, owner));
-  }
-
-  abandonIdempotencyKey(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    return databaseOperation(() => this.keys.abandon(ref, owner, now));
-  }
-
-  releaseIdempotencyKey(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    return databaseOperation(() => this.keys.release(ref, owner));
-  }
+  constructor(private readonly pool: pg.Pool) {}
 
   insert(order: Order): Promise<InsertResult> {
     return databaseOperation(async () => {
@@ -112,26 +78,6 @@ export class PostgresOrderRepository implements OrderRepository {
     return databaseOperation(async () => {
       // The partial index orders_with_address finds the few orders that still have one.
       await this.pool.query("UPDATE orders SET fulfilment = fulfilment - 'address' WHERE customer_id = $1 AND fulfilment ? 'address'", [customerId]);
-    });
-  }
-
-  listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return databaseOperation(async () => {
-      if (!(limit >= 1)) return [];
-      const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
-      const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
-      return result.rows.map((row) => ({ order: toOrder(row), publishedVersion: row.published_version }));
-    });
-  }
-
-  markPublished(orderId: string, version: number): Promise<void> {
-    return databaseOperation(async () => {
-      // Raises the mark only: never lowers it, and never above the version the order has (a mark
-      // ahead of the order would hide the changes to come).
-      await this.pool.query('UPDATE orders SET published_version = $2 WHERE order_id = $1 AND published_version < $2 AND version >= $2', [
-        orderId,
-        version,
-      ]);
     });
   }
 

@@ -18,7 +18,6 @@ import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import {
   createPostgresAdapters,
   migrate,
-  PostgresIdempotencyKeys,
   PostgresOrderRepository,
   postgresStartError,
   SCHEMA_VERSION,
@@ -85,7 +84,7 @@ const UPGRADES: readonly Upgrade[] = [
     // placed after are numbered by readers into the same lists, in the same order, paged alike.
     seed: async (pool) => {
       // The repository's own statements, on the version-2 schema (its triggers give the positions).
-      const orders = new PostgresOrderRepository(pool, new PostgresIdempotencyKeys(pool));
+      const orders = new PostgresOrderRepository(pool);
       for (const order of V2_ORDERS) await orders.insert(order);
       const moved = await orders.applyMove(planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z')));
       await orders.applyMove(planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));
@@ -198,11 +197,11 @@ const UPGRADES: readonly Upgrade[] = [
       );
     },
     check: async (pool) => {
-      const { customers } = await createPostgresAdapters({ pool });
+      const { customers, pendingErasures } = await createPostgresAdapters({ pool });
       expect(await customers.findById('cus_before_erasure')).to.deep.include({ email: 'before-erasure@example.com' });
-      expect(await customers.listErasuresPending(10)).to.deep.equal([]);
-      expect(await customers.markErasure('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
-      expect(await customers.listErasuresPending(10)).to.deep.equal(['cus_before_erasure']);
+      expect(await pendingErasures.list(10)).to.deep.equal([]);
+      expect(await pendingErasures.mark('cus_before_erasure', new Date('2025-01-16T00:00:00Z'))).to.equal(true);
+      expect(await pendingErasures.list(10)).to.deep.equal(['cus_before_erasure']);
       expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },

@@ -1,4 +1,4 @@
-import { aCustomer, describeCustomerRepositoryContract, expectDomainError } from '@storefront/testing';
+import { aCustomer, describeCustomerRepositoryContract, describePendingErasuresContract, expectDomainError } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { usePostgresAdapters } from './postgres-adapters.js';
@@ -6,6 +6,7 @@ import { usePostgresAdapters } from './postgres-adapters.js';
 describe('PostgresCustomerRepository', () => {
   const { adapters } = usePostgresAdapters();
   describeCustomerRepositoryContract('PostgresCustomerRepository', async () => adapters().customers);
+  describePendingErasuresContract('PostgresPendingErasures', async () => adapters());
 
   it('holds an email unique in any letter case, even one written to the store unnormalised', async () => {
     const { customers } = adapters();

@@ -4,5 +4,5 @@ import { usePostgresAdapters } from './postgres-adapters.js';
 
 describe('PostgresOrderRepository under injected faults', () => {
   const { adapters } = usePostgresAdapters();
-  describeOrderPlacementFaultsContract('PostgresOrderRepository', async () => ({ orders: adapters().orders, menu: adapters().menu }));
+  describeOrderPlacementFaultsContract('PostgresOrderRepository', async () => adapters());
 });

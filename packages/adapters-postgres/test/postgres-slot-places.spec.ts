@@ -24,8 +24,9 @@ describe('PostgresSlotPlaces', () => {
   });
   describeSlotCapacityContract('PostgresSlotPlaces, two instances on one database', async () => ({
     orders: adapters().orders,
+    idempotencyKeys: adapters().idempotencyKeys,
     menu: adapters().menu,
     places: adapters().slotPlaces,
-    second: { orders: second!.orders, places: second!.slotPlaces },
+    second: { orders: second!.orders, idempotencyKeys: second!.idempotencyKeys, places: second!.slotPlaces },
   }));
 });

@@ -6,9 +6,12 @@
 import type {
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
+  OrderOutbox,
   OrderRepository,
   PasswordResetTokenStore,
+  PendingErasures,
   SessionStore,
   StoreStateRepository,
   WebhookDeliveryStore,
@@ -22,7 +25,10 @@ import type { Logger } from './logger.js';
 export interface DatabaseAdapterSet {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly storeState: StoreStateRepository;

@@ -9,11 +9,14 @@ import type {
   Clock,
   CustomerRepository,
   HealthProbe,
+  IdempotencyKeys,
   MenuRepository,
   OrderEventLog,
+  OrderOutbox,
   OrderRepository,
   PasswordHasher,
   PasswordResetTokenStore,
+  PendingErasures,
   RateLimiter,
   SessionStore,
   SlotPlaces,
@@ -41,7 +44,10 @@ const ClockId: unique symbol = Symbol.for('storefront.Clock');
 const Memory: unique symbol = Symbol.for('storefront.MemoryAdapters');
 const MenuRepositoryId: unique symbol = Symbol.for('storefront.MenuRepository');
 const OrderRepositoryId: unique symbol = Symbol.for('storefront.OrderRepository');
+const IdempotencyKeysId: unique symbol = Symbol.for('storefront.IdempotencyKeys');
+const OrderOutboxId: unique symbol = Symbol.for('storefront.OrderOutbox');
 const CustomerRepositoryId: unique symbol = Symbol.for('storefront.CustomerRepository');
+const PendingErasuresId: unique symbol = Symbol.for('storefront.PendingErasures');
 const SessionStoreId: unique symbol = Symbol.for('storefront.SessionStore');
 const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.PasswordResetTokenStore');
 const MailersId: unique symbol = Symbol.for('storefront.Mailers');
@@ -77,7 +83,10 @@ export const TYPES = {
   MemoryAdapters: Memory,
   MenuRepository: MenuRepositoryId,
   OrderRepository: OrderRepositoryId,
+  IdempotencyKeys: IdempotencyKeysId,
+  OrderOutbox: OrderOutboxId,
   CustomerRepository: CustomerRepositoryId,
+  PendingErasures: PendingErasuresId,
   SessionStore: SessionStoreId,
   /** Hashes of the single-use password reset tokens. */
   PasswordResetTokenStore: PasswordResetTokenStoreId,
@@ -135,7 +144,10 @@ export interface Services {
   [TYPES.MemoryAdapters]: MemoryAdapters;
   [TYPES.MenuRepository]: MenuRepository;
   [TYPES.OrderRepository]: OrderRepository;
+  [TYPES.IdempotencyKeys]: IdempotencyKeys;
+  [TYPES.OrderOutbox]: OrderOutbox;
   [TYPES.CustomerRepository]: CustomerRepository;
+  [TYPES.PendingErasures]: PendingErasures;
   [TYPES.SessionStore]: SessionStore;
   [TYPES.PasswordResetTokenStore]: PasswordResetTokenStore;
   [TYPES.Mailers]: Mailers | undefined;

@@ -185,11 +185,14 @@ import {
   isDomainError,
   type Customer,
   type CustomerRepository,
+  type IdempotencyKeys,
   type MenuRepository,
   type Order,
+  type OrderOutbox,
   type OrderRepository,
   type PasswordHasher,
   type PasswordResetTokenStore,
+  type PendingErasures,
   type Product,
   type OrderEventLog,
   type RateLimiter,
@@ -214,11 +217,6 @@ const menu: MenuRepository = {
   revision: async () => '1',
 };
 const orderRepository: OrderRepository = {
-  claimIdempotencyKey: async () => ({ kind: 'claimed' }),
-  takeOverIdempotencyKey: async () => false,
-  completeIdempotencyKey: async () => true,
-  abandonIdempotencyKey: async () => undefined,
-  releaseIdempotencyKey: async () => undefined,
   insert: async (order) => {
     orders.push(order);
     return { order, inserted: true };
@@ -231,12 +229,19 @@ const orderRepository: OrderRepository = {
   findById: async (orderId) => orders.find((o) => o.orderId === orderId) ?? null,
   applyMove: unused,
   listByStatus: unused,
-  // The outbox of live order events: nothing is ever due here (no log is read).
-  listUnpublished: async () => [],
-  markPublished: async () => undefined,
   eraseDeliveryAddresses: async () => undefined,
 };
-const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused, markErasure: unused, listErasuresPending: unused };
+const idempotencyKeys: IdempotencyKeys = {
+  claim: async () => ({ kind: 'claimed' }),
+  takeOver: async () => false,
+  complete: async () => true,
+  abandon: async () => undefined,
+  release: async () => undefined,
+};
+// The outbox of live order events: nothing is ever due here (no log is read).
+const orderOutbox: OrderOutbox = { listUnpublished: async () => [], markPublished: async () => undefined };
+const customers: CustomerRepository = { findByEmail: async () => null, findById: async (): Promise<Customer | null> => null, create: unused, setDisabled: unused, setRole: unused, updatePasswordHash: unused, delete: unused };
+const pendingErasures: PendingErasures = { mark: unused, list: async () => [] };
 const sessions: SessionStore = { create: unused, findById: async () => null, rotate: unused, revoke: unused, revokeAllOf: unused };
 const resetTokens: PasswordResetTokenStore = { save: unused, find: async () => null, consume: async () => null, deleteAllOf: unused };
 const limiter: RateLimiter = {
@@ -254,7 +259,7 @@ const events: OrderEventLog = {
   eraseDeliveryAddresses: async () => undefined,
 };
 
-const storefront: Storefront = createStorefront({ menu, orders: orderRepository, customers, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
+const storefront: Storefront = createStorefront({ menu, orders: orderRepository, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, limiter, hasher, tokens, storeState, events });
 const customerId = newId('cus');
 const { order } = await storefront.placeOrder.execute({ customerId, items: [{ productId: products[0]!.productId, quantity: 2 }] });
 const refused = await storefront.placeOrder.execute({ customerId, items: [] }).then(

@@ -54,11 +54,11 @@ describe('Duplicate-key races on a replica set whose majority has not seen the w
 
   it("gives the loser of an Idempotency-Key the winner's record (with the winner's body), not a 409 after blind retries", async () => {
     const winner = anIdempotencyClaim({ fingerprint: 'the winner’s body' });
-    expect(await adapters.orders.claimIdempotencyKey(winner, new Date())).to.deep.equal({ kind: 'claimed' });
+    expect(await adapters.idempotencyKeys.claim(winner, new Date())).to.deep.equal({ kind: 'claimed' });
     const reads = majorityLagsBehind('idempotency_keys', inserted('idempotency_keys'), fake.clusterTime);
 
     const loser = anIdempotencyClaim({ customerId: winner.customerId, key: winner.key, fingerprint: 'another body' });
-    const result = await adapters.orders.claimIdempotencyKey(loser, new Date());
+    const result = await adapters.idempotencyKeys.claim(loser, new Date());
 
     expect(result.kind).to.equal('held');
     const held = result as Extract<typeof result, { kind: 'held' }>;
@@ -71,11 +71,11 @@ describe('Duplicate-key races on a replica set whose majority has not seen the w
     const customerId = anIdempotencyClaim().customerId;
     const key = `key-${Date.now()}`;
     const winner = anIdempotencyClaim({ customerId, key, fingerprint: 'the winner’s body' });
-    await adapters.orders.claimIdempotencyKey(winner, new Date());
+    await adapters.idempotencyKeys.claim(winner, new Date());
     majorityLagsBehind('idempotency_keys', inserted('idempotency_keys'), fake.clusterTime);
     // Placement claims the key before it reads the menu or the store's state: no other port is asked.
     const unused = new Proxy({}, { get: () => () => Promise.reject(new Error('not used before the claim')) }) as never;
-    const { placeOrder } = createStorefront({ menu: unused, orders: adapters.orders, storeState: unused, events: unused, customers: unused, sessions: unused, resetTokens: unused, limiter: unused, hasher: unused, tokens: unused });
+    const { placeOrder } = createStorefront({ menu: unused, orders: adapters.orders, idempotencyKeys: adapters.idempotencyKeys, orderOutbox: adapters.orderOutbox, storeState: unused, events: unused, customers: unused, pendingErasures: unused, sessions: unused, resetTokens: unused, limiter: unused, hasher: unused, tokens: unused });
 
     await expectDomainError(placeOrder.execute({ customerId, idempotencyKey: key, items: [{ productId: 'prd_other', quantity: 1 }] }), 'idempotency_key_reused');
   });

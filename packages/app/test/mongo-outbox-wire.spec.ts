@@ -71,21 +71,21 @@ describe('MongoDB order store: the outbox on the wire (stand-in server)', functi
     const stored = { _id: order.orderId, ...withoutId(order), eventsPending: true, publishedVersion: 0 };
     fake.answer = (c) => (c.name === 'find' ? { ok: 1, cursor: { id: Long.fromNumber(0), ns: 'storefront.orders', firstBatch: [stored] } } : undefined);
     let due: unknown;
-    const commands = await sent(async () => (due = await adapters.orders.listUnpublished(3)));
+    const commands = await sent(async () => (due = await adapters.orderOutbox.listUnpublished(3)));
     expect(commands.map((c) => c.name)).to.deep.equal(['find']);
     expect(commands[0]!.body).to.deep.include({ filter: { eventsPending: true }, sort: { updatedAt: 1, _id: 1 }, limit: 3 });
     expect(due).to.deep.equal([{ order, publishedVersion: 0 }]);
-    expect(await sent(() => adapters.orders.listUnpublished(0))).to.deep.equal([]);
+    expect(await sent(() => adapters.orderOutbox.listUnpublished(0))).to.deep.equal([]);
   });
 
   it('marks the version published in one update, and only when the order moved on meanwhile raises the mark in a second', async () => {
     const orderId = anOrder().orderId;
-    const first = await sent(() => adapters.orders.markPublished(orderId, 2));
+    const first = await sent(() => adapters.orderOutbox.markPublished(orderId, 2));
     expect(first.map((c) => c.name)).to.deep.equal(['update']);
     expect(updateOf(first[0]!)).to.deep.include({ q: { _id: orderId, version: 2 }, u: { $set: { publishedVersion: 2 }, $unset: { eventsPending: '' } } });
 
     fake.answer = (c) => (c.name === 'update' ? { ok: 1, n: 0, nModified: 0 } : undefined);
-    const moved = await sent(() => adapters.orders.markPublished(orderId, 2));
+    const moved = await sent(() => adapters.orderOutbox.markPublished(orderId, 2));
     expect(moved.map((c) => c.name)).to.deep.equal(['update', 'update']);
     expect(updateOf(moved[1]!)).to.deep.include({
       q: { _id: orderId, version: { $gt: 2 }, publishedVersion: { $lt: 2 } },

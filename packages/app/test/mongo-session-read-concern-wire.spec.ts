@@ -34,7 +34,7 @@ describe('Reads after a duplicate-key race, in and after its causal session (sta
     const { fake, adapters, close } = await start();
     try {
       const winner = anIdempotencyClaim();
-      expect(await adapters.orders.claimIdempotencyKey(winner, new Date())).to.deep.equal({ kind: 'claimed' });
+      expect(await adapters.idempotencyKeys.claim(winner, new Date())).to.deep.equal({ kind: 'claimed' });
       const insert = fake.commands.filter((c) => c.name === 'insert' && c.body['insert'] === 'idempotency_keys').at(-1)!;
       const record = (insert.body['documents'] as Document[])[0]!;
       fake.answer = (command) => {
@@ -46,7 +46,7 @@ describe('Reads after a duplicate-key race, in and after its causal session (sta
 
       // The loser's insert is refused (E11000); its read of the winner runs in the causal session.
       const loser = anIdempotencyClaim({ customerId: winner.customerId, key: winner.key, fingerprint: 'another body' });
-      expect((await adapters.orders.claimIdempotencyKey(loser, new Date())).kind).to.equal('held');
+      expect((await adapters.idempotencyKeys.claim(loser, new Date())).kind).to.equal('held');
       const sessionRead = fake.commands.filter((c) => c.name === 'find' && c.body['find'] === 'idempotency_keys').at(-1)!;
       expect(readConcernOf(sessionRead)).to.include({ level: 'majority' });
       expect(readConcernOf(sessionRead)?.['afterClusterTime']).to.not.equal(undefined);

@@ -57,7 +57,7 @@ describe('A store written by the first MongoDB release (stand-in server)', () =>
       return undefined;
     });
 
-    const result = await adapters.orders.claimIdempotencyKey(claim, new Date());
+    const result = await adapters.idempotencyKeys.claim(claim, new Date());
 
     expect(result).to.deep.include({ kind: 'held' });
     const held = result as Extract<typeof result, { kind: 'held' }>;

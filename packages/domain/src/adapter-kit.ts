@@ -98,9 +98,10 @@ export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from
 // Ports: what adapters share to implement them alike (ids, idempotency and the outbox, the event
 // log, the default clock and hours).
 export { assignOptionIds, optionNameKey } from './menu/option-ids.js';
-export type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord, InsertResult } from './orders/order-repository.js';
-export { copyIdempotencyRecord } from './orders/order-repository.js';
-export type { UnpublishedOrder } from './orders/order-repository.js';
+export type { InsertResult } from './orders/order-repository.js';
+export type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from './orders/idempotency-keys.js';
+export { copyIdempotencyRecord } from './orders/idempotency-keys.js';
+export type { UnpublishedOrder } from './orders/order-outbox.js';
 export type { EventReplay, LogPosition, OrderEventListener } from './orders/order-event-log.js';
 export { compareEventIds, eventOfVersion, isEventId, unpublishedEvents } from './orders/order-event.js';
 export type { OrderEventData, OrderEventType } from './orders/order-event.js';

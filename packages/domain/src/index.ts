@@ -36,7 +36,10 @@ export { RateLimitedError } from './rate-limits/rate-limits.js';
 // Ports: one adapter each (see StorefrontPorts); what implementing them needs is in adapter-kit.
 export type { MenuRepository } from './menu/menu-repository.js';
 export type { OrderRepository } from './orders/order-repository.js';
+export type { IdempotencyKeys } from './orders/idempotency-keys.js';
+export type { OrderOutbox } from './orders/order-outbox.js';
 export type { CustomerRepository } from './accounts/customer-repository.js';
+export type { PendingErasures } from './accounts/pending-erasures.js';
 export type { SessionStore } from './accounts/session-store.js';
 export type { PasswordResetTokenStore } from './accounts/password-reset-tokens.js';
 export type { Mailer } from './accounts/mailer.js';
@@ -64,18 +67,15 @@ export type { Page } from './shared/page.js';
 export type { MenuDocument } from './menu/menu-document.js';
 export { EMAIL_RULE, type Email } from './accounts/email.js';
 export { PASSWORD_RULE, type Password } from './accounts/password.js';
-export { DISPLAY_NAME_RULE, type DisplayName } from './accounts/display-name.js';
+export { DISPLAY_NAME_RULE } from './accounts/display-name.js';
 export { MONEY_RULE } from './shared/money.js';
 
 // Inputs and results of the use cases (any other input: `Parameters<Storefront['name']['execute']>[0]`).
 export type { MenuSnapshot } from './menu/menu-catalog.js';
 export type { PlaceOrderInput, PlaceOrderResult } from './orders/place-order.js';
-export type { LoginInput } from './accounts/login.js';
-export type { SignUpInput } from './accounts/sign-up.js';
 export type { TokenPair } from './accounts/session-tokens.js';
 export type { Caller } from './accounts/authenticate.js';
 export type { Viewer } from './orders/order-access.js';
-export type { ServiceStatus } from './status/check-status.js';
 export type { FeedItem, FeedSink } from './orders/order-feeds.js';
 
 // Outgoing webhooks: the admin's interface, what it shows, and the ports behind it.

@@ -4,9 +4,12 @@
  */
 import { MenuCatalog } from './menu/menu-catalog.js';
 import type { CustomerRepository } from './accounts/customer-repository.js';
+import type { PendingErasures } from './accounts/pending-erasures.js';
 import type { HealthProbe } from './status/health.js';
 import type { MenuRepository } from './menu/menu-repository.js';
 import type { OrderRepository } from './orders/order-repository.js';
+import type { IdempotencyKeys } from './orders/idempotency-keys.js';
+import type { OrderOutbox } from './orders/order-outbox.js';
 import type { RateLimiter, RateLimitPolicy } from './rate-limits/rate-limiter.js';
 import type { Clock, PasswordHasher, TokenService } from './shared/security.js';
 import { systemClock } from './shared/security.js';
@@ -74,7 +77,13 @@ import { WebhookFeed } from './webhooks/webhook-feed.js';
 export interface StorefrontPorts {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
+  /** The Idempotency-Key records of order placement. */
+  readonly idempotencyKeys: IdempotencyKeys;
+  /** The order changes not yet published as events (kept by the orders' store). */
+  readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
+  /** Accounts whose erasure is requested and not finished (kept on the account records). */
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   /** Password reset tokens, stored hashed. */
   readonly resetTokens: PasswordResetTokenStore;
@@ -284,7 +293,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     orders: ports.orders,
   });
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
-  const orderEvents = new OrderEventRelay(ports.orders, ports.events, options.events, webhooks?.feed ?? null);
+  const orderEvents = new OrderEventRelay(ports.orderOutbox, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
   const background = new BackgroundTasks(options.background);
   const passwordReset: PasswordResetDependencies = {
@@ -301,13 +310,13 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   };
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
-    ...{ resetTokens: ports.resetTokens, orders: ports.orders, events: ports.events },
+    ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
     webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
   });
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -337,7 +346,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
     eraseAccount,
-    erasureSweep: new ErasureSweep(customers, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
+    erasureSweep: new ErasureSweep(ports.pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,

@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { OrderEventLog, OrderRepository } from '../src/index.js';
+import type { OrderEventLog, OrderOutbox } from '../src/index.js';
 import type { UnpublishedOrder } from '../src/adapter-kit.js';
 import { OrderEventRelay } from '../src/orders/order-event-relay.js';
 import { setTimer } from '../src/shared/timers.js';
@@ -23,8 +23,15 @@ function anOutbox() {
       return answer;
     },
     markPublished: () => Promise.resolve(),
-  } as unknown as OrderRepository;
-  const log = { append: () => ((calls.append += 1), Promise.resolve()) } as unknown as OrderEventLog;
+  } satisfies OrderOutbox;
+  const unused = () => Promise.reject(new Error('not used by the relay'));
+  const log: OrderEventLog = {
+    append: () => ((calls.append += 1), Promise.resolve()),
+    position: unused,
+    readAfter: unused,
+    subscribe: () => () => undefined,
+    eraseDeliveryAddresses: unused,
+  };
   return { orders, log, calls, reads };
 }
 
@@ -49,7 +56,8 @@ describe('OrderEventRelay', () => {
         reads.started += 1;
         return new Promise<UnpublishedOrder[]>((resolve) => setTimer(() => ((reads.done += 1), resolve([])), 1));
       },
-    } as unknown as OrderRepository;
+      markPublished: () => Promise.resolve(),
+    } satisfies OrderOutbox;
     const relay = new OrderEventRelay(orders, {} as OrderEventLog);
     void relay.drain();
     void relay.drain();

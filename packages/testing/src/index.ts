@@ -6,8 +6,10 @@ export * from './builders.js';
 export { expectDomainError, rejectionOf, sleep } from './assertions.js';
 export { describeMenuRepositoryContract } from './contracts/menu-repository.contract.js';
 export {
+  describeIdempotencyKeysContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
+  type IdempotencyStores,
   type PlacementAdapters,
 } from './contracts/order-repository.contract.js';
 export { FakeClock } from './fake-clock.js';
@@ -15,9 +17,10 @@ export { FakeTimers } from './fake-timers.js';
 export { seededRandom } from './seeded-random.js';
 export { Faults, InjectedFault, type Gate } from './faults/faulty.js';
 export { describeCustomerRepositoryContract } from './contracts/customer-repository.contract.js';
+export { describePendingErasuresContract, type ErasureMarkStores } from './contracts/pending-erasures.contract.js';
 export { describeErasureCrashContract, type ErasureStores } from './contracts/erasure-crash.contract.js';
 export { describeOrderLifecycleContract } from './contracts/order-lifecycle.contract.js';
-export { describeOrderOutboxContract } from './contracts/order-outbox.contract.js';
+export { describeOrderOutboxContract, type OutboxStores } from './contracts/order-outbox.contract.js';
 export { describeStoreStateRepositoryContract } from './contracts/store-state-repository.contract.js';
 export { describeSlotCapacityContract, type CapacityAdapters } from './contracts/slot-capacity.contract.js';
 export { describeSessionStoreContract } from './contracts/session-store.contract.js';

@@ -56,7 +56,7 @@ describe('Accounts: an erasure interrupted by a fault', function () {
       (error: unknown) => error,
     );
     expect(failed).to.be.instanceOf(InjectedFault);
-    expect(await s.base.adapters.customers.listErasuresPending(10), 'the record, and its mark, go last').to.include(s.profile.customerId);
+    expect(await s.base.adapters.pendingErasures.list(10), 'the record, and its mark, go last').to.include(s.profile.customerId);
     await s.world.storefront.background.settled();
     await s.expectErased();
     expect(s.reported).to.deep.equal([]);
@@ -80,7 +80,7 @@ describe('Accounts: an erasure interrupted by a fault', function () {
     const { pair, email, password } = await aLoggedInCustomer(s.world, 'second@example.com', 'second-password');
     const customerId = (await s.base.adapters.customers.findByEmail(email))!.customerId;
     // What a process that died right after the first step leaves.
-    expect(await s.base.adapters.customers.markErasure(customerId, s.world.clock.now())).to.equal(true);
+    expect(await s.base.adapters.pendingErasures.mark(customerId, s.world.clock.now())).to.equal(true);
     const verified = s.world.hasher.verifications;
     await expectDomainError(s.world.storefront.login.execute({ email, password, client: 'test' }), 'invalid_credentials');
     expect(s.world.hasher.verifications - verified, 'a password hash checked, as for an unknown email').to.equal(1);

@@ -221,7 +221,7 @@ describe('Order events', () => {
       await shop.published();
       await shop.published();
       expect(feed.lines()).to.deep.equal(['1 order.placed placed@1', '2 order.status accepted@2']);
-      expect(await shop.world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+      expect(await shop.world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
     });
 
     it('shows an order stream the published state while newer changes wait, then each change once', async () => {
@@ -272,14 +272,14 @@ describe('Order events', () => {
       log.down = true;
       const order = await shop.place();
       await shop.published();
-      const due = await world.adapters.orders.listUnpublished(10);
+      const due = await world.adapters.orderOutbox.listUnpublished(10);
       expect(due.map((d) => d.order.orderId)).to.deep.equal([order.orderId]);
       // As if a relay appended and died before marking: the events are in the log, the mark is not.
       await log.inner.append(unpublishedEvents(due[0]!.order, due[0]!.publishedVersion));
       log.down = false;
       await shop.published();
       expect(log.appends).to.be.greaterThan(1);
-      expect(await world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+      expect(await world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
       const replay = await log.readAfter('0', 10);
       expect(replay.kind === 'events' && replay.events.map((e) => `${e.type}@${e.version}`)).to.deep.equal(['order.placed@1']);
     });

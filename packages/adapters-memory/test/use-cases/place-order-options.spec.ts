@@ -83,7 +83,7 @@ describe('PlaceOrder with options', () => {
       const { soup } = await withPizza(world);
       const items = [{ productId: soup.productId, quantity: 2 }];
       const { order } = await world.storefront.placeOrder.execute({ customerId, items, idempotencyKey: 'old-key' });
-      const held = await world.adapters.orders.claimIdempotencyKey(anIdempotencyClaim({ customerId, key: 'old-key' }), world.clock.now());
+      const held = await world.adapters.idempotencyKeys.claim(anIdempotencyClaim({ customerId, key: 'old-key' }), world.clock.now());
       const before = createHash('sha256').update(JSON.stringify([[soup.productId, 2]])).digest('hex');
       expect(held.kind === 'held' && held.record.fingerprint).to.equal(before);
       const withEmptyOptions = await world.storefront.placeOrder.execute({ customerId, items: [{ ...items[0]!, options: [] }], idempotencyKey: 'old-key' });

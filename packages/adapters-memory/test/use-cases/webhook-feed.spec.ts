@@ -61,10 +61,10 @@ describe('the webhook feed from the outbox', () => {
     down = true;
     const orderId = await w.place();
     await w.published();
-    expect((await w.world.adapters.orders.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
+    expect((await w.world.adapters.orderOutbox.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
     down = false;
     await w.published();
-    expect(await w.world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+    expect(await w.world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
     expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 20 })).items.map((d) => d.eventId)).to.deep.equal([`evt_${orderId}_1`]);
   });
 
@@ -97,18 +97,18 @@ describe('the webhook feed from the outbox', () => {
   it('enqueues again after a crash between enqueuing and marking published, without a second delivery', async () => {
     let crash = false;
     w = await aWebhookWorld({}, (adapters) => ({
-      orders: overriding(adapters.orders, {
-        markPublished: (orderId, version) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orders.markPublished(orderId, version)),
+      orderOutbox: overriding(adapters.orderOutbox, {
+        markPublished: (orderId, version) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orderOutbox.markPublished(orderId, version)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
     crash = true;
     const orderId = await w.place();
     await w.published();
-    expect((await w.world.adapters.orders.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
+    expect((await w.world.adapters.orderOutbox.listUnpublished(10)).map((o) => o.order.orderId)).to.deep.equal([orderId]);
     crash = false;
     await w.published();
-    expect(await w.world.adapters.orders.listUnpublished(10)).to.deep.equal([]);
+    expect(await w.world.adapters.orderOutbox.listUnpublished(10)).to.deep.equal([]);
     expect((await w.admin.deliveries(endpoint.webhookId, { page: 1, limit: 20 })).total).to.equal(1);
   });
 });

@@ -24,7 +24,10 @@ export function coreModule(): ContainerModule {
         TYPES.Clock,
         TYPES.MenuRepository,
         TYPES.OrderRepository,
+        TYPES.IdempotencyKeys,
+        TYPES.OrderOutbox,
         TYPES.CustomerRepository,
+        TYPES.PendingErasures,
         TYPES.SessionStore,
         TYPES.RateLimiter,
         TYPES.PasswordHasher,
@@ -44,10 +47,10 @@ export function coreModule(): ContainerModule {
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
       ],
-      (config, clock, menu, orders, customers, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
         withErasureSweep(databaseReady, createStorefront(
           {
-            ...{ menu, orders, customers, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
+            ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
             ...{ webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),

@@ -19,11 +19,6 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.MenuRepository, [connection], (c) => deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }));
   bindFactory(bind, TYPES.OrderRepository, [connection], (c) =>
     deferredPort(() => c.require().orders, {
-      claimIdempotencyKey: true,
-      takeOverIdempotencyKey: true,
-      completeIdempotencyKey: true,
-      abandonIdempotencyKey: true,
-      releaseIdempotencyKey: true,
       insert: true,
       findOrder: true,
       listByCustomer: true,
@@ -31,10 +26,12 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       applyMove: true,
       eraseDeliveryAddresses: true,
       listByStatus: true,
-      listUnpublished: true,
-      markPublished: true,
     }),
   );
+  bindFactory(bind, TYPES.IdempotencyKeys, [connection], (c) =>
+    deferredPort(() => c.require().idempotencyKeys, { claim: true, takeOver: true, complete: true, abandon: true, release: true }),
+  );
+  bindFactory(bind, TYPES.OrderOutbox, [connection], (c) => deferredPort(() => c.require().orderOutbox, { listUnpublished: true, markPublished: true }));
   bindFactory(bind, TYPES.CustomerRepository, [connection], (c) =>
     deferredPort(() => c.require().customers, {
       findByEmail: true,
@@ -44,10 +41,9 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
       setRole: true,
       updatePasswordHash: true,
       delete: true,
-      markErasure: true,
-      listErasuresPending: true,
     }),
   );
+  bindFactory(bind, TYPES.PendingErasures, [connection], (c) => deferredPort(() => c.require().pendingErasures, { mark: true, list: true }));
   bindFactory(bind, TYPES.SessionStore, [connection], (c) =>
     deferredPort(() => c.require().sessions, { create: true, findById: true, rotate: true, revoke: true, revokeAllOf: true }),
   );

@@ -13,7 +13,10 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.MemoryAdapters, [TYPES.Clock], (clock) => createMemoryAdapters({ clock }));
     bindFactory(bind, TYPES.MenuRepository, [TYPES.MemoryAdapters], (memory) => memory.menu);
     bindFactory(bind, TYPES.OrderRepository, [TYPES.MemoryAdapters], (memory) => memory.orders);
+    bindFactory(bind, TYPES.IdempotencyKeys, [TYPES.MemoryAdapters], (memory) => memory.idempotencyKeys);
+    bindFactory(bind, TYPES.OrderOutbox, [TYPES.MemoryAdapters], (memory) => memory.orderOutbox);
     bindFactory(bind, TYPES.CustomerRepository, [TYPES.MemoryAdapters], (memory) => memory.customers);
+    bindFactory(bind, TYPES.PendingErasures, [TYPES.MemoryAdapters], (memory) => memory.pendingErasures);
     bindFactory(bind, TYPES.SessionStore, [TYPES.MemoryAdapters], (memory) => memory.sessions);
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);

@@ -32,7 +32,7 @@ describe('PostgreSQL: erasures cut short by a crash', function () {
     await adapters.customers.create(customer);
     const order = anOrder({ customerId: customer.customerId, fulfilment: { type: 'delivery', time: 'asap', promisedAt: new Date(), address: ADDRESS, zone: 'Centre' } });
     await adapters.orders.insert(order);
-    expect(await adapters.customers.markErasure(customer.customerId, new Date())).to.equal(true);
+    expect(await adapters.pendingErasures.mark(customer.customerId, new Date())).to.equal(true);
 
     const running = await startStorefront(
       { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SCRYPT_LOG_N: '10', STOREFRONT_STORE: 'postgres', DATABASE_URL: database().url, TOKEN_SECRET_KEY: generateSigningKey() },
@@ -40,7 +40,7 @@ describe('PostgreSQL: erasures cut short by a crash', function () {
     try {
       await running.ready;
       const deadline = Date.now() + 20_000;
-      while ((await adapters.customers.listErasuresPending(1000)).includes(customer.customerId)) {
+      while ((await adapters.pendingErasures.list(1000)).includes(customer.customerId)) {
         if (Date.now() > deadline) expect.fail('the instance did not finish the erasure at start');
         await sleep(50);
       }

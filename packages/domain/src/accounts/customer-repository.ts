@@ -2,7 +2,8 @@ import type { Customer, Role } from './customer.js';
 
 /**
  * Port: where customer accounts live. Emails are unique. An account whose erasure was requested
- * (`markErasure`) reads as gone (`findByEmail`, `findById`: null) until `delete` removes it.
+ * (PendingErasures' `mark`) reads as gone (`findByEmail`, `findById`: null) until `delete` removes
+ * it, and the mark with it.
  */
 export interface CustomerRepository {
   /** `email` is already normalised (trimmed, lower-case). */
@@ -26,12 +27,4 @@ export interface CustomerRepository {
    * when there was no such customer.
    */
   delete(customerId: string): Promise<boolean>;
-  /**
-   * Records durably that the account is being erased, the erasure's first step: from then on it
-   * reads as gone, and `listErasuresPending` finds it until `delete`. A second mark keeps the first
-   * time. Returns false when there is no such account.
-   */
-  markErasure(customerId: string, at: Date): Promise<boolean>;
-  /** Accounts marked for erasure and not yet deleted: at most `limit` ids, the oldest mark first. */
-  listErasuresPending(limit: number): Promise<string[]>;
 }

@@ -6,6 +6,7 @@ import { withoutDeliveryAddress } from '../orders/order.js';
 import { givenPassword } from './password.js';
 import { Issues } from '../shared/validation.js';
 import type { CustomerRepository } from './customer-repository.js';
+import type { PendingErasures } from './pending-erasures.js';
 import type { OrderEventLog } from '../orders/order-event-log.js';
 import type { OrderRepository } from '../orders/order-repository.js';
 import type { PasswordResetTokenStore } from './password-reset-tokens.js';
@@ -31,6 +32,8 @@ export interface EraseAccountInput {
  */
 export interface EraseAccountDependencies extends AccountPorts, PasswordAttemptPolicies {
   readonly resetTokens: PasswordResetTokenStore;
+  /** The erasure's first step, the mark that a sweep finds if this process stops before the end. */
+  readonly erasures: PendingErasures;
   /** The account's orders stay, without their delivery addresses. */
   readonly orders: OrderRepository;
   /** Its `order.placed` events stay for replay, without the addresses too. */
@@ -54,7 +57,7 @@ const ORDERS_PER_READ = 100;
  * (shown as `deleted`), and the email may sign up again as a new customer. A wrong password is
  * `invalid_credentials`.
  *
- * The first step records the erasure in the account (`markErasure`): from then on the account reads
+ * The first step records the erasure in the account (PendingErasures' `mark`): from then on the account reads
  * as gone (no login, refresh or token), and an ErasureSweep finds it if this process stops before the
  * end. Every later step can be repeated, and the account record goes last, taking the mark with it:
  * until it is gone the erasure is not done, and a step that fails is also run again by a background
@@ -69,7 +72,7 @@ export class EraseAccount {
     const password = givenPassword(input.password, 'password', issues);
     issues.throwIfAny();
     const { customer } = input.caller;
-    const { customers, hasher, limiter, clock } = this.deps;
+    const { customers, erasures, hasher, limiter, clock } = this.deps;
     await countPasswordAttempt(limiter, this.deps, { email: customer.email, client: input.client }, 'Too many password attempts; retry later.');
     const options = { client: input.client, ...(input.signal === undefined ? {} : { signal: input.signal }) };
     if (!(await hasher.verify(customer.passwordHash, password, options))) {
@@ -77,7 +80,7 @@ export class EraseAccount {
     }
     // The commitment: once stored, the erasure is finished by this request, its retries or the sweep.
     // A mark that failed changed nothing (the customer may ask again), or was stored and is swept.
-    await customers.markErasure(customer.customerId, clock.now());
+    await erasures.mark(customer.customerId, clock.now());
     try {
       await this.finish(customer.customerId);
     } catch (error) {

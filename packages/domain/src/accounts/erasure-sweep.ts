@@ -8,7 +8,7 @@
  * Several instances may sweep at once, and a sweep may meet an erasure its request is still running:
  * every step is repeatable, so doing one twice is harmless and no lock is needed.
  */
-import type { CustomerRepository } from './customer-repository.js';
+import type { PendingErasures } from './pending-erasures.js';
 import { clearTimer, setTimer } from '../shared/timers.js';
 import type { BackgroundTasks } from '../shared/background-tasks.js';
 
@@ -32,7 +32,7 @@ export class ErasureSweep {
   private running: Promise<number> | null = null;
 
   constructor(
-    private readonly customers: CustomerRepository,
+    private readonly erasures: PendingErasures,
     private readonly finish: (customerId: string) => Promise<void>,
     /** Where each sweep runs: a failure is reported there, and a shutdown that settles it waits for the sweep. */
     private readonly background: BackgroundTasks,
@@ -83,7 +83,7 @@ export class ErasureSweep {
   private async run(): Promise<number> {
     let finished = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_SWEEP; batch++) {
-      const pending = await this.customers.listErasuresPending(this.batchSize);
+      const pending = await this.erasures.list(this.batchSize);
       for (const customerId of pending) {
         await this.finish(customerId);
         finished += 1;

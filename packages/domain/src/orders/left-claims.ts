@@ -7,7 +7,7 @@
  * instance takes it over. A claim whose request is still running is never here, and keeps its
  * lock (409 `idempotency_key_in_use`). See docs/decisions.md, "Claims left by failed requests".
  */
-import type { IdempotencyKeyRef, OrderRepository } from './order-repository.js';
+import type { IdempotencyKeyRef, IdempotencyKeys } from './idempotency-keys.js';
 import type { Clock } from '../shared/security.js';
 
 /** What the holder meant to do with its claim: end its lock (an outcome unknown) or free the key (nothing written). */
@@ -27,7 +27,7 @@ export class LeftClaims {
   private draining = false;
 
   constructor(
-    private readonly orders: OrderRepository,
+    private readonly keys: IdempotencyKeys,
     private readonly clock: Clock,
   ) {}
 
@@ -57,8 +57,8 @@ export class LeftClaims {
     for (const [id, { ref, owner, step }] of [...this.left]) {
       try {
         // Both filtered on the owner: a claim another request has taken over meanwhile is untouched.
-        if (step === 'release') await this.orders.releaseIdempotencyKey(ref, owner);
-        else await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now());
+        if (step === 'release') await this.keys.release(ref, owner);
+        else await this.keys.abandon(ref, owner, this.clock.now());
       } catch {
         return; // The store is down again: the next answer resumes.
       }

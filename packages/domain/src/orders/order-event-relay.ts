@@ -18,7 +18,7 @@
  */
 import { unpublishedEvents } from './order-event.js';
 import type { OrderEventLog } from './order-event-log.js';
-import type { OrderRepository } from './order-repository.js';
+import type { OrderOutbox } from './order-outbox.js';
 import { clearTimer, setTimer } from '../shared/timers.js';
 import type { WebhookFeed } from '../webhooks/webhook-feed.js';
 
@@ -46,7 +46,7 @@ export class OrderEventRelay {
   private failing = false;
 
   constructor(
-    private readonly orders: OrderRepository,
+    private readonly outbox: OrderOutbox,
     private readonly log: OrderEventLog,
     private readonly options: OrderEventRelayOptions = {},
     private readonly webhooks: WebhookFeed | null = null,
@@ -107,12 +107,12 @@ export class OrderEventRelay {
   private async run(): Promise<void> {
     try {
       for (let step = 0; step < MAX_STEPS_PER_DRAIN; step++) {
-        const due = await this.orders.listUnpublished(this.batchSize);
+        const due = await this.outbox.listUnpublished(this.batchSize);
         if (due.length === 0) break;
         const events = due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion));
         await this.log.append(events);
         await this.webhooks?.enqueue(events);
-        await Promise.all(due.map(({ order }) => this.orders.markPublished(order.orderId, order.version)));
+        await Promise.all(due.map(({ order }) => this.outbox.markPublished(order.orderId, order.version)));
         if (due.length < this.batchSize) break;
       }
       if (this.failing) {

@@ -21,7 +21,8 @@ import type { Order, OrderRequestLine } from './order.js';
 import { Issues } from '../shared/validation.js';
 import { placedState } from './order-lifecycle.js';
 import type { MenuRepository } from '../menu/menu-repository.js';
-import type { IdempotencyKeyRef, IdempotencyRecord, OrderRepository } from './order-repository.js';
+import type { IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
+import type { OrderRepository } from './order-repository.js';
 import type { Clock } from '../shared/security.js';
 import { LeftClaims } from './left-claims.js';
 import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
@@ -93,6 +94,7 @@ export class PlaceOrder {
   constructor(
     private readonly menu: MenuRepository,
     private readonly orders: OrderRepository,
+    private readonly keys: IdempotencyKeys,
     private readonly clock: Clock,
     /** Refuses orders for now while the store is closed or paused; a replay of a placed order still replays. */
     private readonly gate: StoreGate | null,
@@ -105,7 +107,7 @@ export class PlaceOrder {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
     this.taxes = options.taxes ?? NO_TAX;
-    this.left = new LeftClaims(orders, clock);
+    this.left = new LeftClaims(keys, clock);
   }
 
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -127,8 +129,8 @@ export class PlaceOrder {
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
-      const claim = await this.orders
-        .claimIdempotencyKey(
+      const claim = await this.keys
+        .claim(
           {
             ...ref,
             fingerprint,
@@ -165,11 +167,11 @@ export class PlaceOrder {
       if (stored !== null) {
         // Completing can lose to another request that took the record over meanwhile; the
         // order is the same either way.
-        await this.orders.completeIdempotencyKey(ref, record.owner);
+        await this.keys.complete(ref, record.owner);
         this.left.settled(ref, record.owner);
         return { order: stored, replayed: true };
       }
-      if (await this.orders.takeOverIdempotencyKey(ref, record.owner, owner, this.lockFrom(this.clock.now()))) {
+      if (await this.keys.takeOver(ref, record.owner, owner, this.lockFrom(this.clock.now()))) {
         this.left.settled(ref, record.owner);
         return this.placeHolding(ref, owner, reservationOf(record), request);
       }
@@ -190,7 +192,7 @@ export class PlaceOrder {
       order = await this.price(ref.customerId, request, reservation);
     } catch (error) {
       // Nothing was written under this claim: free the key (for a corrected body, say).
-      await this.orders.releaseIdempotencyKey(ref, owner).catch(() => this.left.add(ref, owner, 'release'));
+      await this.keys.release(ref, owner).catch(() => this.left.add(ref, owner, 'release'));
       throw error;
     }
     let stored: Order;
@@ -207,14 +209,14 @@ export class PlaceOrder {
     await this.confirmPlace(stored);
     // The order is stored. If the completion is lost, a retry finds the order through the
     // reservation once the lock ends; the client is told about the order it has.
-    const completed = await this.orders.completeIdempotencyKey(ref, owner).catch(() => false);
+    const completed = await this.keys.complete(ref, owner).catch(() => false);
     if (!completed) await this.abandon(ref, owner);
     return { order: stored, replayed: !inserted };
   }
 
   /** Ends the lock of `owner`'s claim; when the store cannot be told, the claim is left to `LeftClaims`. */
   private async abandon(ref: IdempotencyKeyRef, owner: string): Promise<void> {
-    await this.orders.abandonIdempotencyKey(ref, owner, this.clock.now()).catch(() => this.left.add(ref, owner, 'abandon'));
+    await this.keys.abandon(ref, owner, this.clock.now()).catch(() => this.left.add(ref, owner, 'abandon'));
   }
 
   /**

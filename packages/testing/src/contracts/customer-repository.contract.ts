@@ -146,49 +146,6 @@ export function describeCustomerRepositoryContract(name: string, factory: () => 
       expect(await customers.delete(customer.customerId)).to.equal(false);
     });
 
-    it('marks an account for erasure: gone by id and by email, listed as pending until deleted', async () => {
-      const customers = await factory();
-      const customer = aCustomer();
-      const other = aCustomer();
-      await customers.create(customer);
-      await customers.create(other);
-      expect(await customers.markErasure(customer.customerId, new Date())).to.equal(true);
-      expect(await customers.findById(customer.customerId)).to.equal(null);
-      expect(await customers.findByEmail(customer.email)).to.equal(null);
-      expect(await customers.findById(other.customerId)).to.deep.equal(other);
-      expect(await customers.listErasuresPending(1000)).to.include(customer.customerId).and.not.include(other.customerId);
-      // Until the record goes, its email stays taken.
-      await expectDomainError(customers.create(aCustomer({ email: customer.email })), 'conflict');
-      expect(await customers.delete(customer.customerId)).to.equal(true);
-      expect(await customers.listErasuresPending(1000)).not.to.include(customer.customerId);
-      await customers.create(aCustomer({ email: customer.email }));
-    });
-
-    it('lists pending erasures oldest mark first, at most `limit`, and a second mark keeps the first time', async () => {
-      const customers = await factory();
-      const [a, b, c] = [aCustomer(), aCustomer(), aCustomer()];
-      for (const customer of [a, b, c]) await customers.create(customer);
-      // Long ago, so that no other test's marks come first.
-      const at = (day: number) => new Date(Date.UTC(1990, 0, day));
-      await customers.markErasure(c!.customerId, at(3));
-      await customers.markErasure(a!.customerId, at(2));
-      await customers.markErasure(b!.customerId, at(1));
-      expect(await customers.markErasure(b!.customerId, at(4))).to.equal(true);
-      expect(await customers.listErasuresPending(2)).to.deep.equal([b!.customerId, a!.customerId]);
-      expect((await customers.listErasuresPending(3))[2]).to.equal(c!.customerId);
-      for (const customer of [a, b, c]) await customers.delete(customer!.customerId);
-      const left = await customers.listErasuresPending(1000);
-      for (const customer of [a, b, c]) expect(left).not.to.include(customer!.customerId);
-    });
-
-    it('returns false when marking an unknown or deleted customer for erasure, and creates nobody', async () => {
-      const customers = await factory();
-      const unknown = aCustomer();
-      expect(await customers.markErasure(unknown.customerId, new Date())).to.equal(false);
-      expect(await customers.listErasuresPending(1000)).not.to.include(unknown.customerId);
-      expect(await customers.findById(unknown.customerId)).to.equal(null);
-    });
-
     it('is not changed by edits to the object it was given', async () => {
       const customers = await factory();
       const customer = aCustomer();

@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { CustomerRepository, OrderEventLog, OrderRepository, PasswordResetTokenStore, SessionStore, WebhookDeliveryStore } from '@storefront/domain';
+import type { CustomerRepository, OrderEventLog, PendingErasures, OrderRepository, PasswordResetTokenStore, SessionStore, WebhookDeliveryStore } from '@storefront/domain';
 import { createStorefront } from '@storefront/domain';
 import { eventOfVersion } from '@storefront/domain/adapter-kit';
 import { aCustomer, anOrder, aSession, uniqueSuffix } from '../builders.js';
@@ -18,6 +18,7 @@ import { readAllEvents } from './order-event-log-support.js';
 /** The stores an erasure touches, shared by the two storefronts as instances share them. */
 export interface ErasureStores {
   readonly customers: CustomerRepository;
+  readonly pendingErasures: PendingErasures;
   readonly sessions: SessionStore;
   readonly resetTokens: PasswordResetTokenStore;
   readonly orders: OrderRepository;
@@ -45,7 +46,7 @@ const noLimit = {
 
 function aStorefront(stores: ErasureStores, clock: FakeClock, background: { maxPending?: number; onError?: (error: unknown) => void } = {}) {
   return createStorefront(
-    { ...stores, clock, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
+    { ...stores, clock, idempotencyKeys: notUsed, orderOutbox: notUsed, menu: notUsed, storeState: notUsed, tokens: notUsed, hasher: anyPassword, limiter: noLimit, webhookEndpoints: notUsed },
     { background, webhooks: { payload: (event) => event.order ?? null } },
   );
 }
@@ -88,7 +89,7 @@ export function describeErasureCrashContract(name: string, factory: () => Promis
       await fresh.background.settled();
 
       expect(reported).to.deep.equal([]);
-      expect(await stores.customers.listErasuresPending(1000), 'the mark went with the record').not.to.include(customer.customerId);
+      expect(await stores.pendingErasures.list(1000), 'the mark went with the record').not.to.include(customer.customerId);
       expect((await stores.sessions.findById(session.sessionId))?.revokedAt, 'the session').not.to.equal(null);
       expect((await stores.orders.findById(order.orderId))?.fulfilment).to.deep.equal({ type: 'delivery', time: 'asap', promisedAt: order.fulfilment.promisedAt, zone: 'Centre' });
       expect(JSON.stringify(await readAllEvents(stores.events)), 'the event log').to.contain(order.orderId).and.not.to.contain(ADDRESS.line1);

@@ -150,4 +150,30 @@ export function orderListingContract(factory: () => Promise<OrderRepository>): v
     const page = await orders.listByCustomer(order.customerId, { page: 1, limit: 20 });
     expect(page.items).to.deep.equal([expected]);
   });
+
+  it('stores an order once: inserting its id again answers the stored order', async () => {
+    const orders = await factory();
+    const order = anOrder();
+    expect(await orders.insert(order)).to.deep.equal({ order, inserted: true });
+    const again = await orders.insert({ ...order, amount: order.amount + 1 });
+    expect(again).to.deep.equal({ order, inserted: false });
+    expect((await orders.listByCustomer(order.customerId, { page: 1, limit: 20 })).items).to.deep.equal([order]);
+  });
+
+  it('stores an order once when two inserts of its id race', async () => {
+    const orders = await factory();
+    const order = anOrder();
+    const results = await Promise.all(Array.from({ length: 10 }, () => orders.insert(order)));
+    expect(results.filter((r) => r.inserted)).to.have.length(1);
+    expect((await orders.listByCustomer(order.customerId, { page: 1, limit: 20 })).total).to.equal(1);
+  });
+
+  it("finds a customer's order by id, and not another customer's", async () => {
+    const orders = await factory();
+    const order = anOrder();
+    await orders.insert(order);
+    expect(await orders.findOrder(order.customerId, order.orderId)).to.deep.equal(order);
+    expect(await orders.findOrder(anOrder().customerId, order.orderId)).to.equal(null);
+    expect(await orders.findOrder(order.customerId, anOrder().orderId)).to.equal(null);
+  });
 }

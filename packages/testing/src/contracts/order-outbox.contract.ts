@@ -1,5 +1,5 @@
 /**
- * What every OrderRepository must do as the outbox of order events (docs/decisions.md, "Live order
+ * What every OrderOutbox must do, over the changes its OrderRepository stores (docs/decisions.md, "Live order
  * updates"): every stored change is listed until its version is marked published, with the mark
  * the events after it follow; marks only go up; the least recently changed come first.
  *
@@ -11,7 +11,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { Order, OrderRepository, OrderStatus } from '@storefront/domain';
+import type { Order, OrderOutbox, OrderRepository, OrderStatus } from '@storefront/domain';
 import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
 import { OrderStamper, planMove } from '@storefront/domain/adapter-kit';
 import { anOrder } from '../builders.js';
@@ -26,9 +26,9 @@ function olderEra(): number {
 }
 
 /** The outbox's entries for `mine`, which are its oldest changes: `extra` more are read to show none is missing. */
-async function dueOf(orders: OrderRepository, mine: readonly Order[], extra = 5): Promise<UnpublishedOrder[]> {
+async function dueOf(outbox: OrderOutbox, mine: readonly Order[], extra = 5): Promise<UnpublishedOrder[]> {
   const ids = new Set(mine.map((order) => order.orderId));
-  const due = await orders.listUnpublished(mine.length + extra);
+  const due = await outbox.listUnpublished(mine.length + extra);
   return due.filter((entry) => ids.has(entry.order.orderId));
 }
 
@@ -52,131 +52,137 @@ class Era {
   }
 }
 
-export function describeOrderOutboxContract(name: string, factory: () => Promise<OrderRepository>): void {
-  describe(`${name} (OrderRepository contract: outbox of order events)`, () => {
+/** The outbox, and the orders' store whose changes it lists. */
+export interface OutboxStores {
+  readonly orders: OrderRepository;
+  readonly orderOutbox: OrderOutbox;
+}
+
+export function describeOrderOutboxContract(name: string, factory: () => Promise<OutboxStores>): void {
+  describe(`${name} (OrderOutbox contract)`, () => {
     it('lists a new order as unpublished, with its published mark at 0, until it is marked', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
       // Listing is not publishing: it is listed again.
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
     });
 
     it('no longer lists an order once its version is marked published', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const [published, other] = [era.order(), era.order()];
       await orders.insert(published);
       await orders.insert(other);
-      await orders.markPublished(published.orderId, 1);
-      expect(await dueOf(orders, [published, other])).to.deep.equal([{ order: other, publishedVersion: 0 }]);
+      await outbox.markPublished(published.orderId, 1);
+      expect(await dueOf(outbox, [published, other])).to.deep.equal([{ order: other, publishedVersion: 0 }]);
     });
 
     it('lists an order again after a move, with the mark of the version published before it', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
-      await orders.markPublished(order.orderId, 1);
+      await outbox.markPublished(order.orderId, 1);
       const accepted = await era.move(orders, order, 'accepted');
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
-      await orders.markPublished(order.orderId, 2);
-      expect(await dueOf(orders, [order])).to.deep.equal([]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
+      await outbox.markPublished(order.orderId, 2);
+      expect(await dueOf(outbox, [order])).to.deep.equal([]);
     });
 
     it('keeps an order listed when it moved between the listing and the mark: the newer version stays due', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
-      const [listed] = await dueOf(orders, [order]);
+      const [listed] = await dueOf(outbox, [order]);
       const accepted = await era.move(orders, listed!.order, 'accepted');
-      await orders.markPublished(order.orderId, listed!.order.version);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
-      await orders.markPublished(order.orderId, accepted.version);
-      expect(await dueOf(orders, [order])).to.deep.equal([]);
+      await outbox.markPublished(order.orderId, listed!.order.version);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
+      await outbox.markPublished(order.orderId, accepted.version);
+      expect(await dueOf(outbox, [order])).to.deep.equal([]);
     });
 
     it('never lowers a mark', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const [done, halfway] = [era.order(), era.order()];
       for (const order of [done, halfway]) await orders.insert(order);
       await era.move(orders, done, 'cancelled');
       const accepted = await era.move(orders, halfway, 'accepted');
       const preparing = await era.move(orders, accepted, 'preparing');
-      await orders.markPublished(done.orderId, 2);
-      await orders.markPublished(halfway.orderId, 2);
+      await outbox.markPublished(done.orderId, 2);
+      await outbox.markPublished(halfway.orderId, 2);
       // Late marks of older versions (a slower relay instance) change nothing.
-      await orders.markPublished(done.orderId, 1);
-      await orders.markPublished(halfway.orderId, 1);
-      expect(await dueOf(orders, [done, halfway])).to.deep.equal([{ order: preparing, publishedVersion: 2 }]);
+      await outbox.markPublished(done.orderId, 1);
+      await outbox.markPublished(halfway.orderId, 1);
+      expect(await dueOf(outbox, [done, halfway])).to.deep.equal([{ order: preparing, publishedVersion: 2 }]);
     });
 
     it('ignores a mark of a version the order does not have yet: it would hide the changes to come', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
-      await orders.markPublished(order.orderId, 2);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
+      await outbox.markPublished(order.orderId, 2);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
       const accepted = await era.move(orders, order, 'accepted');
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order: accepted, publishedVersion: 0 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order: accepted, publishedVersion: 0 }]);
     });
 
     it('ignores a mark of an order nobody stored, and stores nothing', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
       const ghost = new OrderStamper().next(era.next()).orderId;
-      for (const orderId of [ghost, 'ord_nope', '']) await orders.markPublished(orderId, 1);
+      for (const orderId of [ghost, 'ord_nope', '']) await outbox.markPublished(orderId, 1);
       expect(await orders.findById(ghost)).to.equal(null);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
     });
 
     it('lists at most `limit` orders, the least recently changed first', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const three = [era.order(), era.order(), era.order()];
       for (const order of three) await orders.insert(order);
       const [first, second, third] = three as [Order, Order, Order];
       const ids = (due: readonly UnpublishedOrder[]) => due.map((entry) => entry.order.orderId);
-      expect(ids(await orders.listUnpublished(2))).to.deep.equal([first.orderId, second.orderId]);
-      expect(await orders.listUnpublished(0)).to.deep.equal([]);
+      expect(ids(await outbox.listUnpublished(2))).to.deep.equal([first.orderId, second.orderId]);
+      expect(await outbox.listUnpublished(0)).to.deep.equal([]);
       // A move makes the first the most recently changed; a mark does not move the second.
       await era.move(orders, first, 'accepted');
-      await orders.markPublished(first.orderId, 1);
+      await outbox.markPublished(first.orderId, 1);
       const accepted = await era.move(orders, second, 'accepted');
-      await orders.markPublished(second.orderId, 1);
-      expect(ids(await orders.listUnpublished(3))).to.deep.equal([third.orderId, first.orderId, second.orderId]);
-      expect((await orders.listUnpublished(3))[2]).to.deep.equal({ order: accepted, publishedVersion: 1 });
+      await outbox.markPublished(second.orderId, 1);
+      expect(ids(await outbox.listUnpublished(3))).to.deep.equal([third.orderId, first.orderId, second.orderId]);
+      expect((await outbox.listUnpublished(3))[2]).to.deep.equal({ order: accepted, publishedVersion: 1 });
     });
 
     it('neither lists an order twice nor resets its mark when the same order is inserted again (a keyed replay)', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
       expect((await orders.insert(order)).inserted).to.equal(false);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
-      await orders.markPublished(order.orderId, 1);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order, publishedVersion: 0 }]);
+      await outbox.markPublished(order.orderId, 1);
       expect((await orders.insert(order)).inserted).to.equal(false);
-      expect(await dueOf(orders, [order])).to.deep.equal([]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([]);
       const accepted = await era.move(orders, order, 'accepted');
       expect((await orders.insert(order)).inserted).to.equal(false);
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order: accepted, publishedVersion: 1 }]);
     });
 
     it('hands out copies: editing a listed entry changes nothing stored', async () => {
-      const orders = await factory();
+      const { orders, orderOutbox: outbox } = await factory();
       const era = new Era();
       const order = era.order();
       await orders.insert(order);
       const accepted = await era.move(orders, order, 'accepted');
-      const [listed] = await dueOf(orders, [order]);
+      const [listed] = await dueOf(outbox, [order]);
       const edits = [
         () => ((listed as { publishedVersion: number }).publishedVersion = 2),
         () => listed!.order.updatedAt.setTime(0),
@@ -191,7 +197,7 @@ export function describeOrderOutboxContract(name: string, factory: () => Promise
           // A frozen entry refuses the change, which is just as good.
         }
       }
-      expect(await dueOf(orders, [order])).to.deep.equal([{ order: accepted, publishedVersion: 0 }]);
+      expect(await dueOf(outbox, [order])).to.deep.equal([{ order: accepted, publishedVersion: 0 }]);
       expect(await orders.findById(order.orderId)).to.deep.equal(accepted);
     });
   });

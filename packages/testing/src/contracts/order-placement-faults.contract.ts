@@ -1,12 +1,12 @@
 /**
  * Keyed order placement under failure: each case of the table in docs/decisions.md ("Idempotent
- * order placement") injected at the OrderRepository boundary of a real adapter, with the domain's
+ * order placement") injected at the OrderRepository and IdempotencyKeys boundaries of a real adapter, with the domain's
  * PlaceOrder on top. Whatever fails, a key stores exactly one order, and a retry with the same key
  * and body gets that order.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
+import type { IdempotencyKeys, MenuRepository, OrderRepository, PlaceOrderResult, StoreStateRepository } from '@storefront/domain';
 import { createStorefront, isDomainError } from '@storefront/domain';
 import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import { expectDomainError, rejectionOf, sleep } from '../assertions.js';
@@ -14,9 +14,10 @@ import { aProductDraft, uniqueSuffix } from '../builders.js';
 import { FakeClock } from '../fake-clock.js';
 import { Faults, InjectedFault } from '../faults/faulty.js';
 
-/** The adapters a placement needs; the suite wraps `orders` (and `menu`, to stall pricing). */
+/** The adapters a placement needs; the suite wraps `orders`, `idempotencyKeys` (and `menu`, to stall pricing). */
 export interface PlacementAdapters {
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
   readonly menu: MenuRepository;
 }
 
@@ -43,12 +44,13 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
   async function world() {
     const stores = await factory();
     const orders = new Faults(stores.orders);
+    const keys = new Faults(stores.idempotencyKeys);
     const menu = new Faults(stores.menu);
     // Real time as the start: a store's TTL monitor must not see the records as long expired.
     const clock = new FakeClock(Date.now());
     const instance = () =>
       createStorefront(
-        { menu: menu.target, orders: orders.target, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+        { menu: menu.target, orders: orders.target, idempotencyKeys: keys.target, orderOutbox: notUsed, clock, storeState: openStore, events: notUsed, customers: notUsed, pendingErasures: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
         { orders: { idempotencyLockSeconds: LOCK_SECONDS } },
       ).placeOrder;
     // `elsewhere`: another instance on the same stores, or this one restarted after a crash.
@@ -65,14 +67,14 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
     // The kitchen's 86, not a menu import: an import keeps the availability of a dish it finds
     // (DECISIONS, "Restarts never undo the kitchen's changes").
     const setAvailable = (available: boolean) => stores.menu.setAvailability(product!.productId, available);
-    return { orders, menu, clock, place, placeElsewhere, placeAnother, stored, pastTheLock, setAvailable, product: product!, body };
+    return { orders, keys, menu, clock, place, placeElsewhere, placeAnother, stored, pastTheLock, setAvailable, product: product!, body };
   }
 
   describe('the request dies after its order is stored', () => {
     it('answers retries 409 while the lock lasts, then replays the stored order', async () => {
       const w = await world();
       // Nothing after the insert reaches the store: what a crash leaves behind.
-      w.orders.fail('completeIdempotencyKey', 'before').fail('abandonIdempotencyKey', 'before');
+      w.keys.fail('complete', 'before').fail('abandon', 'before');
       const first = await w.place();
       // The instance is gone: its retries come to another one (or to it, restarted).
       await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
@@ -88,7 +90,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
   describe("the claim's completion fails", () => {
     it('still answers the stored order, and a retry replays it at once', async () => {
       const w = await world();
-      w.orders.fail('completeIdempotencyKey', 'before');
+      w.keys.fail('complete', 'before');
       const first = await w.place();
       expect(first.replayed).to.equal(false);
       expect(await w.place()).to.deep.equal({ order: first.order, replayed: true });
@@ -97,7 +99,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('replays the order when the completion was applied but its acknowledgement lost', async () => {
       const w = await world();
-      w.orders.fail('completeIdempotencyKey', 'after');
+      w.keys.fail('complete', 'after');
       const first = await w.place();
       expect(await w.place()).to.deep.equal({ order: first.order, replayed: true });
       expect(await w.stored()).to.have.length(1);
@@ -116,7 +118,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('replays it after the lock when the store could not even be told the lock ended', async () => {
       const w = await world();
-      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'after');
+      w.keys.fail('abandon', 'before');
       await rejectionOf(w.place());
       await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
       w.pastTheLock();
@@ -139,7 +142,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
   describe('the request ends while the store cannot be told (an outage)', () => {
     it('lets a retry on the same instance take the claim over at once and place the order once', async () => {
       const w = await world();
-      w.orders.fail('insert', 'before').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'before');
+      w.keys.fail('abandon', 'before');
       expect(await rejectionOf(w.place())).to.be.instanceOf(InjectedFault);
       const retry = await w.place();
       expect(retry.replayed).to.equal(false);
@@ -149,7 +153,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('answers at once a retry of a claim stored with its acknowledgement lost', async () => {
       const w = await world();
-      w.orders.fail('claimIdempotencyKey', 'after');
+      w.keys.fail('claim', 'after');
       expect(await rejectionOf(w.place())).to.be.instanceOf(InjectedFault);
       const retry = await w.place();
       expect(retry.replayed).to.equal(false);
@@ -158,7 +162,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('replays at once an order stored before the store went away', async () => {
       const w = await world();
-      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'after');
+      w.keys.fail('abandon', 'before');
       await rejectionOf(w.place());
       const retry = await w.place();
       expect(retry.replayed).to.equal(true);
@@ -167,7 +172,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('ends the lock when the store answers again, so that a retry on any instance is answered', async () => {
       const w = await world();
-      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'after');
+      w.keys.fail('abandon', 'before');
       await rejectionOf(w.place());
       await expectDomainError(w.placeElsewhere(), 'idempotency_key_in_use');
       // Any placement of this instance that reaches the store tells it that the store is back.
@@ -187,7 +193,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('still answers 409 to a retry while the first request is running', async () => {
       const w = await world();
-      w.orders.fail('insert', 'before').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'before');
+      w.keys.fail('abandon', 'before');
       await rejectionOf(w.place());
       const gate = w.orders.hold('insert');
       const running = w.place();
@@ -240,7 +247,7 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
       w.pastTheLock();
       const insert = w.orders.hold('insert');
       // The second request also fails to complete its claim, so the record stays in flight.
-      w.orders.fail('completeIdempotencyKey', 'before').fail('abandonIdempotencyKey', 'before');
+      w.keys.fail('complete', 'before').fail('abandon', 'before');
       const second = w.place();
       await insert.reached;
       // The late request now finds the product gone and gives its claim up: it must change nothing.
@@ -277,7 +284,8 @@ export function orderPlacementFaultsContract(factory: () => Promise<PlacementAda
 
     it('refuses another body after the lock has expired instead of taking the claim over', async () => {
       const w = await world();
-      w.orders.fail('insert', 'after').fail('abandonIdempotencyKey', 'before');
+      w.orders.fail('insert', 'after');
+      w.keys.fail('abandon', 'before');
       await rejectionOf(w.place());
       w.pastTheLock();
       await expectDomainError(w.place([{ productId: w.product.productId, quantity: 5 }]), 'idempotency_key_reused');

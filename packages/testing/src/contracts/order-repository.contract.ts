@@ -1,16 +1,15 @@
-/** What every OrderRepository must do: listing and paging, then Idempotency-Key claims. */
+/** What every OrderRepository must do: storing, listing and paging. */
 import { describe } from 'mocha';
 import type { OrderRepository } from '@storefront/domain';
-import { orderIdempotencyContract } from './order-idempotency.contract.js';
 import { orderListingContract } from './order-listing.contract.js';
 import { orderPlacementFaultsContract, type PlacementAdapters } from './order-placement-faults.contract.js';
 
 export type { PlacementAdapters } from './order-placement-faults.contract.js';
+export { describeIdempotencyKeysContract, type IdempotencyStores } from './order-idempotency.contract.js';
 
 export function describeOrderRepositoryContract(name: string, factory: () => Promise<OrderRepository>): void {
   describe(`${name} (OrderRepository contract)`, () => {
     describe('orders', () => orderListingContract(factory));
-    describe('idempotency keys', () => orderIdempotencyContract(factory));
   });
 }
 

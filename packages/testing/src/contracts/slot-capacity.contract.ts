@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { DomainError, MenuRepository, OrderRepository, SlotPlaces, StoreStateRepository } from '@storefront/domain';
+import type { DomainError, IdempotencyKeys, MenuRepository, OrderRepository, SlotPlaces, StoreStateRepository } from '@storefront/domain';
 import { createStorefront, isDomainError } from '@storefront/domain';
 import { DEFAULT_STORE_STATE } from '@storefront/domain/adapter-kit';
 import { expectDomainError, rejectionOf } from '../assertions.js';
@@ -17,9 +17,10 @@ import { Faults, InjectedFault } from '../faults/faulty.js';
 /** The adapters a placement with capacity needs. `second`, when given, is the same database through another connection. */
 export interface CapacityAdapters {
   readonly orders: OrderRepository;
+  readonly idempotencyKeys: IdempotencyKeys;
   readonly menu: MenuRepository;
   readonly places: SlotPlaces;
-  readonly second?: { readonly orders: OrderRepository; readonly places: SlotPlaces };
+  readonly second?: { readonly orders: OrderRepository; readonly idempotencyKeys: IdempotencyKeys; readonly places: SlotPlaces };
 }
 
 const DAY_MS = 86_400_000;
@@ -39,15 +40,18 @@ export function describeSlotCapacityContract(name: string, factory: () => Promis
       const stores = await factory();
       // Whole days from 2100 on: far from any other test's slots, and never past for a TTL monitor.
       const clock = new FakeClock(Date.UTC(2100, 0, 1) + Math.floor(Math.random() * 20_000) * DAY_MS);
-      const storefront = (orders: OrderRepository, places: SlotPlaces) =>
+      const storefront = (orders: OrderRepository, idempotencyKeys: IdempotencyKeys, places: SlotPlaces) =>
         createStorefront(
-          { menu: stores.menu, orders, slotPlaces: places, clock, storeState: openStore, events: notUsed, customers: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
+          { menu: stores.menu, orders, idempotencyKeys, orderOutbox: notUsed, slotPlaces: places, clock, storeState: openStore, events: notUsed, customers: notUsed, pendingErasures: notUsed, sessions: notUsed, resetTokens: notUsed, limiter: notUsed, hasher: notUsed, tokens: notUsed },
           { fulfilment: { capacity } },
         );
       // The first instance's stores can be made to fail (its requests fail or its process dies).
       const orders = new Faults(stores.orders);
       const places = new Faults(stores.places);
-      const instances = [storefront(orders.target, places.target), storefront(stores.second?.orders ?? stores.orders, stores.second?.places ?? stores.places)];
+      const instances = [
+        storefront(orders.target, stores.idempotencyKeys, places.target),
+        storefront(stores.second?.orders ?? stores.orders, stores.second?.idempotencyKeys ?? stores.idempotencyKeys, stores.second?.places ?? stores.places),
+      ];
       const [product] = await stores.menu.upsertByName([aProductDraft()]);
       const slot = new Date(clock.now().getTime() + DAY_MS + 12 * 3600_000);
       const time = { type: 'pickup', time: new Date(slot.getTime() + 5 * 60_000).toISOString() };

@@ -1,5 +1,6 @@
 /**
- * The memory store's outbox: the orders whose newest changes are not published yet, each with its
+ * The memory store's outbox marks (InMemoryOrderRepository writes them with each change,
+ * InMemoryOrderOutbox reads and raises them): the orders whose newest changes are not published yet, each with its
  * published mark. An order absent from it is published up to its version, so a published order
  * costs nothing here (most of a busy store, once the relay has caught up), and a pending one costs
  * one Map entry: its id (the row's own string) and the mark (a small integer, stored unboxed).
@@ -9,7 +10,7 @@
  * That is the order of the changes as this process stored them, which is `updatedAt` order whenever
  * the changes' times came from a clock that does not go back (as the domain's do).
  */
-export class OrderOutbox {
+export class OutboxMarks {
   private readonly pending = new Map<string, number>();
 
   /** Pending orders: a test can check that publishing leaves nothing behind. */

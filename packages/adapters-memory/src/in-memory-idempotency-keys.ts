@@ -1,0 +1,48 @@
+/**
+ * Idempotency-Key records in process memory, beside the orders of an InMemoryOrderRepository:
+ * a claim that finds a completed record reads its order from that store's rows in the same step.
+ * Every method runs to completion without awaiting, so exactly one concurrent caller gets
+ * `claimed`, and a change filtered on a record's holder sees the record as it is.
+ */
+import type { IdempotencyKeys } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';
+import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
+import type { InMemoryOrderRepository } from './in-memory-order-repository.js';
+
+export class InMemoryIdempotencyKeys implements IdempotencyKeys {
+  private readonly records = new IdempotencyRecords();
+
+  constructor(private readonly orders: InMemoryOrderRepository) {}
+
+  /** Records currently held (expired ones included until swept). */
+  get recordCount(): number {
+    return this.records.size;
+  }
+
+  async claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
+    const nowMs = now.getTime();
+    const record = this.records.find(claim, nowMs);
+    if (record === undefined) {
+      this.records.open(claim, nowMs);
+      return { kind: 'claimed' };
+    }
+    const order = record.state === 'completed' ? this.orders.find(record.customerId, record.orderId) : null;
+    return { kind: 'held', record: copyRecord(record), order };
+  }
+
+  async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
+    return this.records.change(ref, from, { owner, lockExpiresAt });
+  }
+
+  async complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
+    return this.records.change(ref, owner, { state: 'completed' });
+  }
+
+  async abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
+    this.records.change(ref, owner, { lockExpiresAt: now });
+  }
+
+  async release(ref: IdempotencyKeyRef, owner: string): Promise<void> {
+    this.records.release(ref, owner);
+  }
+}
