@@ -44,6 +44,8 @@ const RUNTIME_EXPORTS = [
   'ORDER_STATUSES',
   'PASSWORD_RULE',
   'ROLES',
+  'TAX_RATE_RULE',
+  'taxRateOf',
   // Outgoing webhooks: the event types an endpoint subscribes to.
   'WEBHOOK_EVENT_TYPES',
 ];

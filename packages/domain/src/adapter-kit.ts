@@ -86,6 +86,7 @@ export { applyOrderMove, FINAL_STATUSES, findMove, isOrderStatus, OPEN_STATUSES,
 export type { LifecycleMove, MoveRequest, Mover, OrderMove } from './orders/order-lifecycle.js';
 export { DEFAULT_STORE_STATE } from './store/store.js';
 export type { StoreSettings } from './store/store.js';
+export { productTaxRate } from './taxes/tax-settings.js';
 export type { Session } from './accounts/session.js';
 export { PAGING, pageOffset, toPage } from './shared/page.js';
 export type { PageRequest } from './shared/page.js';

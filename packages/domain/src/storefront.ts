@@ -27,7 +27,7 @@ import { QuoteDelivery } from './fulfilment/quote-delivery.js';
 import { OrderEventRelay, type OrderEventRelayOptions } from './orders/order-event-relay.js';
 import { OrderFeeds } from './orders/order-feeds.js';
 import type { StoreSettings } from './store/store.js';
-import { NO_TAX } from './taxes/tax-settings.js';
+import { NO_TAX, type TaxSettings } from './taxes/tax-settings.js';
 import { CancelOrder } from './orders/cancel-order.js';
 import { GetOrder } from './orders/get-order.js';
 import { MoveOrder } from './orders/move-order.js';
@@ -219,6 +219,8 @@ export interface Storefront {
   readonly setProductAvailability: SetProductAvailability;
   readonly setAcceptingOrders: SetAcceptingOrders;
   readonly getStoreStatus: GetStoreStatus;
+  /** How orders are taxed (`store.taxes`): what a product without a rate of its own is taxed at. */
+  readonly taxes: TaxSettings;
   /** The offered slots of a day. */
   readonly listSlots: ListSlots;
   /** The delivery zone, fee and minimum order of a point. */
@@ -338,6 +340,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     setProductAvailability: new SetProductAvailability(ports.menu),
     setAcceptingOrders: new SetAcceptingOrders(gate),
     getStoreStatus: new GetStoreStatus(gate),
+    taxes: gate.settings.taxes,
     listSlots: new ListSlots(planner, gate.hours.timeZone, clock),
     quoteDelivery: new QuoteDelivery(planner),
     orderEvents,

@@ -29,7 +29,7 @@ import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-
 import type { StoreGate } from '../store/store-gate.js';
 import { amountToPay, orderTaxes } from '../taxes/order-taxes.js';
 import type { TaxRate } from '../taxes/tax-rate.js';
-import { NO_TAX, type TaxSettings } from '../taxes/tax-settings.js';
+import { NO_TAX, productTaxRate, type TaxSettings } from '../taxes/tax-settings.js';
 
 /** An order as a customer asks for it: product ids, quantities and options, never prices. */
 export interface PlaceOrderInput {
@@ -240,7 +240,7 @@ export class PlaceOrder {
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
     const taxes = this.taxes;
     const byId = new Map(products.map((p) => [p.productId, p]));
-    const { items, amount: subtotal, currency } = priceOrder(lines, byId, (product) => product.taxRate ?? taxes.rate);
+    const { items, amount: subtotal, currency } = priceOrder(lines, byId, (product) => productTaxRate(product, taxes));
     const charges = this.planner.charges(fulfilment, subtotal);
     const taxable = items.map((line) => ({ rate: line.taxRate as TaxRate, amount: line.lineTotal }));
     const tax = orderTaxes([...taxable, { rate: taxes.deliveryFeeRate, amount: charges.deliveryFee }], taxes.pricesIncludeTax);

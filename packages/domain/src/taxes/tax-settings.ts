@@ -12,3 +12,8 @@ export interface TaxSettings {
 
 /** No tax, added on top: what a store that configures nothing gets. */
 export const NO_TAX: TaxSettings = { rate: 0 as TaxRate, pricesIncludeTax: false, deliveryFeeRate: 0 as TaxRate };
+
+/** The rate a product's lines are taxed at: its own, else the store's. */
+export function productTaxRate(product: { readonly taxRate?: TaxRate }, taxes: TaxSettings): TaxRate {
+  return product.taxRate ?? taxes.rate;
+}
