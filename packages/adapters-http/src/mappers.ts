@@ -1,6 +1,6 @@
 /** Domain objects → the snake_case JSON of the interface. */
-import type { CustomerProfile, DeliveryAddress, Fulfilment, OptionGroup, Order, Page, Product, StoreStatus, TaxSettings, TokenPair } from '@storefront/domain';
-import { productTaxRate, type DeliveryZone, type OrderEventData, type OrderLineOption, type RateLimitStatus, type SlotList } from '@storefront/domain/adapter-kit';
+import type { CustomerProfile, DeliveryAddress, Fulfilment, OptionGroup, Order, Page, Product, StoreStatus, TokenPair } from '@storefront/domain';
+import { productTaxRate, type DeliveryZone, type TaxSettings, type OrderEventData, type OrderLineOption, type RateLimitStatus, type SlotList } from '@storefront/domain/adapter-kit';
 
 /** A product as the menu shows it; `tax_rate` is the rate its lines are taxed at (its own, else the store's). */
 export function productJson(p: Product, taxes: TaxSettings) {

@@ -8,11 +8,11 @@ import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefr
 import { STREAM_LIMITS } from '@storefront/adapters-http';
 import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/adapters-zones';
 import { DEMO_TAXES } from '@storefront/adapters-memory';
-import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules, TaxRate, TaxSettings } from '@storefront/domain';
+import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules } from '@storefront/domain';
 import { DEFAULT_LOGIN_POLICY, DEFAULT_POLL_POLICY, DEFAULT_REGISTER_POLICY, DEFAULT_REQUEST_POLICY } from '@storefront/domain';
 import { LOGIN_EMAIL_CEILING_FACTOR } from '@storefront/domain';
-import { DEFAULT_SLOT_RULES, taxRateOf } from '@storefront/domain';
-import { textFits } from '@storefront/domain/adapter-kit';
+import { DEFAULT_SLOT_RULES } from '@storefront/domain';
+import { taxRateOf, textFits, type TaxRate, type TaxSettings } from '@storefront/domain/adapter-kit';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 

@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { createCryptoAdapters } from '@storefront/adapters-crypto';
 import { createMemoryAdapters } from '@storefront/adapters-memory';
-import { createStorefront, taxRateOf, type Storefront, type StorefrontOptions } from '@storefront/domain';
+import { createStorefront, type Storefront, type StorefrontOptions } from '@storefront/domain';
+import { taxRateOf } from '@storefront/domain/adapter-kit';
 import { CliError, runCommand, type CliIo } from '../src/cli/commands.js';
 
 function world(options: StorefrontOptions = {}): { storefront: Storefront; run: (...args: string[]) => Promise<string[]> } {

@@ -45,7 +45,6 @@ const RUNTIME_EXPORTS = [
   'PASSWORD_RULE',
   'ROLES',
   'TAX_RATE_RULE',
-  'taxRateOf',
   // Outgoing webhooks: the event types an endpoint subscribes to.
   'WEBHOOK_EVENT_TYPES',
 ];

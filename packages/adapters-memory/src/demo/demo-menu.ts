@@ -7,8 +7,8 @@
  * The demo store is in Berlin: food is taxed at 7 %, drinks at 19 % (each product names its rate), and
  * prices include the tax (DEMO_TAXES, the app's defaults with demo data).
  */
-import type { MenuDocument, TaxRate, TaxSettings } from '@storefront/domain';
-import type { MenuDocumentOptionGroup, MenuDocumentProduct } from '@storefront/domain/adapter-kit';
+import type { MenuDocument } from '@storefront/domain';
+import type { MenuDocumentOptionGroup, MenuDocumentProduct, TaxRate, TaxSettings } from '@storefront/domain/adapter-kit';
 
 export type { MenuDocument } from '@storefront/domain';
 
