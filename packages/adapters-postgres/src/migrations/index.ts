@@ -9,6 +9,7 @@ import { webhooks } from './004-webhooks.js';
 import { slotPlaceLeases } from './005-slot-place-leases.js';
 import { webhookRetention } from './006-webhook-retention.js';
 import { erasurePending } from './007-erasure-pending.js';
+import { taxes } from './008-taxes.js';
 
 export interface Migration {
   /** A few words for the log and schema_migrations. */
@@ -17,4 +18,4 @@ export interface Migration {
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes];
