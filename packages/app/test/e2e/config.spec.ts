@@ -75,7 +75,7 @@ describe('e2e: configuration', function () {
     const file = writeMenuFile({ products: [{ name: 'Soup', category: 'Starters', price: 450, currency: 'USD', tax_rate: 700 }, { name: 'Lemonade', category: 'Drinks', price: 300, currency: 'USD', tax_rate: 19.5 }] });
     try {
       await expectRefused({ STOREFRONT_MENU_FILE: file.path }, 'STOREFRONT_MENU_FILE');
-      await expectRefused({ STOREFRONT_MENU_FILE: file.path }, 'products[1].tax_rate Lemonade: must be a whole number of basis points from 0 to 10000');
+      await expectRefused({ STOREFRONT_MENU_FILE: file.path }, 'products.1.tax_rate Lemonade: must be a whole number of basis points from 0 to 10000');
     } finally {
       file.cleanup();
     }
