@@ -15,6 +15,10 @@
  *
  * A line's chosen options are written only when there are some: a line without options is stored
  * as before options existed, and such a line (old or new) is read with none.
+ *
+ * Taxes (DECISIONS "Taxes"): a line's `taxRate` (basis points, int32: a rate, not money) and the
+ * order's `pricesIncludeTax`, `taxes` and `taxTotal` (amounts int64) are written on every order;
+ * documents stored before taxes lack them and read as untaxed: lines at 0, false, [], 0.
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
@@ -44,6 +48,14 @@ export interface OrderLineDocument {
   lineTotal: StoredMoney;
   /** Absent when no option was chosen. */
   options?: OrderLineOptionDocument[];
+  /** Absent on lines stored before taxes (read as 0). */
+  taxRate?: number;
+}
+
+export interface TaxLineDocument {
+  rate: number;
+  taxable: StoredMoney;
+  tax: StoredMoney;
 }
 
 const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
@@ -75,6 +87,10 @@ export interface OrderDocument {
   tip?: StoredMoney;
   promisedAt?: Date;
   fulfilment?: FulfilmentDocument;
+  /** The three absent on orders stored before taxes: read as false, [], 0. */
+  pricesIncludeTax?: boolean;
+  taxes?: TaxLineDocument[];
+  taxTotal?: StoredMoney;
   /**
    * The outbox: the newest version whose event is published, and `true` while a newer version is
    * not (the partial index orders_outbox holds exactly these orders). Both absent on orders stored
@@ -101,6 +117,9 @@ export function toOrderDocument(order: Order): OrderDocument {
     tip: toStoredMoney(order.tip),
     promisedAt: copyDate(order.fulfilment.promisedAt),
     fulfilment: toFulfilmentDocument(order.fulfilment),
+    pricesIncludeTax: order.pricesIncludeTax,
+    taxes: order.taxes.map((line) => ({ rate: line.rate, taxable: toStoredMoney(line.taxable), tax: toStoredMoney(line.tax) })),
+    taxTotal: toStoredMoney(order.taxTotal),
   };
   if (order.reason !== undefined) document.reason = order.reason;
   return document;
@@ -128,6 +147,9 @@ export function toOrder(document: OrderDocument): Order {
     deliveryFee: document.deliveryFee === undefined ? 0 : fromStoredMoney(document.deliveryFee),
     tip: document.tip === undefined ? 0 : fromStoredMoney(document.tip),
     fulfilment: fromFulfilmentDocument(document),
+    pricesIncludeTax: document.pricesIncludeTax ?? false,
+    taxes: (document.taxes ?? []).map((line) => ({ rate: line.rate, taxable: fromStoredMoney(line.taxable), tax: fromStoredMoney(line.tax) })),
+    taxTotal: document.taxTotal === undefined ? 0 : fromStoredMoney(document.taxTotal),
   };
   return document.reason === undefined ? order : { ...order, reason: document.reason };
 }
@@ -162,6 +184,7 @@ function toLine(line: OrderLine): OrderLineDocument {
     quantity: line.quantity,
     unitPrice: toStoredMoney(line.unitPrice),
     lineTotal: toStoredMoney(line.lineTotal),
+    taxRate: line.taxRate,
   };
   if (line.options.length > 0) document.options = line.options.map(toOptionDocument);
   return document;
@@ -175,6 +198,7 @@ function fromLineDocument(document: OrderLineDocument): OrderLine {
     unitPrice: fromStoredMoney(document.unitPrice),
     lineTotal: fromStoredMoney(document.lineTotal),
     options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(fromOptionDocument),
+    taxRate: document.taxRate ?? 0,
   };
 }
 
