@@ -1,8 +1,9 @@
 /** Domain objects → the snake_case JSON of the interface. */
 import type { CustomerProfile, DeliveryAddress, Fulfilment, OptionGroup, Order, Page, Product, StoreStatus, TokenPair } from '@storefront/domain';
-import type { DeliveryZone, OrderEventData, OrderLineOption, RateLimitStatus, SlotList } from '@storefront/domain/adapter-kit';
+import { productTaxRate, type DeliveryZone, type TaxSettings, type OrderEventData, type OrderLineOption, type RateLimitStatus, type SlotList } from '@storefront/domain/adapter-kit';
 
-export function productJson(p: Product) {
+/** A product as the menu shows it; `tax_rate` is the rate its lines are taxed at (its own, else the store's). */
+export function productJson(p: Product, taxes: TaxSettings) {
   return {
     product_id: p.productId,
     name: p.name,
@@ -12,6 +13,7 @@ export function productJson(p: Product) {
     currency: p.currency,
     tags: p.tags,
     available: p.available,
+    tax_rate: productTaxRate(p, taxes),
     option_groups: p.optionGroups.map(optionGroupJson),
   };
 }
@@ -58,6 +60,9 @@ export function orderJson(o: Order) {
     subtotal: o.subtotal,
     delivery_fee: o.deliveryFee,
     tip: o.tip,
+    prices_include_tax: o.pricesIncludeTax,
+    taxes: o.taxes.map((t) => ({ rate: t.rate, taxable: t.taxable, tax: t.tax })),
+    tax_total: o.taxTotal,
     amount: o.amount,
     currency: o.currency,
     fulfilment: fulfilmentJson(o.fulfilment),
@@ -67,6 +72,7 @@ export function orderJson(o: Order) {
       quantity: line.quantity,
       unit_price: line.unitPrice,
       line_total: line.lineTotal,
+      tax_rate: line.taxRate,
       options: line.options.map(lineOptionJson),
     })),
     created_at: o.createdAt.toISOString(),
@@ -104,6 +110,7 @@ export function storeStatusJson(s: StoreStatus) {
   return {
     name: s.name,
     currency: s.currency,
+    prices_include_tax: s.pricesIncludeTax,
     time_zone: s.timeZone,
     open_now: s.openNow,
     accepting_orders: s.acceptingOrders,

@@ -145,6 +145,7 @@ describe('order and kitchen handlers, called without a socket', () => {
     expect(bodyOf(reply)).to.deep.equal({
       name: 'Storefront',
       currency: 'USD',
+      prices_include_tax: false,
       time_zone: 'UTC',
       open_now: true,
       accepting_orders: true,

@@ -91,6 +91,7 @@ function freezeProduct(productId: string, draft: ProductDraft, optionGroups: rea
     tags: Object.freeze([...draft.tags]),
     available: draft.available,
     optionGroups,
+    ...(draft.taxRate === undefined ? {} : { taxRate: draft.taxRate }),
   });
 }
 
@@ -103,6 +104,7 @@ function sameProduct(a: Product, b: Product): boolean {
     a.price === b.price &&
     a.currency === b.currency &&
     a.available === b.available &&
+    a.taxRate === b.taxRate &&
     a.tags.length === b.tags.length &&
     a.tags.every((tag, i) => tag === b.tags[i]) &&
     sameGroups(a.optionGroups, b.optionGroups)

@@ -24,6 +24,6 @@ export { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upke
 export { WebhookDeliveryRows } from './webhook-delivery-rows.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
-export { demoMenu, type MenuDocument } from './demo/demo-menu.js';
+export { DEMO_TAXES, demoMenu, type MenuDocument } from './demo/demo-menu.js';
 export { demoCustomers, type DemoCustomer } from './demo/demo-customers.js';
 export { seedDemoData, type DemoSeedResult } from './demo/seed-demo-data.js';

@@ -39,8 +39,8 @@ export class OrderLinePool {
   private shared(line: OrderLine): OrderLine | undefined {
     const key = JSON.stringify(
       line.options.length === 0
-        ? [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal]
-        : [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal, line.options.map((o) => [o.optionId, o.name, o.priceDelta])],
+        ? [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal, line.taxRate]
+        : [line.productId, line.name, line.quantity, line.unitPrice, line.lineTotal, line.taxRate, line.options.map((o) => [o.optionId, o.name, o.priceDelta])],
     );
     let shared = this.lines.get(key);
     if (shared === undefined && this.lines.size < this.maxLines) {
@@ -59,6 +59,7 @@ function freezeLine(line: OrderLine): OrderLine {
     unitPrice: line.unitPrice,
     lineTotal: line.lineTotal,
     options: line.options.length === 0 ? NO_OPTIONS : Object.freeze(line.options.map(freezeOption)),
+    taxRate: line.taxRate,
   });
 }
 

@@ -22,6 +22,15 @@ export interface RowFulfilment {
 }
 
 const PLAIN_PICKUP: RowFulfilment = Object.freeze({ type: 'pickup', time: 'asap', deliveryFee: 0, tip: 0 });
+
+/** An order's taxes as a row keeps them; absent for an untaxed order (tax added on top, no tax lines). */
+export interface RowTax {
+  readonly pricesIncludeTax: boolean;
+  readonly taxes: Order['taxes'];
+  readonly taxTotal: number;
+}
+
+const NO_TAX_ROW: RowTax = Object.freeze({ pricesIncludeTax: false, taxes: Object.freeze([]), taxTotal: 0 });
 import type { OrderLinePool } from './order-line-pool.js';
 
 export interface OrderRow {
@@ -45,6 +54,8 @@ export interface OrderRow {
   readonly promisedAtMs?: number;
   /** Absent as `promisedAtMs` is: pickup, no fee, no tip. */
   readonly fulfilment?: RowFulfilment;
+  /** Absent for an order without taxes, as every order placed before taxes. */
+  readonly tax?: RowTax;
 }
 
 /** The sort key of every list of the store: created_at, then order_id. */
@@ -85,6 +96,7 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
     currency: order.currency,
     promisedAtMs: order.fulfilment.promisedAt.getTime(),
     fulfilment: rowFulfilment(order),
+    ...rowTax(order),
   };
   if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
   const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
@@ -106,14 +118,18 @@ export function toOrder(row: OrderRow): Order {
   if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: new Date(row.createdAtMs) });
   else for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
   const { deliveryFee, tip } = row.fulfilment ?? PLAIN_PICKUP;
+  const { pricesIncludeTax, taxes, taxTotal } = row.tax ?? NO_TAX_ROW;
   const order: Order = {
     orderId: row.orderId,
     customerId: row.customerId,
     items: row.items,
-    subtotal: row.amount - deliveryFee - tip,
+    subtotal: row.amount - deliveryFee - tip - (pricesIncludeTax ? 0 : taxTotal),
     deliveryFee,
     tip,
     amount: row.amount,
+    pricesIncludeTax,
+    taxes,
+    taxTotal,
     currency: row.currency,
     createdAt,
     status: statusOf(row),
@@ -137,6 +153,7 @@ function withLifecycle(row: OrderRow, status: OrderStatus, version: number, life
     version,
     lifecycle,
     ...promise(row),
+    ...(row.tax === undefined ? {} : { tax: row.tax }),
   };
   return Object.freeze(reason === undefined ? moved : { ...moved, reason });
 }
@@ -169,6 +186,13 @@ function rowFulfilment(order: Order): RowFulfilment {
     deliveryFee,
     tip,
   });
+}
+
+function rowTax(order: Order): Pick<OrderRow, 'tax'> {
+  const { pricesIncludeTax, taxes, taxTotal } = order;
+  if (!pricesIncludeTax && taxes.length === 0 && taxTotal === 0) return {};
+  const lines = Object.freeze(taxes.map(({ rate, taxable, tax }) => Object.freeze({ rate, taxable, tax })));
+  return { tax: Object.freeze({ pricesIncludeTax, taxes: lines, taxTotal }) };
 }
 
 function fulfilmentOf(row: OrderRow): Fulfilment {

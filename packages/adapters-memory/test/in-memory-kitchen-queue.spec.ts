@@ -80,7 +80,7 @@ describe('InMemoryOrderRepository: the kitchen queue', () => {
     let accepted = 0;
     for (let i = 0; i < count; i++) {
       const { orderId, createdAt } = stamper.next(new Date(start + i));
-      const order: Order = { orderId, customerId: customers[i % 1000]!, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
+      const order: Order = { orderId, customerId: customers[i % 1000]!, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, pricesIncludeTax: false, taxes: [], taxTotal: 0, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
       await orders.insert(order);
       // Every tenth order is accepted: two lists that interleave all the way through.
       if (i % 10 === 1 && (await orders.applyMove({ orderId, fromVersion: 1, status: 'accepted', at: new Date(start + count + i) })) !== null) accepted++;

@@ -18,7 +18,7 @@ describe('InMemoryOrderRepository', () => {
     const count = 200_000;
     for (let i = 0; i < count; i++) {
       const { orderId, createdAt } = stamper.next(new Date(start + i));
-      const order: Order = { orderId, customerId, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
+      const order: Order = { orderId, customerId, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, pricesIncludeTax: false, taxes: [], taxTotal: 0, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
       await orders.insert(order);
     }
 
@@ -39,7 +39,7 @@ describe('InMemoryOrderRepository', () => {
     const customerId = newId('cus');
     const line = anOrderLine();
     const at = (ms: number, id: string): Order =>
-      ({ orderId: id, customerId, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, currency: 'USD', createdAt: new Date(ms), ...placedState(new Date(ms)), fulfilment: legacyFulfilment(new Date(ms)) });
+      ({ orderId: id, customerId, items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, pricesIncludeTax: false, taxes: [], taxTotal: 0, currency: 'USD', createdAt: new Date(ms), ...placedState(new Date(ms)), fulfilment: legacyFulfilment(new Date(ms)) });
     for (const order of [at(30, 'ord_c'), at(10, 'ord_a'), at(20, 'ord_b'), at(20, 'ord_ab'), at(40, 'ord_d')]) {
       await orders.insert(order);
     }
@@ -69,7 +69,7 @@ describe('InMemoryOrderRepository', () => {
     const placed: Order[] = [];
     for (let i = 0; i < 20_000; i++) {
       const { orderId, createdAt } = stamper.next(new Date(start + i));
-      const order: Order = { orderId, customerId: newId('cus'), items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
+      const order: Order = { orderId, customerId: newId('cus'), items: [line], subtotal: line.lineTotal, deliveryFee: 0, tip: 0, amount: line.lineTotal, pricesIncludeTax: false, taxes: [], taxTotal: 0, currency: 'USD', createdAt, ...placedState(createdAt), fulfilment: legacyFulfilment(createdAt) };
       await orders.insert(order);
       placed.push(order);
     }

@@ -99,7 +99,8 @@ export class MongoMenuRepository implements MenuRepository {
     const operations: AnyBulkWriteOperation<ProductDocument>[] = products.map(({ available, ...fields }, i) => ({
       updateOne: {
         filter: { nameKey: keys[i]! },
-        update: { $set: fields, $setOnInsert: { _id: newId('prd'), available } },
+        // A product without a rate of its own loses the one it had: the store's rate applies.
+        update: { $set: fields, $setOnInsert: { _id: newId('prd'), available }, ...(fields.taxRate === undefined ? { $unset: { taxRate: '' } } : {}) },
         upsert: true,
       },
     }));

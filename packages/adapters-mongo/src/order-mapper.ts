@@ -2,8 +2,9 @@
  * Orders as stored: `_id` = order id (unique: what keeps one Idempotency-Key to one order), lines
  * copied field by field so that neither extra properties of the caller's objects nor later edits
  * reach the store. The outbox fields are the store's bookkeeping, never read into an Order; amounts
- * are BSON int64 (money.ts). Older documents lack newer fields and are read with their defaults: no
- * status is a placed order (collections.ts writes that state once), no chosen options is none.
+ * are BSON int64 (money.ts), tax rates int32. Older documents lack newer fields and are read with
+ * their defaults: no status is a placed order (collections.ts writes that state once), no chosen
+ * options is none, no taxes is untaxed (lines at 0, prices not including tax, [], 0).
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
@@ -33,6 +34,14 @@ export interface OrderLineDocument {
   lineTotal: StoredMoney;
   /** Absent when no option was chosen. */
   options?: OrderLineOptionDocument[];
+  /** Absent on lines stored before taxes (read as 0). */
+  taxRate?: number;
+}
+
+export interface TaxLineDocument {
+  rate: number;
+  taxable: StoredMoney;
+  tax: StoredMoney;
 }
 
 const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
@@ -64,6 +73,10 @@ export interface OrderDocument {
   tip?: StoredMoney;
   promisedAt?: Date;
   fulfilment?: FulfilmentDocument;
+  /** The three absent on orders stored before taxes: read as false, [], 0. */
+  pricesIncludeTax?: boolean;
+  taxes?: TaxLineDocument[];
+  taxTotal?: StoredMoney;
   /**
    * The outbox: the newest version whose event is published, and `true` while a newer version is
    * not (the partial index orders_outbox holds exactly these orders). Both absent on orders stored
@@ -90,6 +103,9 @@ export function toOrderDocument(order: Order): OrderDocument {
     tip: toStoredMoney(order.tip),
     promisedAt: copyDate(order.fulfilment.promisedAt),
     fulfilment: toFulfilmentDocument(order.fulfilment),
+    pricesIncludeTax: order.pricesIncludeTax,
+    taxes: order.taxes.map((line) => ({ rate: line.rate, taxable: toStoredMoney(line.taxable), tax: toStoredMoney(line.tax) })),
+    taxTotal: toStoredMoney(order.taxTotal),
   };
   if (order.reason !== undefined) document.reason = order.reason;
   return document;
@@ -117,6 +133,9 @@ export function toOrder(document: OrderDocument): Order {
     deliveryFee: document.deliveryFee === undefined ? 0 : fromStoredMoney(document.deliveryFee),
     tip: document.tip === undefined ? 0 : fromStoredMoney(document.tip),
     fulfilment: fromFulfilmentDocument(document),
+    pricesIncludeTax: document.pricesIncludeTax ?? false,
+    taxes: (document.taxes ?? []).map((line) => ({ rate: line.rate, taxable: fromStoredMoney(line.taxable), tax: fromStoredMoney(line.tax) })),
+    taxTotal: document.taxTotal === undefined ? 0 : fromStoredMoney(document.taxTotal),
   };
   return document.reason === undefined ? order : { ...order, reason: document.reason };
 }
@@ -151,6 +170,7 @@ function toLine(line: OrderLine): OrderLineDocument {
     quantity: line.quantity,
     unitPrice: toStoredMoney(line.unitPrice),
     lineTotal: toStoredMoney(line.lineTotal),
+    taxRate: line.taxRate,
   };
   if (line.options.length > 0) document.options = line.options.map(toOptionDocument);
   return document;
@@ -164,6 +184,7 @@ function fromLineDocument(document: OrderLineDocument): OrderLine {
     unitPrice: fromStoredMoney(document.unitPrice),
     lineTotal: fromStoredMoney(document.lineTotal),
     options: document.options === undefined || document.options.length === 0 ? NO_OPTIONS : document.options.map(fromOptionDocument),
+    taxRate: document.taxRate ?? 0,
   };
 }
 

@@ -8,6 +8,9 @@
  * Option groups are stored in the product's document, camelCase as the domain names them, with
  * their ids (assigned by `assignOptionIds` before the write). Documents written before options
  * existed have no `optionGroups` and are read with none.
+ *
+ * `taxRate` (basis points, int32) is absent for a product that takes the store's rate, as on every
+ * document written before taxes; an upsert of a draft without one unsets it.
  */
 import type { OptionGroup, Product } from '@storefront/domain';
 import type { Option, ProductDraft } from '@storefront/domain/adapter-kit';
@@ -40,6 +43,8 @@ export interface ProductDocument {
   available: boolean;
   /** Absent on documents written before option groups existed. */
   optionGroups?: OptionGroupDocument[];
+  /** Absent: the store's rate. */
+  taxRate?: number;
 }
 
 /** What the store writes of a product besides `_id` and `nameKey`. */
@@ -60,6 +65,7 @@ export function productFields(draft: ProductDraft, optionGroups: readonly Option
     tags: [...draft.tags],
     available: draft.available,
     optionGroups: optionGroups.map(toGroupDocument),
+    ...(draft.taxRate === undefined ? {} : { taxRate: draft.taxRate }),
   };
 }
 
@@ -78,6 +84,7 @@ export function freezeProduct(productId: string, fields: Omit<ProductDocument, '
     tags: Object.freeze([...fields.tags]),
     available: fields.available,
     optionGroups: Object.freeze((fields.optionGroups ?? []).map(toGroup)),
+    ...(fields.taxRate === undefined ? {} : { taxRate: fields.taxRate as NonNullable<Product['taxRate']> }),
   });
 }
 

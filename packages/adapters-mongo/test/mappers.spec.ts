@@ -1,5 +1,6 @@
 import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain/adapter-kit';
-import { aCustomer, aPizzaDraft, aProductDraft, aSession, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
+import { aCustomer, aPizzaDraft, aProductDraft, aSession, aTaxedOrder, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
+import type { Product } from '@storefront/domain';
 import { expect } from 'chai';
 import { BSON, Long, type Document } from 'mongodb';
 import { describe, it } from 'mocha';
@@ -99,7 +100,7 @@ describe('document mappers', () => {
     const document = toOrderDocument({ ...order, items: [{ ...order.items[0]!, extra: 'x' } as never] });
     order.createdAt.setTime(0);
     expect(document.createdAt.getTime()).to.not.equal(0);
-    expect(Object.keys(document.items[0]!)).to.have.members(['productId', 'name', 'quantity', 'unitPrice', 'lineTotal']);
+    expect(Object.keys(document.items[0]!)).to.have.members(['productId', 'name', 'quantity', 'unitPrice', 'lineTotal', 'taxRate']);
   });
 
   it('write only the known product fields and hand out frozen products', () => {
@@ -159,6 +160,33 @@ describe('document mappers', () => {
     expect(read).to.deep.equal(order);
     const product = toProduct({ _id: 'prd_1', nameKey: 'soup', ...productFields(aProductDraft({ name: 'Soup', price: 450 }), []), price: 450 });
     expect(product.price).to.equal(450);
+  });
+
+  it("store an order's taxes (amounts int64) and its lines' rates, and give them back exactly", () => {
+    for (const order of [aTaxedOrder(false), aTaxedOrder(true)]) {
+      const stored = BSON.deserialize(BSON.serialize(toOrderDocument(order)), { promoteLongs: false });
+      const taxes = stored['taxes'] as Document[];
+      expect(taxes.map((line) => line['rate'])).to.deep.equal([700, 1900]);
+      for (const amount of [stored['taxTotal'], ...taxes.flatMap((line) => [line['taxable'], line['tax']])]) expect(amount).to.be.instanceOf(Long);
+      expect((stored['items'] as Document[]).map((item) => item['taxRate'])).to.deep.equal([700, 1900]);
+      expect(toOrder(BSON.deserialize(BSON.serialize(toOrderDocument(order))) as OrderDocument)).to.deep.equal(order);
+    }
+  });
+
+  it('read an order and its lines stored before taxes as untaxed: false, [], 0, lines at 0', () => {
+    const order = anOrder({ items: [anOrderLine({ taxRate: 0 })] });
+    const { pricesIncludeTax: _p, taxes: _t, taxTotal: _total, ...legacy } = toOrderDocument(order);
+    const { taxRate: _rate, ...legacyLine } = legacy.items[0]!;
+    expect(toOrder({ ...legacy, items: [legacyLine] })).to.deep.equal(order);
+  });
+
+  it("store a product's tax rate, and none for a product that takes the store's", () => {
+    const rated = productFields(aProductDraft({ taxRate: 700 as NonNullable<Product['taxRate']> }), []);
+    const unrated = productFields(aProductDraft(), []);
+    expect(rated.taxRate).to.equal(700);
+    expect(unrated).to.not.have.property('taxRate');
+    expect(toProduct({ _id: 'prd_1', nameKey: 'a', ...rated }).taxRate).to.equal(700);
+    expect(toProduct({ _id: 'prd_2', nameKey: 'b', ...unrated })).to.not.have.property('taxRate');
   });
 
   it('read an order line stored before options with none', () => {

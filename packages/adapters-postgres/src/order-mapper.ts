@@ -3,6 +3,7 @@
  * the status history as jsonb. Lines are copied field by field, so that neither extra properties
  * of the caller's objects nor later edits to them reach the store; history times are ISO strings
  * in jsonb and Dates again when read. Money is bigint, which node-postgres hands back as a string.
+ * The tax columns (version 8) default to an untaxed order, and a line stored before them to rate 0.
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
@@ -34,11 +35,17 @@ export interface OrderRow {
   /** Null on orders written by version 1 of the schema's code (read as pickup, asap). */
   fulfilment: FulfilmentJson | null;
   promised_at: Date;
+  prices_include_tax: boolean;
+  /** Amounts are JSON numbers: exact for any amount an order can hold (below 2^53). */
+  taxes: TaxLine[];
+  tax_total: string | number;
 }
+
+type TaxLine = Order['taxes'][number];
 
 /** The columns an Order is read from (a select list), for every query of this package. */
 export const ORDER_COLUMNS =
-  'order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, reason, subtotal, delivery_fee, tip, fulfilment, promised_at';
+  'order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, reason, subtotal, delivery_fee, tip, fulfilment, promised_at, prices_include_tax, taxes, tax_total';
 
 /** The parameters of INSERT_ORDER, in its order. */
 export function orderParameters(order: Order): unknown[] {
@@ -59,10 +66,13 @@ export function orderParameters(order: Order): unknown[] {
     order.tip,
     JSON.stringify(fulfilmentJson(order.fulfilment)),
     new Date(order.fulfilment.promisedAt.getTime()),
+    order.pricesIncludeTax,
+    JSON.stringify(order.taxes.map(copyTaxLine)),
+    order.taxTotal,
   ];
 }
 
-export const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
+export const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`;
 
 function fulfilmentJson(f: Fulfilment): FulfilmentJson {
   const json: FulfilmentJson = { type: f.type, time: f.time };
@@ -92,6 +102,9 @@ export function toOrder(row: OrderRow): Order {
     deliveryFee: Number(row.delivery_fee),
     tip: Number(row.tip),
     amount: Number(row.amount),
+    pricesIncludeTax: row.prices_include_tax,
+    taxes: row.taxes.map(copyTaxLine),
+    taxTotal: Number(row.tax_total),
     currency: row.currency,
     createdAt: row.created_at,
     status: row.status,
@@ -116,7 +129,12 @@ function copyLine(line: OrderLine): OrderLine {
     unitPrice: line.unitPrice,
     lineTotal: line.lineTotal,
     options: (line.options ?? []).map(copyOption),
+    taxRate: line.taxRate ?? 0,
   };
+}
+
+function copyTaxLine(line: TaxLine): TaxLine {
+  return { rate: line.rate, taxable: line.taxable, tax: line.tax };
 }
 
 function copyOption(option: OrderLineOption): OrderLineOption {

@@ -16,13 +16,13 @@ import { databaseOperation } from './database-errors.js';
 import { inTransaction } from './transaction.js';
 
 /** The columns the file owns: an upsert of an existing product writes these only. */
-const FILE_COLUMNS = ['name', 'description', 'category', 'price', 'currency', 'tags', 'option_groups'] as const;
+const FILE_COLUMNS = ['name', 'description', 'category', 'price', 'currency', 'tags', 'option_groups', 'tax_rate'] as const;
 
 const UPSERT = `
 INSERT INTO products (product_id, name_key, ${FILE_COLUMNS.join(', ')}, available)
 SELECT product_id, name_key, ${FILE_COLUMNS.join(', ')}, available
   FROM jsonb_to_recordset($1::jsonb) AS input(product_id text, name_key text, name text, description text, category text,
-       price bigint, currency text, tags text[], available boolean, option_groups jsonb)
+       price bigint, currency text, tags text[], available boolean, option_groups jsonb, tax_rate integer)
  ORDER BY name_key
 ON CONFLICT (name_key) DO UPDATE SET ${FILE_COLUMNS.map((column) => `${column} = EXCLUDED.${column}`).join(', ')}
  WHERE (${FILE_COLUMNS.map((column) => `products.${column}`).join(', ')}) IS DISTINCT FROM (${FILE_COLUMNS.map((column) => `EXCLUDED.${column}`).join(', ')})

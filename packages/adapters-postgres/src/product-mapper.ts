@@ -17,9 +17,11 @@ export interface ProductRow {
   tags: string[];
   available: boolean;
   option_groups: OptionGroup[];
+  /** Null: the store's rate. */
+  tax_rate: number | null;
 }
 
-export const PRODUCT_COLUMNS = 'product_id, name, description, category, price, currency, tags, available, option_groups';
+export const PRODUCT_COLUMNS = 'product_id, name, description, category, price, currency, tags, available, option_groups, tax_rate';
 
 
 /** A draft as one element of the upsert's jsonb input: only the known fields. */
@@ -35,6 +37,7 @@ export function productInput(productId: string, draft: ProductDraft, optionGroup
     tags: [...draft.tags],
     available: draft.available,
     option_groups: optionGroups.map(copyGroup),
+    tax_rate: (draft.taxRate ?? null) as number | null,
   };
 }
 
@@ -49,6 +52,7 @@ export function toProduct(row: ProductRow): Product {
     tags: Object.freeze([...row.tags]),
     available: row.available,
     optionGroups: Object.freeze(row.option_groups.map((group) => Object.freeze(copyGroup(group)))),
+    ...(row.tax_rate === null ? {} : { taxRate: row.tax_rate as NonNullable<Product['taxRate']> }),
   });
 }
 

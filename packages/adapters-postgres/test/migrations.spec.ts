@@ -3,9 +3,9 @@
  * migration adds its case there), re-running is a no-op, several instances starting at once
  * migrate once, and a schema newer than the code is refused and left alone.
  */
-import { createTestDatabaseOrSkip, aCustomer, anOrder, aWebhookEndpoint, aWebhookEvent, type TestDatabase } from '@storefront/testing';
-import { ORDER_STATUSES, type Order } from '@storefront/domain';
-import { OPEN_STATUSES, planMove } from '@storefront/domain/adapter-kit';
+import { createTestDatabaseOrSkip, aCustomer, anOrder, aTaxedOrder, aWebhookEndpoint, aWebhookEvent, type TestDatabase } from '@storefront/testing';
+import { ORDER_STATUSES, type Order, type Product } from '@storefront/domain';
+import { applyOrderMove, OPEN_STATUSES, planMove, type OrderMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { afterEach, describe, it } from 'mocha';
 import pg from 'pg';
@@ -15,6 +15,8 @@ import { webhooks } from '../src/migrations/004-webhooks.js';
 import { slotPlaceLeases } from '../src/migrations/005-slot-place-leases.js';
 import { webhookRetention } from '../src/migrations/006-webhook-retention.js';
 import { erasurePending } from '../src/migrations/007-erasure-pending.js';
+import { taxes } from '../src/migrations/008-taxes.js';
+import { historyEntry, orderParameters } from '../src/order-mapper.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -83,12 +85,12 @@ const UPGRADES: readonly Upgrade[] = [
     // Orders placed and moved on version 2 (positions given at insert) keep every position; orders
     // placed after are numbered by readers into the same lists, in the same order, paged alike.
     seed: async (pool) => {
-      // The repository's own statements, on the version-2 schema (its triggers give the positions).
-      const orders = new PostgresOrderRepository(pool);
-      for (const order of V2_ORDERS) await orders.insert(order);
-      const moved = await orders.applyMove(planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z')));
-      await orders.applyMove(planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));
-      await orders.applyMove(planMove(moved!, { to: 'preparing', by: 'staff' }, new Date('2025-03-01T12:32:00Z')));
+      // The repository's statements as they were at version 2 (its triggers give the positions).
+      for (const order of V2_ORDERS) await insertAtVersion2(pool, order);
+      const accept = planMove(V2_ORDERS[1]!, { to: 'accepted', by: 'staff' }, new Date('2025-03-01T12:30:00Z'));
+      await moveAtVersion2(pool, accept);
+      await moveAtVersion2(pool, planMove(V2_ORDERS[4]!, { to: 'rejected', by: 'staff', reason: 'Out of dough' }, new Date('2025-03-01T12:31:00Z')));
+      await moveAtVersion2(pool, planMove(applyOrderMove(V2_ORDERS[1]!, accept), { to: 'preparing', by: 'staff' }, new Date('2025-03-01T12:32:00Z')));
       positionsAtV2 = await positions(pool);
     },
     check: async (pool) => {
@@ -205,7 +207,52 @@ const UPGRADES: readonly Upgrade[] = [
       expect(await customers.findById('cus_before_erasure')).to.equal(null);
     },
   },
+  {
+    // Taxes (file 008): orders and lines stored before read untaxed (false, [], 0, lines at 0) and
+    // still move; products stored before take the store's rate; taxed orders and rates round-trip.
+    to: MIGRATIONS.indexOf(taxes) + 1,
+    seed: async (pool) => {
+      const at = '2025-05-01T12:00:00Z';
+      await pool.query(
+        `INSERT INTO orders (order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, subtotal, delivery_fee, tip, fulfilment, promised_at)
+         VALUES ('ord_before_taxes', 'cus_before_taxes', '[{"productId":"prd_x","name":"Soup","quantity":2,"unitPrice":450,"lineTotal":900,"options":[]}]', 1150, 'USD', $1, 'placed', 1, $1, $2,
+                 900, 250, 0, '{"type":"delivery","time":"asap","zone":"Centre"}', $1)`,
+        [at, JSON.stringify([{ status: 'placed', at }])],
+      );
+      await pool.query(
+        `INSERT INTO products (product_id, name_key, name, description, category, price, currency, tags, available)
+         VALUES ('prd_before_taxes', 'soup before taxes', 'Soup before taxes', 'Hot.', 'Soups', 450, 'USD', '{}', true)`,
+      );
+    },
+    check: async (pool) => {
+      const { orders, menu } = await createPostgresAdapters({ pool });
+      const old = await orders.findById('ord_before_taxes');
+      expect(old).to.deep.include({ subtotal: 900, deliveryFee: 250, amount: 1150, pricesIncludeTax: false, taxes: [], taxTotal: 0 });
+      expect(old!.items.map((line) => line.taxRate)).to.deep.equal([0]);
+      const moved = await orders.applyMove(planMove(old!, { to: 'accepted', by: 'staff' }, new Date('2025-05-01T12:05:00Z')));
+      expect(moved).to.deep.include({ taxes: [], taxTotal: 0, pricesIncludeTax: false });
+      const [product] = await menu.findByIds(['prd_before_taxes']);
+      expect(product).to.not.have.property('taxRate');
+      const [rated] = await menu.upsertByName([{ ...product!, optionGroups: [], taxRate: 700 as NonNullable<Product['taxRate']> }]);
+      expect(rated).to.deep.include({ productId: 'prd_before_taxes', taxRate: 700 });
+      for (const order of [aTaxedOrder(false), aTaxedOrder(true)]) {
+        await orders.insert(order);
+        expect(await orders.findById(order.orderId)).to.deep.equal(order);
+      }
+    },
+  },
 ];
+
+/** INSERT of an order as the repository wrote it at version 2: the columns up to promised_at. */
+async function insertAtVersion2(pool: pg.Pool, order: Order): Promise<void> {
+  const columns = 'order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, reason, subtotal, delivery_fee, tip, fulfilment, promised_at';
+  await pool.query(`INSERT INTO orders (${columns}) VALUES (${Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ')})`, orderParameters(order).slice(0, 16));
+}
+
+/** A move as the repository made it at version 2 (the function is version 1's). */
+async function moveAtVersion2(pool: pg.Pool, move: OrderMove): Promise<void> {
+  await pool.query('SELECT order_id FROM storefront_move_order($1, $2, $3, $4, $5, $6)', [move.orderId, move.fromVersion, move.status, move.at, move.reason ?? null, JSON.stringify(historyEntry(move))]);
+}
 
 /** Orders of two customers, created out of time order, one promised for later. */
 const V2_ORDERS: readonly Order[] = [

@@ -7,10 +7,11 @@ import { parseSmtpUrl } from '@storefront/adapters-mail';
 import { createOpeningHours, isValidTimeZone, OpeningHoursError } from '@storefront/adapters-hours';
 import { STREAM_LIMITS } from '@storefront/adapters-http';
 import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/adapters-zones';
+import { DEMO_TAXES } from '@storefront/adapters-memory';
 import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules } from '@storefront/domain';
 import { DEFAULT_LOGIN_POLICY, DEFAULT_POLL_POLICY, DEFAULT_REGISTER_POLICY, DEFAULT_REQUEST_POLICY } from '@storefront/domain';
 import { DEFAULT_SLOT_RULES } from '@storefront/domain';
-import { LOGIN_EMAIL_CEILING_FACTOR, textFits } from '@storefront/domain/adapter-kit';
+import { LOGIN_EMAIL_CEILING_FACTOR, taxRateOf, textFits, type TaxRate, type TaxSettings } from '@storefront/domain/adapter-kit';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 
@@ -108,6 +109,8 @@ export interface StorefrontConfig {
   /** The store's name and currency, as GET /api/store shows them. */
   readonly storeName: string;
   readonly currency: string;
+  /** STOREFRONT_TAX_RATE, STOREFRONT_PRICES_INCLUDE_TAX, STOREFRONT_DELIVERY_FEE_TAX_RATE (the demo's with demo data). */
+  readonly taxes: TaxSettings;
   /** STOREFRONT_OPENING_HOURS read in STOREFRONT_TIME_ZONE; always open when unset. */
   readonly openingHours: OpeningHours;
   /** STOREFRONT_SLOT_MINUTES, STOREFRONT_PICKUP_LEAD_MINUTES, STOREFRONT_DELIVERY_LEAD_MINUTES, STOREFRONT_SCHEDULE_DAYS, STOREFRONT_SLOT_CAPACITY. */
@@ -238,6 +241,7 @@ export function loadConfig(env: Env, observe?: ConfigObserver): StorefrontConfig
     streamsMax: read.integer('STOREFRONT_STREAMS_MAX', STREAM_LIMITS.perInstance, 1, 1_000_000),
     storeName,
     currency: read.pattern('STOREFRONT_CURRENCY', 'USD', /^[A-Z]{3}$/, 'an ISO 4217 code in capitals, e.g. USD'),
+    taxes: read.taxes(demoData),
     openingHours: read.openingHours('STOREFRONT_OPENING_HOURS', 'STOREFRONT_TIME_ZONE'),
     slots: read.slots(),
     deliveryZones: read.deliveryZones('STOREFRONT_DELIVERY_ZONES_FILE', demoData),
@@ -330,6 +334,33 @@ class Reader {
       if (!(error instanceof OpeningHoursError)) throw error;
       this.fail(scheduleName, `${scheduleName} is not OpenStreetMap opening_hours syntax (e.g. "Mo-Fr 11:00-22:00; Sa,Su 12:00-23:00"): ${error.message}`);
       return createOpeningHours(undefined, zone);
+    }
+  }
+
+  /**
+   * How orders are taxed. Unset, a store taxes nothing, tax added on top; with demo data, the demo's
+   * Berlin settings (DEMO_TAXES: 19 %, prices with tax). The delivery fee's rate defaults to the store's.
+   */
+  taxes(demoData: boolean): TaxSettings {
+    const defaults = demoData ? DEMO_TAXES : { rate: taxRateOf(0), pricesIncludeTax: false };
+    const rate = this.taxRate('STOREFRONT_TAX_RATE', defaults.rate);
+    return {
+      rate,
+      pricesIncludeTax: this.boolean('STOREFRONT_PRICES_INCLUDE_TAX', defaults.pricesIncludeTax),
+      deliveryFeeRate: this.taxRate('STOREFRONT_DELIVERY_FEE_TAX_RATE', rate),
+    };
+  }
+
+  /** A rate in basis points, held to the domain's TAX_RATE_RULE. */
+  taxRate(name: string, fallback: TaxRate): TaxRate {
+    const value = this.raw(name, fallback);
+    if (value === undefined) return fallback;
+    try {
+      return taxRateOf(/^\d+$/.test(value) ? Number(value) : Number.NaN);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      this.fail(name, `${name} ${error.message}, got ${quote(value)}`);
+      return fallback;
     }
   }
 

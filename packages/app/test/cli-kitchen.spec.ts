@@ -6,11 +6,12 @@ import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { createCryptoAdapters } from '@storefront/adapters-crypto';
 import { createMemoryAdapters } from '@storefront/adapters-memory';
-import { createStorefront, type Storefront } from '@storefront/domain';
+import { createStorefront, type Storefront, type StorefrontOptions } from '@storefront/domain';
+import { taxRateOf } from '@storefront/domain/adapter-kit';
 import { CliError, runCommand, type CliIo } from '../src/cli/commands.js';
 
-function world(): { storefront: Storefront; run: (...args: string[]) => Promise<string[]> } {
-  const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }) });
+function world(options: StorefrontOptions = {}): { storefront: Storefront; run: (...args: string[]) => Promise<string[]> } {
+  const storefront = createStorefront({ ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }) }, options);
   const run = async (...args: string[]): Promise<string[]> => {
     const out: string[] = [];
     const io: CliIo = { out: (text) => out.push(text), readPassword: async () => 'a-long-password', readSecret: async () => '' };
@@ -85,12 +86,21 @@ describe('storefront CLI: the kitchen commands', () => {
     const { storefront, run } = world();
     const orderId = await placeOne(storefront, 'ann@example.com');
     const [line] = await run('orders', 'list');
-    expect(line).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  ann@example\\.com  450 USD  1× Soup$`));
+    expect(line).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  ann@example\\.com  450 USD  tax 0  1× Soup$`));
     const { accessToken } = await storefront.login.execute({ email: 'ann@example.com', password: 'a-long-password', client: 'test' });
     await storefront.eraseAccount.execute({ caller: await storefront.authenticate.execute(accessToken), password: 'a-long-password', client: 'cli-test' });
     const after = await run('orders', 'list');
-    expect(after[0]).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  deleted  450 USD  1× Soup$`));
+    expect(after[0]).to.match(new RegExp(`^${orderId}  placed +v1  \\S+Z  deleted  450 USD  tax 0  1× Soup$`));
     expect(after.at(-1)).to.equal('1 of 1 orders (page 1)');
+  });
+
+  it('shows the tax of each order: added on top (in the amount), or included in the prices', async () => {
+    const added = world({ store: { taxes: { rate: taxRateOf(800), pricesIncludeTax: false, deliveryFeeRate: taxRateOf(800) } } });
+    await placeOne(added.storefront, 'ann@example.com');
+    expect((await added.run('orders', 'list'))[0]).to.match(/  ann@example\.com  486 USD  tax 36  1× Soup$/);
+    const included = world({ store: { taxes: { rate: taxRateOf(1900), pricesIncludeTax: true, deliveryFeeRate: taxRateOf(1900) } } });
+    await placeOne(included.storefront, 'ann@example.com');
+    expect((await included.run('orders', 'list'))[0]).to.match(/  ann@example\.com  450 USD  tax 72 incl\.  1× Soup$/);
   });
 
   it('refuses an unknown status filter and a non-numeric --if-version with a clear message', async () => {

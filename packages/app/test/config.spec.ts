@@ -53,6 +53,8 @@ describe('loadConfig', () => {
       streamsMax: 10_000,
       storeName: 'Storefront',
       currency: 'USD',
+      // The demo store is in Berlin: prices include tax, 19 % where a product names no rate.
+      taxes: { rate: 1900, pricesIncludeTax: true, deliveryFeeRate: 1900 },
       slots: { slotMinutes: 15, pickupLeadMinutes: 20, deliveryLeadMinutes: 45, scheduleDays: 7, capacity: null },
       metrics: undefined,
       mail: { smtpUrl: undefined, from: '"Storefront" <no-reply@localhost>', passwordResetUrl: undefined },
@@ -106,6 +108,9 @@ describe('loadConfig', () => {
       PG_TIMEOUT_MS: '3000',
       STOREFRONT_NAME: 'Chez Ann',
       STOREFRONT_CURRENCY: 'EUR',
+      STOREFRONT_TAX_RATE: '825',
+      STOREFRONT_PRICES_INCLUDE_TAX: 'false',
+      STOREFRONT_DELIVERY_FEE_TAX_RATE: '0',
       STOREFRONT_STREAMS_PER_CALLER: '20',
       STOREFRONT_STREAMS_MAX: '300',
       STOREFRONT_OPENING_HOURS: 'Mo-Fr 11:00-22:00',
@@ -164,6 +169,7 @@ describe('loadConfig', () => {
       streamsMax: 300,
       storeName: 'Chez Ann',
       currency: 'EUR',
+      taxes: { rate: 825, pricesIncludeTax: false, deliveryFeeRate: 0 },
       slots: { slotMinutes: 30, pickupLeadMinutes: 10, deliveryLeadMinutes: 60, scheduleDays: 14, capacity: 8 },
       metrics: { port: 9464, host: '0.0.0.0' },
       mail: { smtpUrl: 'smtp://mailer:s3cret@mail.internal:587', from: 'Chez Ann <hello@chez-ann.example>', passwordResetUrl: 'https://chez-ann.example/reset?token=' },
@@ -191,6 +197,14 @@ describe('loadConfig', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('taxes nothing, added on top, without demo data or tax variables; the delivery fee takes the store\'s rate unless given its own', () => {
+    expect(loadConfig({ STOREFRONT_DEMO_DATA: 'false' }).taxes).to.deep.equal({ rate: 0, pricesIncludeTax: false, deliveryFeeRate: 0 });
+    expect(loadConfig({ STOREFRONT_DEMO_DATA: 'false', STOREFRONT_TAX_RATE: '700' }).taxes).to.deep.equal({ rate: 700, pricesIncludeTax: false, deliveryFeeRate: 700 });
+    expect(loadConfig({ STOREFRONT_TAX_RATE: '10000', STOREFRONT_DELIVERY_FEE_TAX_RATE: '0' }).taxes).to.deep.equal({ rate: 10_000, pricesIncludeTax: true, deliveryFeeRate: 0 });
+    // Demo data with the operator's own setting: theirs wins.
+    expect(loadConfig({ STOREFRONT_PRICES_INCLUDE_TAX: 'false' }).taxes.pricesIncludeTax).to.equal(false);
   });
 
   it('offers no delivery without a zones file or demo data', () => {
@@ -262,6 +276,11 @@ describe('loadConfig', () => {
       ['WEBHOOK_RETENTION_DAYS', '0', 'WEBHOOK_RETENTION_DAYS must be an integer from 1 to 3650, got "0"'],
       ['WEBHOOK_ALLOW_HTTP', 'yes', 'WEBHOOK_ALLOW_HTTP must be true, false, 1 or 0, got "yes"'],
       ['WEBHOOK_ALLOW_PRIVATE', 'sure', 'WEBHOOK_ALLOW_PRIVATE must be true, false, 1 or 0, got "sure"'],
+      ['STOREFRONT_TAX_RATE', '7.5', 'STOREFRONT_TAX_RATE must be a whole number of basis points from 0 to 10000 (700 is 7 %), got "7.5"'],
+      ['STOREFRONT_TAX_RATE', '10001', 'STOREFRONT_TAX_RATE must be a whole number of basis points from 0 to 10000 (700 is 7 %), got "10001"'],
+      ['STOREFRONT_TAX_RATE', '-1', 'STOREFRONT_TAX_RATE must be a whole number of basis points from 0 to 10000 (700 is 7 %), got "-1"'],
+      ['STOREFRONT_DELIVERY_FEE_TAX_RATE', '19%', 'STOREFRONT_DELIVERY_FEE_TAX_RATE must be a whole number of basis points from 0 to 10000 (700 is 7 %), got "19%"'],
+      ['STOREFRONT_PRICES_INCLUDE_TAX', 'yes', 'STOREFRONT_PRICES_INCLUDE_TAX must be true, false, 1 or 0, got "yes"'],
       ['PASSWORD_RESET_URL', 'shop.example/reset', 'PASSWORD_RESET_URL must be a URL starting with https:// or http://; the value given is not'],
     ];
     for (const [variable, value, message] of cases) {

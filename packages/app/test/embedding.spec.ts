@@ -43,6 +43,7 @@ const RUNTIME_EXPORTS = [
   'ORDER_STATUSES',
   'PASSWORD_RULE',
   'ROLES',
+  'TAX_RATE_RULE',
   // Outgoing webhooks: the event types an endpoint subscribes to.
   'WEBHOOK_EVENT_TYPES',
 ];

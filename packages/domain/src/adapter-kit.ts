@@ -87,6 +87,8 @@ export { applyOrderMove, FINAL_STATUSES, findMove, isOrderStatus, OPEN_STATUSES,
 export type { LifecycleMove, MoveRequest, Mover, OrderMove } from './orders/order-lifecycle.js';
 export { DEFAULT_STORE_STATE } from './store/store.js';
 export type { StoreSettings } from './store/store.js';
+export { productTaxRate, type TaxSettings } from './taxes/tax-settings.js';
+export { taxRateOf, type TaxRate } from './taxes/tax-rate.js';
 export type { Session } from './accounts/session.js';
 export { PAGING, pageOffset, toPage } from './shared/page.js';
 export type { PageRequest } from './shared/page.js';

@@ -68,6 +68,7 @@ export { EMAIL_RULE, type Email } from './accounts/email.js';
 export { PASSWORD_RULE, type Password } from './accounts/password.js';
 export { DISPLAY_NAME_RULE } from './accounts/display-name.js';
 export { MONEY_RULE } from './shared/money.js';
+export { TAX_RATE_RULE } from './taxes/tax-rate.js';
 
 // Inputs and results of the use cases (any other input: `Parameters<Storefront['name']['execute']>[0]`).
 export type { MenuSnapshot } from './menu/menu-catalog.js';

@@ -27,6 +27,7 @@ import { QuoteDelivery } from './fulfilment/quote-delivery.js';
 import { OrderEventRelay, type OrderEventRelayOptions } from './orders/order-event-relay.js';
 import { OrderFeeds } from './orders/order-feeds.js';
 import type { StoreSettings } from './store/store.js';
+import { NO_TAX, type TaxSettings } from './taxes/tax-settings.js';
 import { CancelOrder } from './orders/cancel-order.js';
 import { GetOrder } from './orders/get-order.js';
 import { MoveOrder } from './orders/move-order.js';
@@ -223,6 +224,8 @@ export interface Storefront {
   readonly setProductAvailability: SetProductAvailability;
   readonly setAcceptingOrders: SetAcceptingOrders;
   readonly getStoreStatus: GetStoreStatus;
+  /** How orders are taxed (`store.taxes`): what a product without a rate of its own is taxed at. */
+  readonly taxes: TaxSettings;
   /** The offered slots of a day. */
   readonly listSlots: ListSlots;
   /** The delivery zone, fee and minimum order of a point. */
@@ -284,7 +287,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const gate = new StoreGate(
     ports.storeState,
     options.openingHours ?? alwaysOpen(),
-    { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
+    { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD', taxes: options.store?.taxes ?? NO_TAX },
     clock,
   );
   const { customers, sessions, hasher, tokens, limiter } = ports;
@@ -320,7 +323,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -342,6 +345,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     setProductAvailability: new SetProductAvailability(ports.menu),
     setAcceptingOrders: new SetAcceptingOrders(gate),
     getStoreStatus: new GetStoreStatus(gate),
+    taxes: gate.settings.taxes,
     listSlots: new ListSlots(planner, gate.hours.timeZone, clock),
     quoteDelivery: new QuoteDelivery(planner),
     orderEvents,

@@ -49,6 +49,12 @@ export interface KitchenOrder {
   readonly items: readonly OrderLine[];
   readonly fulfilment?: Fulfilment | undefined;
   readonly reason?: string | undefined;
+  /** What the customer pays, in minor units of `currency` (total.ts). */
+  readonly amount?: number | undefined;
+  readonly currency?: string | undefined;
+  readonly prices_include_tax?: boolean | undefined;
+  readonly taxes?: readonly { readonly rate: number; readonly tax: number }[] | undefined;
+  readonly tax_total?: number | undefined;
 }
 
 /** The data of an `order.status` event. */

@@ -7,6 +7,7 @@
 import { columns, type Board, type KitchenOrder } from './board.js';
 import { clockTime, dueOf } from './due.js';
 import { el } from './dom.js';
+import { totalText } from './total.js';
 import { COLUMN_TITLES, MOVES, OPEN_STATUSES, type OpenStatus } from './lifecycle.js';
 
 interface Drawn {
@@ -101,6 +102,8 @@ function drawCard(order: KitchenOrder, notice: string | undefined, now: number):
     items.append(row);
   }
   article.append(head, when, items);
+  const total = totalText(order);
+  if (total !== null) article.append(el('p', 'total', total));
 
   const address = order.fulfilment?.address;
   if (address !== undefined) {

@@ -63,6 +63,7 @@ export function anOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
     unitPrice,
     lineTotal: quantity * unitPrice,
     options: [],
+    taxRate: 0,
     ...overrides,
   };
 }
@@ -84,12 +85,43 @@ export function anOrder(overrides: Partial<Order> = {}): Order {
     deliveryFee: 0,
     tip: 0,
     amount: subtotal,
+    pricesIncludeTax: false,
+    taxes: [],
+    taxTotal: 0,
     currency: 'USD',
     ...placedState(createdAt),
     fulfilment: { type: 'pickup', time: 'asap', promisedAt: createdAt },
     ...overrides,
     createdAt,
   } as Order;
+}
+
+/**
+ * A delivery order taxed at two rates (DECISIONS "Taxes"): 2 × 12.50 at 7 %, 8.90 with an option at
+ * 19 %, a 2.50 fee at 19 % and a 2.00 tip (untaxed); the tax added on top, or included in the prices.
+ */
+export function aTaxedOrder(pricesIncludeTax = false, overrides: Partial<Order> = {}): Order {
+  const option = { optionId: newId('prd').replace('prd_', 'opt_'), name: 'Ice', priceDelta: 0 };
+  const items = [anOrderLine({ quantity: 2, unitPrice: 1250, taxRate: 700 }), anOrderLine({ name: 'Lemonade', quantity: 1, unitPrice: 890, taxRate: 1900, options: [option] })];
+  const createdAt = overrides.createdAt ?? new Date(Date.UTC(2030, 0, 16, 12, 0, 0));
+  // 7 %: 2500 taxable; 19 %: 890 + 250 = 1140 taxable.
+  const taxes = pricesIncludeTax
+    ? [{ rate: 700, taxable: 2500, tax: 164 }, { rate: 1900, taxable: 1140, tax: 182 }]
+    : [{ rate: 700, taxable: 2500, tax: 175 }, { rate: 1900, taxable: 1140, tax: 217 }];
+  const taxTotal = taxes.reduce((sum, line) => sum + line.tax, 0);
+  return anOrder({
+    createdAt,
+    items,
+    subtotal: 3390,
+    deliveryFee: 250,
+    tip: 200,
+    amount: 3390 + 250 + 200 + (pricesIncludeTax ? 0 : taxTotal),
+    pricesIncludeTax,
+    taxes,
+    taxTotal,
+    fulfilment: { type: 'delivery', time: 'asap', promisedAt: new Date(createdAt.getTime() + 40 * 60_000), address: { line1: 'Karl-Liebknecht-Str. 8', city: 'Berlin', postalCode: '10178', lat: 52.5219, lng: 13.4132 }, zone: 'Centre' },
+    ...overrides,
+  });
 }
 
 /**

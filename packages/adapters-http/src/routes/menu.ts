@@ -19,7 +19,7 @@ export function menuRoutes(storefront: Storefront): Route[] {
   const render = (snapshot: MenuSnapshot): RenderedMenu => {
     let menu = rendered.get(snapshot);
     if (menu === undefined) {
-      const body = Buffer.from(JSON.stringify({ products: snapshot.products.map(productJson) }));
+      const body = Buffer.from(JSON.stringify({ products: snapshot.products.map((p) => productJson(p, storefront.taxes)) }));
       const etag = contentTag(body);
       menu = { body, etag, headers: ['ETag', etag, 'Cache-Control', 'no-cache'] };
       rendered.set(snapshot, menu);
@@ -33,7 +33,7 @@ export function menuRoutes(storefront: Storefront): Route[] {
   const textOf = (product: Product): string => {
     let text = productText.get(product);
     if (text === undefined) {
-      text = JSON.stringify(productJson(product));
+      text = JSON.stringify(productJson(product, storefront.taxes));
       productText.set(product, text);
     }
     return text;

@@ -29,7 +29,7 @@ export function storeRoutes(storefront: Storefront): Route[] {
     }),
 
     patch('/api/staff/products/:product_id', 'setProductAvailability', { retry: SAFE_TO_RETRY, access: 'staff' }, async (_exchange, { params, body }) => {
-      return json(200, productJson(await storefront.setProductAvailability.execute({ productId: params.product_id, available: body.available })), NO_STORE);
+      return json(200, productJson(await storefront.setProductAvailability.execute({ productId: params.product_id, available: body.available }), storefront.taxes), NO_STORE);
     }),
   ];
 }

@@ -4,9 +4,11 @@
  * shown with a plain `q=creme`; two dishes are unavailable so that the 422 can be shown too. Every
  * pizza has a required Size and optional Extra toppings, and the coffee a Milk (one milk out of
  * stock), so that option groups, their limits and `invalid_options` can be shown (DECISIONS "Menu options").
+ * The demo store is in Berlin: food is taxed at 7 %, drinks at 19 % (each product names its rate), and
+ * prices include the tax (DEMO_TAXES, the app's defaults with demo data).
  */
 import type { MenuDocument } from '@storefront/domain';
-import type { MenuDocumentOptionGroup, MenuDocumentProduct } from '@storefront/domain/adapter-kit';
+import type { MenuDocumentOptionGroup, MenuDocumentProduct, TaxRate, TaxSettings } from '@storefront/domain/adapter-kit';
 
 export type { MenuDocument } from '@storefront/domain';
 
@@ -52,6 +54,14 @@ const dishes: Record<string, Dish[]> = {
   ],
 };
 
+/** German VAT: the reduced rate on food, the standard rate on drinks (and on what names no rate, e.g. the delivery fee). */
+const FOOD_RATE = 700;
+const STANDARD_RATE = 1900;
+const RATE_OF: Readonly<Record<string, number>> = { Drinks: STANDARD_RATE };
+
+/** The demo's tax settings: Berlin, prices with tax included, the standard rate where a product names none. */
+export const DEMO_TAXES: TaxSettings = Object.freeze({ rate: STANDARD_RATE as TaxRate, pricesIncludeTax: true, deliveryFeeRate: STANDARD_RATE as TaxRate });
+
 const topping = (name: string) => ({ name, price_delta: 150, available: true });
 
 /** Every pizza: one size, and up to three extra toppings. */
@@ -78,7 +88,7 @@ const OPTIONS_OF: Readonly<Record<string, readonly MenuDocumentOptionGroup[]>> =
 
 function freezeDish(category: string, [name, price, tags, description, available = true]: Dish): MenuDocumentProduct {
   const groups = OPTIONS_OF[name] ?? OPTIONS_OF[category];
-  const dish = { name, description, category, price, currency: 'USD', tags: Object.freeze(tags), available };
+  const dish = { name, description, category, price, currency: 'USD', tags: Object.freeze(tags), available, tax_rate: RATE_OF[category] ?? FOOD_RATE };
   return deepFreeze(groups === undefined ? dish : { ...dish, option_groups: groups });
 }
 

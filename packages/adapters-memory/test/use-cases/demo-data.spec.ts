@@ -2,7 +2,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { parseMenuDocument } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
-import { demoCustomers, demoMenu, seedDemoData } from '../../src/index.js';
+import { DEMO_TAXES, demoCustomers, demoMenu, seedDemoData } from '../../src/index.js';
 import { aWorld } from './world.js';
 
 describe('Demo data', () => {
@@ -31,6 +31,22 @@ describe('Demo data', () => {
     expect((await world.storefront.authenticate.execute(alice.accessToken)).customer.role).to.equal('customer');
     const owner = await world.storefront.login.execute({ email: 'owner@example.com', password: 'owner-password', client: 'ip' });
     expect((await world.storefront.authenticate.execute(owner.accessToken)).customer.role).to.equal('admin');
+  });
+
+  it('is a Berlin store: food at 7 %, drinks at 19 %, prices with tax, so that a receipt shows both lines', async () => {
+    const drafts = parseMenuDocument(demoMenu);
+    expect(drafts.every((d) => d.taxRate === (d.category === 'Drinks' ? 1900 : 700)), 'every product names its rate').to.equal(true);
+    expect(DEMO_TAXES).to.deep.equal({ rate: 1900, pricesIncludeTax: true, deliveryFeeRate: 1900 });
+    const world = aWorld({ store: { taxes: DEMO_TAXES } });
+    await seedDemoData(world.storefront);
+    const products = await world.adapters.menu.list();
+    const skewers = products.find((p) => p.name === 'Chicken satay skewers')!;
+    const lemonade = products.find((p) => p.name === 'Fresh lemonade')!;
+    const customer = await world.storefront.registerCustomer.execute({ email: 'dana@example.com', name: 'Dana', password: 'dana-password' });
+    const { order } = await world.storefront.placeOrder.execute({ customerId: customer.customerId, items: [{ productId: skewers.productId, quantity: 1 }, { productId: lemonade.productId, quantity: 2 }] });
+    // 990 at 7 % included: 990 − round(925.23); 900 at 19 %: 900 − round(756.30).
+    expect(order.taxes).to.deep.equal([{ rate: 700, taxable: 990, tax: 65 }, { rate: 1900, taxable: 900, tax: 144 }]);
+    expect(order.amount).to.equal(1890);
   });
 
   it('can be seeded twice without error or duplicates', async () => {

@@ -217,7 +217,7 @@ describe('Kitchen', () => {
       );
       expect((error as Error).message).to.contain(opens.toISOString());
       expect(await storefront.getStoreStatus.execute()).to.deep.equal({
-        name: 'Chez Test', currency: 'EUR', timeZone: 'Europe/Berlin', openNow: false, acceptingOrders: true,
+        name: 'Chez Test', currency: 'EUR', pricesIncludeTax: false, timeZone: 'Europe/Berlin', openNow: false, acceptingOrders: true,
         openingHours: 'Mo-Su 11:00-22:00', nextChangeAt: opens,
       });
       expect((await world.adapters.orders.listByStatus(['placed'], { page: 1, limit: 1 })).total).to.equal(0);

@@ -53,8 +53,8 @@ describe('PlaceOrder', () => {
     });
     expect(replayed).to.equal(false);
     expect(order.items).to.deep.equal([
-      { productId: soup.productId, name: 'Tomato soup', quantity: 2, unitPrice: 450, lineTotal: 900, options: [] },
-      { productId: pizza.productId, name: 'Pizza Margherita', quantity: 1, unitPrice: 1290, lineTotal: 1290, options: [] },
+      { productId: soup.productId, name: 'Tomato soup', quantity: 2, unitPrice: 450, lineTotal: 900, options: [], taxRate: 0 },
+      { productId: pizza.productId, name: 'Pizza Margherita', quantity: 1, unitPrice: 1290, lineTotal: 1290, options: [], taxRate: 0 },
     ]);
     expect(order).to.include({ customerId, amount: 2190, currency: 'USD' });
     expect(order.orderId).to.match(/^ord_/);

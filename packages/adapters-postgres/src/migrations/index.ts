@@ -10,7 +10,8 @@ import { webhooks } from './004-webhooks.js';
 import { slotPlaceLeases } from './005-slot-place-leases.js';
 import { webhookRetention } from './006-webhook-retention.js';
 import { erasurePending } from './007-erasure-pending.js';
+import { taxes } from './008-taxes.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes];
 
 export type { Migration };

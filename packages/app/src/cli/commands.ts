@@ -7,7 +7,7 @@ import { CliError, type CliIo } from './cli-io.js';
 export { CliError, type CliIo };
 import { generateSigningKey, isSecretPaserk, publicKeyOf } from '@storefront/adapters-crypto';
 import { demoCustomers, demoMenu, loadMenuFile, MenuFileError } from '@storefront/adapters-memory';
-import { DomainError, isDomainError, ROLES, type Role, type Storefront } from '@storefront/domain';
+import { DomainError, isDomainError, ROLES, type Order, type Role, type Storefront } from '@storefront/domain';
 import { menuDocumentOf } from '@storefront/domain/adapter-kit';
 import { parseArgs } from 'node:util';
 import { runWebhooks, WEBHOOKS_USAGE } from './webhooks.js';
@@ -28,7 +28,8 @@ export const USAGE = `usage: storefront <command>
   customers enable <email>
   orders list [--status s1,s2] [--page n] [--limit n]
                                            the kitchen queue, oldest first (default: the open orders),
-                                           and who placed each: the email, or "deleted" if erased
+                                           who placed each (the email, or "deleted" if erased), what
+                                           the customer pays and its tax ("incl." when in the prices)
   orders move <order_id> <status> [--reason <text>] [--if-version <n>]
                                            move an order as the kitchen does (accepted, preparing,
                                            ready, completed, rejected, cancelled)
@@ -147,9 +148,14 @@ async function listOrders(storefront: Storefront, args: readonly string[], io: C
   for (const order of page.items) {
     const items = order.items.map((line) => `${line.quantity}× ${line.name}`).join(', ');
     const customer = customers.get(order.customerId);
-    io.out(`${order.orderId}  ${order.status.padEnd(9)}  v${order.version}  ${order.createdAt.toISOString()}  ${customer}  ${order.amount} ${order.currency}  ${items}`);
+    io.out(`${order.orderId}  ${order.status.padEnd(9)}  v${order.version}  ${order.createdAt.toISOString()}  ${customer}  ${order.amount} ${order.currency}  ${taxColumn(order)}  ${items}`);
   }
   io.out(`${page.items.length} of ${page.total} orders (page ${page.page}${page.nextPage === null ? '' : `; next: --page ${page.nextPage}`})`);
+}
+
+/** "tax 36" (in the amount, added on top) or "tax 29 incl." (in the prices): the amount is what the customer pays either way. */
+function taxColumn(order: Order): string {
+  return `tax ${order.taxTotal}${order.pricesIncludeTax ? ' incl.' : ''}`;
 }
 
 /** The same use case as POST /api/staff/orders/{order_id}/status. */

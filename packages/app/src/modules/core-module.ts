@@ -62,7 +62,7 @@ export function coreModule(): ContainerModule {
               onFailure: (error) => logger.warn({ err: error }, 'order events: publishing failed; stored changes are published once it works again'),
               onRecovery: () => logger.info({}, 'order events: publishing again'),
             },
-            store: { name: config.storeName, currency: config.currency },
+            store: { name: config.storeName, currency: config.currency, taxes: config.taxes },
             openingHours: config.openingHours,
             fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },

@@ -3,7 +3,7 @@
  * for embedders: this holds each pair to the other, so the two cannot drift.
  */
 import { readFileSync } from 'node:fs';
-import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
+import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, TAX_RATE_RULE, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
 import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, TEXT_RULE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
@@ -49,6 +49,14 @@ describe('packages/adapters-http/openapi.yaml and the domain hold the same rules
     expect(schema('OrderStatus')['enum']).to.deep.equal([...ORDER_STATUSES]);
     expect(property('Customer', 'role')['enum']).to.deep.equal([...ROLES]);
     expect(schema('Money')).to.include({ minimum: MONEY_RULE.minimum });
+  });
+
+  it('taxes: a rate is the domain\'s TAX_RATE_RULE wherever the document shows one', () => {
+    expect(schema('TaxRate')).to.include({ type: 'integer', minimum: TAX_RATE_RULE.minimum, maximum: TAX_RATE_RULE.maximum });
+    const rateRef = { $ref: '#/components/schemas/TaxRate' };
+    expect(property('Product', 'tax_rate')['allOf']).to.deep.equal([rateRef]);
+    expect(property('OrderLine', 'tax_rate')['allOf']).to.deep.equal([rateRef]);
+    expect(property('TaxLine', 'rate')).to.deep.equal(rateRef);
   });
 
   it('webhooks: URL and description lengths, event types and delivery statuses', () => {

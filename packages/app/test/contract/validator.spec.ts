@@ -26,6 +26,7 @@ const PRODUCT = {
   currency: 'USD',
   tags: ['french'],
   available: true,
+  tax_rate: 700,
   option_groups: [],
 };
 

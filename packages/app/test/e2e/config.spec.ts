@@ -65,6 +65,22 @@ describe('e2e: configuration', function () {
     }
   });
 
+  it('refuses to start with a tax rate that is not basis points from 0 to 10000, or a prices-include-tax that is not a boolean', async function () {
+    await expectRefused({ STOREFRONT_TAX_RATE: '7.5' }, 'STOREFRONT_TAX_RATE');
+    await expectRefused({ STOREFRONT_DELIVERY_FEE_TAX_RATE: '10001' }, 'STOREFRONT_DELIVERY_FEE_TAX_RATE');
+    await expectRefused({ STOREFRONT_PRICES_INCLUDE_TAX: 'included' }, 'STOREFRONT_PRICES_INCLUDE_TAX');
+  });
+
+  it('refuses to start with a menu file whose product has a bad tax_rate, naming the file\'s variable, the product and the rule', async function () {
+    const file = writeMenuFile({ products: [{ name: 'Soup', category: 'Starters', price: 450, currency: 'USD', tax_rate: 700 }, { name: 'Lemonade', category: 'Drinks', price: 300, currency: 'USD', tax_rate: 19.5 }] });
+    try {
+      await expectRefused({ STOREFRONT_MENU_FILE: file.path }, 'STOREFRONT_MENU_FILE');
+      await expectRefused({ STOREFRONT_MENU_FILE: file.path }, 'products.1.tax_rate Lemonade: must be a whole number of basis points from 0 to 10000');
+    } finally {
+      file.cleanup();
+    }
+  });
+
   it('starts on an ephemeral port and stops cleanly', async function () {
     const server = await startServer();
     expect(server.port).to.be.a('number').and.above(0);

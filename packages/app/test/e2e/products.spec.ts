@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { ProductJson } from './support.js';
 import { call, cmp, expectJson, getMenu, useServer, writeMenuFile } from './support.js';
 
-const PRODUCT_KEYS = ['available', 'category', 'currency', 'description', 'name', 'option_groups', 'price', 'product_id', 'tags'];
+const PRODUCT_KEYS = ['available', 'category', 'currency', 'description', 'name', 'option_groups', 'price', 'product_id', 'tags', 'tax_rate'];
 
 function expectProductShape(p: ProductJson): void {
   expect(Object.keys(p).sort(), `fields of ${JSON.stringify(p)}`).to.deep.equal(PRODUCT_KEYS);
@@ -147,7 +147,8 @@ describe('e2e: GET /api/products (menu from STOREFRONT_MENU_FILE)', function () 
 
   it('serves exactly the products of the file, with their prices, currency, tags, availability and option groups', async function () {
     const products = await getMenu(h.url);
-    const file = menu.products.map((p) => ({ option_groups: [], ...p }));
+    // No rate in the file: the store's, the demo's 19 % (demo data is on).
+    const file = menu.products.map((p) => ({ option_groups: [], tax_rate: 1900, ...p }));
     expect(products.map(withoutIds)).to.have.deep.members(file);
     expect(products).to.have.length(menu.products.length);
     for (const p of products) expectProductShape(p);

@@ -76,6 +76,7 @@ describe('e2e: pausing ordering (PATCH /api/staff/store)', function () {
     expect((await call(h.url, '/api/store')).body).to.deep.equal({
       name: 'Trattoria E2E',
       currency: 'USD',
+      prices_include_tax: true,
       time_zone: 'UTC',
       open_now: true,
       accepting_orders: false,

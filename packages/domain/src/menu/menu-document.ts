@@ -4,6 +4,7 @@
  * `parseMenuDocument` validates one as a whole; `menuDocumentOf` writes the menu back in the same
  * format, so that an export imported again changes nothing.
  */
+import { isTaxRate, TAX_RATE_RULE, type TaxRate } from '../taxes/tax-rate.js';
 import { productNameKey, type Product, type ProductDraft } from './product.js';
 import { parseOptionGroups } from './option-group-validation.js';
 import { isMoney } from '../shared/money.js';
@@ -42,6 +43,8 @@ export interface MenuDocumentProduct {
   readonly available?: boolean;
   /** Default none. */
   readonly option_groups?: readonly MenuDocumentOptionGroup[];
+  /** Basis points, 0 to 10000 (700 is 7 %); default the store's rate. */
+  readonly tax_rate?: number;
 }
 
 /** A whole menu document. */
@@ -50,7 +53,7 @@ export interface MenuDocument {
 }
 
 const CURRENCY = /^[A-Z]{3}$/;
-const PRODUCT_FIELDS = new Set(['name', 'description', 'category', 'price', 'currency', 'tags', 'available', 'option_groups']);
+const PRODUCT_FIELDS = new Set(['name', 'description', 'category', 'price', 'currency', 'tags', 'available', 'option_groups', 'tax_rate']);
 
 /** Validates one product of a menu document; `path` prefixes the issue paths. */
 export function parseProductDraft(value: unknown, path: string, issues: Issues): ProductDraft | null {
@@ -75,6 +78,10 @@ export function parseProductDraft(value: unknown, path: string, issues: Issues):
   const available = value['available'] ?? true;
   if (typeof available !== 'boolean') issues.add(`${path}.available`, 'must be true or false');
   const optionGroups = parseOptionGroups(value['option_groups'], `${path}.option_groups`, issues);
+  const taxRate = value['tax_rate'];
+  if (taxRate !== undefined && !isTaxRate(taxRate)) {
+    issues.add(`${path}.tax_rate`, `${name || 'the product'}: must be a whole number of basis points from ${TAX_RATE_RULE.minimum} to ${TAX_RATE_RULE.maximum} (700 is 7 %)`);
+  }
   if (issues.list.length > before) return null;
   return {
     name,
@@ -85,6 +92,7 @@ export function parseProductDraft(value: unknown, path: string, issues: Issues):
     tags: (tags as string[]).map((t) => t.trim()),
     available: available as boolean,
     optionGroups,
+    ...(taxRate === undefined ? {} : { taxRate: taxRate as TaxRate }),
   };
 }
 
@@ -122,6 +130,7 @@ export function menuDocumentOf(products: readonly Product[]): MenuDocument {
       currency: p.currency,
       tags: [...p.tags],
       available: p.available,
+      ...(p.taxRate === undefined ? {} : { tax_rate: p.taxRate }),
       option_groups: p.optionGroups.map((group) => ({
         name: group.name,
         min: group.min,

@@ -1,3 +1,4 @@
+import type { TaxRate } from '../taxes/tax-rate.js';
 import { validationFailed } from '../shared/errors.js';
 import type { OptionGroup, OptionGroupDraft } from './option-group.js';
 
@@ -15,6 +16,8 @@ export interface Product {
   readonly tags: readonly string[];
   readonly available: boolean;
   readonly optionGroups: readonly OptionGroup[];
+  /** Basis points (TAX_RATE_RULE); absent: the store's rate. Options are taxed at their product's. */
+  readonly taxRate?: TaxRate;
 }
 
 /** A product as written in a menu file or an import: its id and its groups' and options' ids are assigned by the store. */

@@ -3,6 +3,7 @@
  * priced from the menu (never from the client): `unitPrice` = the product's price + the chosen
  * options' deltas, `lineTotal` = `unitPrice × quantity`.
  */
+import type { TaxRate } from '../taxes/tax-rate.js';
 import { DomainError } from '../shared/errors.js';
 import type { Order, OrderLine, OrderRequestLine } from './order.js';
 import { isIdText, isQuantity, ORDER_LIMITS } from './order.js';
@@ -64,13 +65,18 @@ function checkOptionIds(options: unknown, path: string, issues: Issues): void {
 /** What the menu makes of the lines: the priced items, their sum and the menu's currency. */
 export type PricedOrder = Pick<Order, 'items' | 'amount' | 'currency'>;
 
+/** The rate of a product's lines: its own, else the store's. */
+export type RateOf = (product: Product) => TaxRate;
+
+const untaxed: RateOf = (product) => product.taxRate ?? (0 as TaxRate);
+
 /**
  * Prices `lines` (at least one) from the products in `byId`. Refuses, before any pricing, a product
  * that is not there (`unknown_product`) or not available (`product_unavailable`), then options that
  * do not fit (`invalid_options`, one issue per group at fault, over every line).
  */
-export function priceOrder(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Product>): PricedOrder {
-  const items = priceLines(lines, byId);
+export function priceOrder(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Product>, rateOf: RateOf = untaxed): PricedOrder {
+  const items = priceLines(lines, byId, rateOf);
   return {
     items,
     amount: items.reduce((sum, line) => sum + line.lineTotal, 0),
@@ -78,7 +84,7 @@ export function priceOrder(lines: readonly ParsedLine[], byId: ReadonlyMap<strin
   };
 }
 
-function priceLines(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Product>): OrderLine[] {
+function priceLines(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Product>, rateOf: RateOf): OrderLine[] {
   const unknown = new Issues();
   const unavailable = new Issues();
   lines.forEach((line, i) => {
@@ -108,6 +114,7 @@ function priceLines(lines: readonly ParsedLine[], byId: ReadonlyMap<string, Prod
       unitPrice,
       lineTotal: unitPrice * line.quantity,
       options: choice.options,
+      taxRate: rateOf(product),
     };
   });
 }

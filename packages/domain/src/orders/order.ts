@@ -1,3 +1,4 @@
+import type { TaxLine } from '../taxes/order-taxes.js';
 import { characterCount, isIntegerIn } from '../shared/validation.js';
 
 /** An option chosen on an order line, as it was priced at placement (the menu may change later). */
@@ -19,6 +20,8 @@ export interface OrderLine {
   readonly unitPrice: number;
   readonly lineTotal: number;
   readonly options: readonly OrderLineOption[];
+  /** The line's rate in basis points, as taxed at placement (0 for lines placed before taxes). */
+  readonly taxRate: number;
 }
 
 import type { Fulfilment } from '../fulfilment/fulfilment.js';
@@ -46,8 +49,14 @@ export interface Order {
   readonly deliveryFee: number;
   /** 0 when none was given. */
   readonly tip: number;
-  /** subtotal + deliveryFee + tip: what the customer pays. */
+  /** What the customer pays: subtotal + deliveryFee + tip, plus taxTotal when tax is added on top. */
   readonly amount: number;
+  /** Whether the prices above include the tax (false for orders placed before taxes). */
+  readonly pricesIncludeTax: boolean;
+  /** One entry per rate with a taxable amount, ascending by rate ([] for orders placed before taxes). */
+  readonly taxes: readonly TaxLine[];
+  /** The sum of the taxes' `tax`. */
+  readonly taxTotal: number;
   readonly currency: string;
   readonly createdAt: Date;
   readonly status: OrderStatus;

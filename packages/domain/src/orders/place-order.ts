@@ -20,6 +20,9 @@ import type { Clock } from '../shared/security.js';
 import { LeftClaims } from './left-claims.js';
 import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
 import type { StoreGate } from '../store/store-gate.js';
+import { amountToPay, orderTaxes } from '../taxes/order-taxes.js';
+import type { TaxRate } from '../taxes/tax-rate.js';
+import { NO_TAX, productTaxRate, type TaxSettings } from '../taxes/tax-settings.js';
 
 /** An order as a customer asks for it: product ids, quantities and options, never prices. */
 export interface PlaceOrderInput {
@@ -49,6 +52,8 @@ export interface PlaceOrderOptions {
   readonly idempotencyTtlSeconds?: number;
   /** After this, a claim left by a crashed request may be taken over. Default 60 s. */
   readonly idempotencyLockSeconds?: number;
+  /** How orders are taxed. Default: no tax. */
+  readonly taxes?: TaxSettings;
 }
 
 /** The request as checked: lines, fulfilment and tip. */
@@ -76,6 +81,7 @@ export class PlaceOrder {
   private readonly stamper = new OrderStamper();
   private readonly ttlMs: number;
   private readonly lockMs: number;
+  private readonly taxes: TaxSettings;
   private readonly left: LeftClaims;
 
   constructor(
@@ -93,6 +99,7 @@ export class PlaceOrder {
   ) {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
+    this.taxes = options.taxes ?? NO_TAX;
     this.left = new LeftClaims(keys, clock);
   }
 
@@ -224,8 +231,12 @@ export class PlaceOrder {
     if (request.fulfilment.time === 'asap' && this.gate !== null) await this.gate.assertTakingOrders();
     const { lines, fulfilment, tip } = request;
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
-    const { items, amount: subtotal, currency } = priceOrder(lines, new Map(products.map((p) => [p.productId, p])));
+    const taxes = this.taxes;
+    const byId = new Map(products.map((p) => [p.productId, p]));
+    const { items, amount: subtotal, currency } = priceOrder(lines, byId, (product) => productTaxRate(product, taxes));
     const charges = this.planner.charges(fulfilment, subtotal);
+    const taxable = items.map((line) => ({ rate: line.taxRate as TaxRate, amount: line.lineTotal }));
+    const tax = orderTaxes([...taxable, { rate: taxes.deliveryFeeRate, amount: charges.deliveryFee }], taxes.pricesIncludeTax);
     const promisedAt = await this.planner.promise(fulfilment, reservation.orderId);
     const placed: Fulfilment = {
       type: fulfilment.type,
@@ -241,7 +252,10 @@ export class PlaceOrder {
       subtotal,
       deliveryFee: charges.deliveryFee,
       tip,
-      amount: subtotal + charges.deliveryFee + tip,
+      amount: amountToPay({ subtotal, deliveryFee: charges.deliveryFee, tip, taxTotal: tax.taxTotal, pricesIncludeTax: taxes.pricesIncludeTax }),
+      pricesIncludeTax: taxes.pricesIncludeTax,
+      taxes: tax.taxes,
+      taxTotal: tax.taxTotal,
       currency,
       createdAt: reservation.createdAt,
       ...placedState(reservation.createdAt),

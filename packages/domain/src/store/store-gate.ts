@@ -56,6 +56,7 @@ export class StoreGate {
     return {
       name: this.settings.name,
       currency: this.settings.currency,
+      pricesIncludeTax: this.settings.taxes.pricesIncludeTax,
       timeZone: this.hours.timeZone,
       openNow: this.hours.isOpen(now),
       acceptingOrders: state.acceptingOrders,

@@ -93,6 +93,27 @@ export function describeMenuRepositoryContract(name: string, factory: () => Prom
       expect(listed[0]!.price).to.equal(650);
     });
 
+    it("keeps a product's tax rate, and a product without one without one, through every read, a re-import and an availability change", async () => {
+      const menu = await factory();
+      const rate = (basisPoints: number) => basisPoints as NonNullable<Product['taxRate']>;
+      const drafts = [aProductDraft({ taxRate: rate(1900) }), aPizzaDraft({ taxRate: rate(0) }), aProductDraft()];
+      const saved = await menu.upsertByName(drafts);
+      expect(saved.map((p) => p.taxRate)).to.deep.equal([1900, 0, undefined]);
+      expect(saved[2]).to.not.have.property('taxRate');
+      expect(await menu.findByIds(saved.map((p) => p.productId))).to.have.deep.members(saved);
+      expect(only(await menu.list(), saved)).to.have.deep.members(saved);
+      const revision = await menu.revision();
+      const [changed, unchanged, gained] = await menu.upsertByName([{ ...drafts[0]!, taxRate: rate(700) }, drafts[1]!, { ...drafts[2]!, taxRate: rate(1900) }]);
+      expect(await menu.revision()).to.not.equal(revision);
+      expect([changed!.taxRate, unchanged!.taxRate, gained!.taxRate]).to.deep.equal([700, 0, 1900]);
+      const { taxRate: _dropped, ...withoutRate } = drafts[0]!;
+      const [lost] = await menu.upsertByName([withoutRate]);
+      expect(lost).to.not.have.property('taxRate');
+      const off = await menu.setAvailability(gained!.productId, false);
+      expect(off).to.deep.equal({ ...gained, available: false });
+      expect(await menu.findByIds([lost!.productId, gained!.productId])).to.have.deep.members([lost, off]);
+    });
+
     describe("a product's availability (the kitchen's, once the product exists)", () => {
       it('takes the availability of a new product from its draft', async () => {
         const menu = await factory();

@@ -11,7 +11,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderRepository, OrderStatus } from '@storefront/domain';
 import { applyOrderMove, newId, OrderStamper, planMove } from '@storefront/domain/adapter-kit';
-import { anOrder, anOrderAt } from '../builders.js';
+import { anOrder, anOrderAt, aTaxedOrder } from '../builders.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 let eras = 0;
@@ -163,6 +163,16 @@ export function describeOrderLifecycleContract(name: string, factory: () => Prom
         expect(stored!.statusHistory).to.have.length(2);
         const winner = moves[results.indexOf(winners[0]!)]!;
         expect(stored).to.deep.equal(applyOrderMove(order, winner));
+      });
+
+      it("keeps an order's taxes and its lines' rates through its moves", async () => {
+        const orders = await factory();
+        const order = aTaxedOrder(true);
+        await orders.insert(order);
+        const accepted = await orders.applyMove(planMove(order, { to: 'accepted', by: 'staff' }, new Date()));
+        const ready = await orders.applyMove(planMove(accepted!, { to: 'preparing', by: 'staff' }, new Date()));
+        expect(ready).to.deep.include({ items: order.items, pricesIncludeTax: true, taxes: order.taxes, taxTotal: 346, amount: 3840, subtotal: 3390 });
+        expect(await orders.findById(order.orderId)).to.deep.equal(ready);
       });
 
       it('is not changed by edits to the order it handed out', async () => {

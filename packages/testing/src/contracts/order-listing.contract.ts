@@ -3,7 +3,7 @@ import { it } from 'mocha';
 import { expect } from 'chai';
 import type { Order, OrderRepository } from '@storefront/domain';
 import { newId } from '@storefront/domain/adapter-kit';
-import { anOrder, anOrderLine } from '../builders.js';
+import { anOrder, anOrderLine, aTaxedOrder } from '../builders.js';
 
 /** Five orders of one customer (ids unique, as every store requires), given out of order, with two sharing a timestamp. */
 function fiveOrders(customerId: string): { sorted: Order[]; shuffled: Order[] } {
@@ -113,6 +113,17 @@ export function orderListingContract(factory: () => Promise<OrderRepository>): v
     const order = aDeliveryOrder(newId('cus'));
     await orders.insert(order);
     expect(await orders.findById(order.orderId)).to.deep.equal(order);
+  });
+
+  it("keeps an order's taxes, its lines' rates and whether its prices include tax exactly as inserted", async () => {
+    const orders = await factory();
+    for (const order of [aTaxedOrder(false), aTaxedOrder(true)]) {
+      await orders.insert(order);
+      expect(await orders.findById(order.orderId)).to.deep.equal(order);
+      expect((await orders.listByCustomer(order.customerId, { page: 1, limit: 20 })).items).to.deep.equal([order]);
+    }
+    const [added, included] = [aTaxedOrder(false), aTaxedOrder(true)];
+    expect([added.amount, added.taxTotal, included.amount, included.taxTotal]).to.deep.equal([4232, 392, 3840, 346]);
   });
 
   it('removes the delivery addresses of one customer\'s orders on erasure, keeping zone and fee, and no one else\'s', async () => {
