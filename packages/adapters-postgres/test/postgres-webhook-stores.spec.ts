@@ -16,7 +16,7 @@ describe('Postgres webhook stores', () => {
   const { adapters, database } = usePostgresAdapters('storefront_pg_webhooks');
   let otherPool: pg.Pool | undefined;
   before(() => {
-    otherPool = new pg.Pool({ connectionString: database().url, max: 4 });
+    otherPool = new pg.Pool({ connectionString: database().url, max: 4 }).on('error', () => undefined);
     otherPool.on('error', () => undefined);
   });
   after(async () => {
@@ -37,7 +37,7 @@ describe('Postgres webhook stores', () => {
     const events = [1, 2, 3].map((i) => aWebhookEvent({ type: 'webhook.test', createdAt: new Date(Date.UTC(2025, 0, 15, 12, 0, i)) }));
     for (const event of events) await adapters().webhookDeliveryQueue.enqueue(event, [webhookId]);
     // A worker that waited on the lock would fail after a second (lock_timeout), not hang the test.
-    const impatient = new pg.Pool({ connectionString: database().url, max: 1, options: '-c lock_timeout=1000' });
+    const impatient = new pg.Pool({ connectionString: database().url, max: 1, options: '-c lock_timeout=1000' }).on('error', () => undefined);
     const holder = await otherPool!.connect();
     try {
       await holder.query('BEGIN');

@@ -10,8 +10,7 @@ import { DEMO_ZONES_FILE, DeliveryZonesError, loadZonesFile } from '@storefront/
 import { DEMO_TAXES } from '@storefront/adapters-memory';
 import type { DeliveryZones, OpeningHours, RateLimitPolicy, SlotRules } from '@storefront/domain';
 import { DEFAULT_LOGIN_POLICY, DEFAULT_POLL_POLICY, DEFAULT_REGISTER_POLICY, DEFAULT_REQUEST_POLICY } from '@storefront/domain';
-import { DEFAULT_SLOT_RULES } from '@storefront/domain';
-import { LOGIN_EMAIL_CEILING_FACTOR, taxRateOf, textFits, type TaxRate, type TaxSettings } from '@storefront/domain/adapter-kit';
+import { DEFAULT_SLOT_RULES, LOGIN_EMAIL_CEILING_FACTOR, taxRateOf, textFits, type TaxRate, type TaxSettings } from '@storefront/domain/adapter-kit';
 import { DEFAULT_MONGODB_TIMEOUT_MS, mongoUriProblem } from '@storefront/adapters-mongo';
 import { DEFAULT_PG_POOL_MAX, DEFAULT_PG_TIMEOUT_MS, databaseUrlProblem } from './postgres-settings.js';
 

@@ -29,7 +29,6 @@ const RUNTIME_EXPORTS = [
   'DEFAULT_POLL_POLICY',
   'DEFAULT_REGISTER_POLICY',
   'DEFAULT_REQUEST_POLICY',
-  'DEFAULT_SLOT_RULES',
   // Errors.
   'DomainError',
   'isDomainError',

@@ -154,3 +154,4 @@ export type { SweepResult, WebhookHousekeepingOptions, WebhookHousekeepingPorts 
 export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './accounts/customer.js';
+export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';

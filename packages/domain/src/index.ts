@@ -24,7 +24,6 @@ export {
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
 export type { Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
-export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
 export type { SlotRules } from './fulfilment/slot-rules.js';
 
 // Errors: a stable code, never an HTTP status.

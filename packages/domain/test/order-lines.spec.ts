@@ -68,6 +68,7 @@ describe('Order lines with options', () => {
           { optionId: 'opt_cheese', name: 'Extra cheese', priceDelta: 150 },
           { optionId: 'opt_basil', name: 'Basil', priceDelta: 0 },
         ],
+        taxRate: 0,
       });
       expect(priced.items[1]!.options).to.deep.equal([]);
       expect(priced.amount).to.equal(2 * 1840 + 450);
