@@ -2,6 +2,7 @@
  * The domain: `createStorefront` wired from whatever adapters the other modules bound. A plain
  * factory, so the domain classes need no decorators and never see the container.
  */
+import { sha256Hex } from '@storefront/adapters-crypto';
 import { orderEventJson } from '@storefront/adapters-http';
 import { createStorefront, type Storefront } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
@@ -61,6 +62,8 @@ export function coreModule(): ContainerModule {
               onRecovery: () => logger.info({}, 'order events: publishing again'),
             },
             store: { name: config.storeName, currency: config.currency },
+            // The Idempotency-Key fingerprint by node:crypto's synchronous hash (same digest).
+            orders: { sha256Hex },
             openingHours: config.openingHours,
             fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },

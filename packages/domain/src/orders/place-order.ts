@@ -56,6 +56,11 @@ export interface PlaceOrderOptions {
   readonly idempotencyTtlSeconds?: number;
   /** After this, a claim left by a crashed request may be taken over. Default 60 s. */
   readonly idempotencyLockSeconds?: number;
+  /**
+   * SHA-256 of a text as lower-case hex: the Idempotency-Key fingerprint. Default Web Crypto's
+   * (asynchronous, portable); a host gives its synchronous hash (node:crypto's costs a fraction).
+   */
+  readonly sha256Hex?: (text: string) => string | Promise<string>;
 }
 
 /** The request as checked: lines, fulfilment and tip. */
@@ -84,6 +89,7 @@ export class PlaceOrder {
   private readonly ttlMs: number;
   private readonly lockMs: number;
   private readonly left: LeftClaims;
+  private readonly hash: (text: string) => string | Promise<string>;
 
   constructor(
     private readonly menu: MenuRepository,
@@ -101,6 +107,7 @@ export class PlaceOrder {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
     this.left = new LeftClaims(keys, clock);
+    this.hash = options.sha256Hex ?? sha256Hex;
   }
 
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -117,7 +124,7 @@ export class PlaceOrder {
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    const fingerprint = await sha256Hex(JSON.stringify(fingerprintOfRequest(request)));
+    const fingerprint = await this.hash(JSON.stringify(fingerprintOfRequest(request)));
     const owner = randomToken(20);
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
