@@ -37,6 +37,7 @@ import { SetAcceptingOrders } from './store/set-accepting-orders.js';
 import { SetProductAvailability } from './store/set-product-availability.js';
 import { StoreGate } from './store/store-gate.js';
 import { Authenticate } from './accounts/authenticate.js';
+import { CallerCache, type CallerCacheOptions } from './accounts/caller-cache.js';
 import { CheckStatus } from './status/check-status.js';
 import { GetCurrentCustomer } from './accounts/get-current-customer.js';
 import { ImportMenu } from './menu/import-menu.js';
@@ -151,6 +152,11 @@ export interface StorefrontOptions {
    */
   readonly pollPolicy?: RateLimitPolicy;
   readonly orders?: PlaceOrderOptions;
+  /**
+   * The session and customer of a token kept per instance for `ttlMs` (a shared database's round
+   * trips); revocations made through this storefront clear it at once. Default off.
+   */
+  readonly callerCache?: CallerCacheOptions;
   /** The store's name and currency. Default `Storefront`, `USD`. */
   readonly store?: Partial<StoreSettings>;
   /** When the store takes orders by the clock. Default: always open, in UTC. */
@@ -282,7 +288,12 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD' },
     clock,
   );
-  const { customers, sessions, hasher, tokens, limiter } = ports;
+  const { hasher, tokens, limiter } = ports;
+  // With a caller cache, every write that can revoke goes through its watch and clears it.
+  const callers = (options.callerCache?.ttlMs ?? 0) > 0 ? new CallerCache(ports.sessions, ports.customers, clock, options.callerCache) : null;
+  const customers = callers?.watchCustomers(ports.customers) ?? ports.customers;
+  const sessions = callers?.watchSessions(ports.sessions) ?? ports.sessions;
+  const pendingErasures = callers?.watchErasures(ports.pendingErasures) ?? ports.pendingErasures;
   const planner = new FulfilmentPlanner({
     hours: gate.hours,
     rules: { ...DEFAULT_SLOT_RULES, ...options.fulfilment },
@@ -309,7 +320,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   };
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
-    ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
+    ...{ resetTokens: ports.resetTokens, erasures: pendingErasures, orders: ports.orders, events: ports.events },
     webhooks: webhooks && { deliveries: webhooks.deliveries, payload: webhooks.payload },
   });
   return {
@@ -320,7 +331,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
     logout: new Logout(sessions, clock),
-    authenticate: new Authenticate({ customers, sessions, tokens }),
+    authenticate: new Authenticate({ customers, sessions, tokens, ...(callers && { callers }) }),
     getCurrentCustomer: new GetCurrentCustomer(),
     checkRateLimit: new CheckRateLimit(limiter, requestPolicy),
     getRateLimitStatus: new GetRateLimitStatus(limiter, requestPolicy),
@@ -345,7 +356,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
     eraseAccount,
-    erasureSweep: new ErasureSweep(ports.pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
+    erasureSweep: new ErasureSweep(pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,

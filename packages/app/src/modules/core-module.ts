@@ -64,6 +64,8 @@ export function coreModule(): ContainerModule {
             store: { name: config.storeName, currency: config.currency },
             // The Idempotency-Key fingerprint by node:crypto's synchronous hash (same digest).
             orders: { sha256Hex },
+            // A shared database: a token's session and customer kept 1 s per instance (DECISIONS: 2 s elsewhere).
+            ...(config.database !== 'memory' && { callerCache: { ttlMs: 1000 } }),
             openingHours: config.openingHours,
             fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },
