@@ -48,6 +48,7 @@ import { defaultLoginEmailPolicy } from './accounts/password-attempts.js';
 import { Logout } from './accounts/logout.js';
 import type { PlaceOrderOptions } from './orders/place-order.js';
 import { PlaceOrder } from './orders/place-order.js';
+import type { KeyedOrderWrites } from './orders/keyed-order-writes.js';
 import { CheckRateLimit } from './rate-limits/check-rate-limit.js';
 import { GetRateLimitStatus } from './rate-limits/get-rate-limit-status.js';
 import { RefreshSession } from './accounts/refresh-session.js';
@@ -81,6 +82,8 @@ export interface StorefrontPorts {
   readonly idempotencyKeys: IdempotencyKeys;
   /** The order changes not yet published as events (kept by the orders' store). */
   readonly orderOutbox: OrderOutbox;
+  /** A fresh key's claim, order and completion in one write, where the store offers it. */
+  readonly keyedOrderWrites?: KeyedOrderWrites;
   readonly customers: CustomerRepository;
   /** Accounts whose erasure is requested and not finished (kept on the account records). */
   readonly pendingErasures: PendingErasures;
@@ -326,7 +329,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, options.orders, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, options.orders, stored, ports.keyedOrderWrites ?? null),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),

@@ -47,12 +47,14 @@ export function coreModule(): ContainerModule {
         TYPES.Metrics,
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
+        TYPES.KeyedOrderWrites,
       ],
-      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady, keyedOrderWrites) =>
         withErasureSweep(databaseReady, createStorefront(
           {
             ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
+            ...(keyedOrderWrites && { keyedOrderWrites }),
             ...{ webhookEndpoints, webhookDeliveries, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
           },
