@@ -118,8 +118,8 @@ async function drive(connections, n, next) {
   return { cpu: (used.user + used.system) / n, statuses };
 }
 
-export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only } = {}) {
-  const { server, running } = await startInProcess();
+export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only, env = {} } = {}) {
+  const { server, running } = await startInProcess(env);
   const connections = Array.from({ length: CONNECTIONS }, () => connection(server));
   const send = connections[0];
   const login = await send(raw('POST', '/api/auth/login', { 'Content-Type': 'application/json' }, JSON.stringify({ email: 'alice@example.com', password: 'alice-password' })));
@@ -157,11 +157,13 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 if (import.meta.url === `file://${process.argv[1]}`) {
   const requests = Number(process.argv[2] ?? 20_000);
   const rounds = Number(process.argv[3] ?? 5);
-  const r = await measureMemoryOrders({ requests, rounds, only: process.argv[4] });
+  // INPROCESS_LOG_LEVEL=info: with the access log, as the service runs (stdout to /dev/null then).
+  const env = process.env.INPROCESS_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.INPROCESS_LOG_LEVEL };
+  const r = await measureMemoryOrders({ requests, rounds, only: process.argv[4] || undefined, env });
   const fmt = (xs) => (xs.length === 0 ? '–' : `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(0)).join(', ')})`);
-  console.log(`GET /api/products, memory, in-process: CPU µs/req median ${fmt(r.get)}`);
-  console.log(`POST /api/orders, memory, in-process: CPU µs/req median ${fmt(r.post)}`);
-  if (r.get.length > 0 && r.post.length > 0) console.log(`POST/GET CPU: ${(median(r.post) / median(r.get)).toFixed(2)} (target ≤ 2.5)`);
-  console.log(`orders stored ${r.stored} for ${r.created} 201s; other statuses ${r.bad}${r.stored === r.created ? '' : ' — MISMATCH'}`);
+  console.error(`GET /api/products, memory, in-process: CPU µs/req median ${fmt(r.get)}`);
+  console.error(`POST /api/orders, memory, in-process: CPU µs/req median ${fmt(r.post)}`);
+  if (r.get.length > 0 && r.post.length > 0) console.error(`POST/GET CPU: ${(median(r.post) / median(r.get)).toFixed(2)} (target ≤ 2.5)`);
+  console.error(`orders stored ${r.stored} for ${r.created} 201s; other statuses ${r.bad}${r.stored === r.created ? '' : ' — MISMATCH'}`);
   process.exit(r.stored === r.created && r.bad === 0 ? 0 : 1);
 }

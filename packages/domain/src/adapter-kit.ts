@@ -102,7 +102,7 @@ export type { InsertResult } from './orders/order-repository.js';
 export type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from './orders/idempotency-keys.js';
 export { copyIdempotencyRecord } from './orders/idempotency-keys.js';
 export type { KeyedOrderWrites } from './orders/keyed-order-writes.js';
-export type { UnpublishedOrder } from './orders/order-outbox.js';
+export type { PublishedMark, UnpublishedOrder } from './orders/order-outbox.js';
 export type { EventReplay, LogPosition, OrderEventListener } from './orders/order-event-log.js';
 export { compareEventIds, eventOfVersion, isEventId, unpublishedEvents } from './orders/order-event.js';
 export type { OrderEventData, OrderEventType } from './orders/order-event.js';

@@ -35,7 +35,15 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.IdempotencyKeys, [connection], (c) =>
     deferredPort(() => c.require().idempotencyKeys, { claim: true, takeOver: true, complete: true, abandon: true, release: true }),
   );
-  bindFactory(bind, TYPES.OrderOutbox, [connection], (c) => deferredPort(() => c.require().orderOutbox, { listUnpublished: true, markPublished: true }));
+  bindFactory(bind, TYPES.OrderOutbox, [connection], (c) => ({
+    ...deferredPort(() => c.require().orderOutbox, { listUnpublished: true, markPublished: true, markAllPublished: true }),
+    // A store without the batch (MongoDB) marks one by one, as the relay would.
+    markAllPublished: async (marks) => {
+      const outbox = c.require().orderOutbox;
+      if (outbox.markAllPublished !== undefined) return outbox.markAllPublished(marks);
+      await Promise.all(marks.map((mark) => outbox.markPublished(mark.orderId, mark.version)));
+    },
+  }));
   bindFactory(bind, TYPES.CustomerRepository, [connection], (c) =>
     deferredPort(() => c.require().customers, {
       findByEmail: true,
