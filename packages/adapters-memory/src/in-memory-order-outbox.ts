@@ -3,7 +3,7 @@
  * step as each change (so no change is stored without being due), and read and raised here.
  */
 import type { OrderOutbox } from '@storefront/domain';
-import type { PublishedMark, UnpublishedOrder } from '@storefront/domain/adapter-kit';
+import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
 import type { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { toOrder, versionOf } from './order-row.js';
 
@@ -20,10 +20,6 @@ export class InMemoryOrderOutbox implements OrderOutbox {
       const row = this.orders.locate(orderId);
       return row === undefined ? [] : [{ order: toOrder(row), publishedVersion }];
     });
-  }
-
-  async markAllPublished(marks: readonly PublishedMark[]): Promise<void> {
-    for (const { orderId, version } of marks) await this.markPublished(orderId, version);
   }
 
   async markPublished(orderId: string, version: number): Promise<void> {
