@@ -14,7 +14,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders pginserts webhooks orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders placement pginserts webhooks orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -29,6 +29,7 @@ import { streamsScenario } from './streams.mjs';
 import { fulfilmentScenario } from './fulfilment.mjs';
 import { typoScenario } from './search-typo.mjs';
 import { postgresOrdersScenario } from './postgres-orders.mjs';
+import { placementScenario } from './placement.mjs';
 import { koaRouterEnv, schemaScenario } from './schema.mjs';
 import { webhooksScenario } from './webhooks.mjs';
 
@@ -431,6 +432,13 @@ try {
   if (wanted('pgorders')) {
     const pg = await postgresOrdersScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
     notes.push(...pg.notes);
+  }
+
+  // pgbench TPC-B-like against placement on PostgreSQL; memory POST against GET (bench/placement.mjs).
+  if (wanted('placement')) {
+    const placement = await placementScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS, duration: DURATION });
+    verdicts.push(...placement.verdicts);
+    notes.push(...placement.notes);
   }
 
   // Webhooks: 10,000 events to 10 endpoints, and the cost on placement (bench/webhooks.mjs).

@@ -12,3 +12,4 @@ export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, LEASE_HELD_SCAN, LEASE_MAX_WIN
 export type { LeaseWindow } from './lease-window.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './sliding-window.js';
 export type { WindowBuckets } from './sliding-window.js';
+export { MENU_REVISION_CHECK_MS, RevisionCheckedMenu } from './revision-checked-menu.js';

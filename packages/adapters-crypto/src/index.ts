@@ -25,3 +25,4 @@ export {
   type SecretPaserk,
 } from './paseto-keys.js';
 export { Semaphore, SemaphoreRefusedError, type SemaphoreOptions, type SemaphoreRefusal, type SemaphoreStats } from './semaphore.js';
+export { sha256Hex } from './sha256.js';

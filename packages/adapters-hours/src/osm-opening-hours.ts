@@ -13,7 +13,7 @@ import OpeningHoursLibrary from 'opening_hours';
 import type { optional_conf } from 'opening_hours';
 import { type OpeningHours } from '@storefront/domain';
 import { alwaysOpen } from '@storefront/domain/adapter-kit';
-import { fromLocalDate, isValidTimeZone, nextTransition, offsetAt, toLocalDate, wallTimeAt } from './zoned-time.js';
+import { cachedOffsetAt, fromLocalDate, isValidTimeZone, nextTransition, offsetAt, toLocalDate, wallTimeAt } from './zoned-time.js';
 
 const DAY_MS = 86_400_000;
 
@@ -60,7 +60,7 @@ export function createOpeningHours(schedule: string | undefined, timeZone: strin
     throw new OpeningHoursError(`"${timeZone}" is not a valid IANA time zone (e.g. "Europe/Berlin" or "UTC").`);
   }
   const value = schedule?.trim() ?? '';
-  if (value === '') return { ...alwaysOpen(timeZone, (at) => offsetAt(at.getTime(), timeZone)), warnings: [] };
+  if (value === '') return { ...alwaysOpen(timeZone, (at) => cachedOffsetAt(at.getTime(), timeZone)), warnings: [] };
   return new OsmOpeningHours(value, timeZone);
 }
 
@@ -119,7 +119,7 @@ class OsmOpeningHours implements ParsedOpeningHours {
   }
 
   offsetAt(at: Date): number {
-    return offsetAt(at.getTime(), this.timeZone);
+    return cachedOffsetAt(at.getTime(), this.timeZone);
   }
 
   #openAtWall(wallTime: number): boolean {

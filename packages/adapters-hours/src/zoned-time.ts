@@ -152,3 +152,27 @@ function utcFields(year: number, month: number, day: number, hour: number, minut
   date.setUTCHours(hour, minute, second, ms);
   return date.getTime();
 }
+
+const MINUTE_MS = 60_000;
+const MAX_CACHED_MINUTES = 10_000;
+/** Per zone: minute (epoch ms / 60,000) → the offset that holds through the whole minute. */
+const minuteOffsets = new Map<string, Map<number, number>>();
+
+/**
+ * `offsetAt`, kept per whole minute: Intl's formatToParts costs microseconds and placements ask
+ * about the same few minutes (now plus the lead time, the slots after it). A minute is kept only
+ * when its first and last millisecond have the same offset; since offsets change months apart,
+ * the offset then holds through the whole minute, so the answer is exact.
+ */
+export function cachedOffsetAt(instant: number, timeZone: string): number {
+  let zone = minuteOffsets.get(timeZone);
+  if (zone === undefined) minuteOffsets.set(timeZone, (zone = new Map()));
+  const minute = Math.floor(instant / MINUTE_MS);
+  const known = zone.get(minute);
+  if (known !== undefined) return known;
+  const first = offsetAt(minute * MINUTE_MS, timeZone);
+  if (offsetAt(minute * MINUTE_MS + MINUTE_MS - 1, timeZone) !== first) return offsetAt(instant, timeZone);
+  if (zone.size >= MAX_CACHED_MINUTES) zone.clear();
+  zone.set(minute, first);
+  return first;
+}

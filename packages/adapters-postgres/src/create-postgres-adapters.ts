@@ -21,10 +21,12 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
+import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
 import { PostgresPendingErasures } from './postgres-pending-erasures.js';
 import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+import { PostgresKeyedOrderWrites } from './postgres-keyed-order-writes.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
 import { PostgresOrderOutbox } from './postgres-order-outbox.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
@@ -48,6 +50,8 @@ export interface PostgresAdapters {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
   readonly idempotencyKeys: IdempotencyKeys;
+  /** A fresh key's claim, order and completion in one statement. */
+  readonly keyedOrderWrites: KeyedOrderWrites;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly pendingErasures: PendingErasures;
@@ -83,6 +87,7 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     resetTokens: new PostgresPasswordResetTokenStore(pool),
     storeState: new PostgresStoreStateRepository(pool),
     slotPlaces: new PostgresSlotPlaces(pool),
+    keyedOrderWrites: new PostgresKeyedOrderWrites(pool),
     webhookEndpoints: new PostgresWebhookEndpointStore(pool),
     webhookDeliveryQueue: new PostgresWebhookDeliveryQueue(pool),
     webhookDeliveryLog: new PostgresWebhookDeliveryLog(pool),

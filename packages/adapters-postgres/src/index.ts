@@ -16,6 +16,7 @@ export { PostgresSessionStore, type PostgresSessionStoreOptions } from './postgr
 export { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
 export { PostgresStoreStateRepository } from './postgres-store-state-repository.js';
 export { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
+export { PostgresKeyedOrderWrites } from './postgres-keyed-order-writes.js';
 export { PostgresSlotPlaces } from './postgres-slot-places.js';
 export { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.js';
 export { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';

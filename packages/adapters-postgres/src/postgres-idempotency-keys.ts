@@ -18,7 +18,7 @@ import { ORDER_COLUMNS, toOrder, type OrderRow } from './order-mapper.js';
 /** Each attempt loses only to a request that released the record meanwhile; a few always suffice. */
 const MAX_ATTEMPTS = 5;
 
-const KEY_COLUMNS = 'customer_id, key, state, fingerprint, owner, order_id, order_created_at, lock_expires_at, expires_at';
+export const KEY_COLUMNS = 'customer_id, key, state, fingerprint, owner, order_id, order_created_at, lock_expires_at, expires_at';
 
 interface KeyRow {
   customer_id: string;
@@ -32,22 +32,38 @@ interface KeyRow {
   expires_at: Date;
 }
 
-/**
- * Claims, or answers nothing when a live record holds the key. The sweep removes a few records
- * expired long ago (never the key being claimed: one statement must not change a row twice).
- */
-const CLAIM = `
-WITH swept AS (
+/** Claims, or answers nothing when a live record holds the key; sweeps a few long-expired records. */
+/** Removes a few records expired long ago (never the key being claimed: one statement must not change a row twice). */
+export const SWEEP_EXPIRED_KEYS = `swept AS (
   DELETE FROM idempotency_keys WHERE (customer_id, key) IN (
     SELECT customer_id, key FROM idempotency_keys
      WHERE expires_at <= $9::timestamptz - interval '1 hour' AND NOT (customer_id = $1 AND key = $2)
-     LIMIT 10 FOR UPDATE SKIP LOCKED))
-INSERT INTO idempotency_keys AS k (${KEY_COLUMNS}) VALUES ($1, $2, 'in_progress', $3, $4, $5, $6, $7, $8)
+     LIMIT 10 FOR UPDATE SKIP LOCKED))`;
+
+/** Claims the key in `state`, or returns no row when a live record holds it. */
+export const claimInsert = (state: 'in_progress' | 'completed', returning: string): string => `
+INSERT INTO idempotency_keys AS k (${KEY_COLUMNS}) VALUES ($1, $2, '${state}', $3, $4, $5, $6, $7, $8)
 ON CONFLICT (customer_id, key) DO UPDATE SET
-  state = 'in_progress', fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, order_id = EXCLUDED.order_id,
+  state = EXCLUDED.state, fingerprint = EXCLUDED.fingerprint, owner = EXCLUDED.owner, order_id = EXCLUDED.order_id,
   order_created_at = EXCLUDED.order_created_at, lock_expires_at = EXCLUDED.lock_expires_at, expires_at = EXCLUDED.expires_at
 WHERE k.expires_at <= $9::timestamptz
-RETURNING 1`;
+RETURNING ${returning}`;
+const CLAIM = `WITH ${SWEEP_EXPIRED_KEYS}${claimInsert('in_progress', '1')}`;
+
+/** The parameters of `claimStatement`, in its order. */
+export function claimParameters(claim: IdempotencyClaim, now: Date): unknown[] {
+  return [
+    claim.customerId,
+    claim.key,
+    claim.fingerprint,
+    claim.owner,
+    claim.orderId,
+    copyDate(claim.orderCreatedAt),
+    copyDate(claim.lockExpiresAt),
+    copyDate(claim.expiresAt),
+    copyDate(now),
+  ];
+}
 
 /** The live record and, once completed, its order (the customer's own). */
 const HELD = `
@@ -65,17 +81,7 @@ export class PostgresIdempotencyKeys implements IdempotencyKeys {
   claim(claim: IdempotencyClaim, now: Date): Promise<ClaimResult> {
     return databaseOperation(async () => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const claimed = await this.pool.query(CLAIM, [
-          claim.customerId,
-          claim.key,
-          claim.fingerprint,
-          claim.owner,
-          claim.orderId,
-          copyDate(claim.orderCreatedAt),
-          copyDate(claim.lockExpiresAt),
-          copyDate(claim.expiresAt),
-          copyDate(now),
-        ]);
+        const claimed = await this.pool.query(CLAIM, claimParameters(claim, now));
         if (claimed.rowCount === 1) return { kind: 'claimed' };
         const held = await this.pool.query<KeyRow & { order_row: (Omit<OrderRow, 'created_at' | 'updated_at' | 'promised_at'> & { created_at: string; updated_at: string; promised_at: string }) | null }>(HELD, [
           claim.customerId,

@@ -4,7 +4,7 @@
  * orders_outbox holds only those orders.
  */
 import type { OrderOutbox } from '@storefront/domain';
-import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
+import type { PublishedMark, UnpublishedOrder } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { toOrder, type OrderRow } from './order-mapper.js';
 import { unpublishedOrdersQuery } from './order-queries.js';
@@ -19,6 +19,19 @@ export class PostgresOrderOutbox implements OrderOutbox {
       const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
       const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
       return result.rows.map((row) => ({ order: toOrder(row), publishedVersion: row.published_version }));
+    });
+  }
+
+  /** The marks of a batch in one UPDATE, with markPublished's conditions per order. */
+  markAllPublished(marks: readonly PublishedMark[]): Promise<void> {
+    return databaseOperation(async () => {
+      if (marks.length === 0) return;
+      await this.pool.query(
+        `UPDATE orders o SET published_version = m.version
+           FROM unnest($1::text[], $2::int[]) AS m(order_id, version)
+          WHERE o.order_id = m.order_id AND o.published_version < m.version AND o.version >= m.version`,
+        [marks.map((m) => m.orderId), marks.map((m) => m.version)],
+      );
     });
   }
 

@@ -20,6 +20,7 @@ import type {
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
+import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
 import type { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -28,6 +29,8 @@ export interface DatabaseAdapterSet {
   readonly menu: MenuRepository;
   readonly orders: OrderRepository;
   readonly idempotencyKeys: IdempotencyKeys;
+  /** PostgreSQL's one-statement placement of a fresh key (absent: step by step). */
+  readonly keyedOrderWrites?: KeyedOrderWrites;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   readonly pendingErasures: PendingErasures;

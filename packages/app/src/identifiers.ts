@@ -30,6 +30,7 @@ import type {
   WebhookUrlPolicy,
 } from '@storefront/domain';
 import type { HttpWebhookSender } from '@storefront/adapters-webhooks';
+import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
@@ -55,6 +56,7 @@ const PasswordResetTokenStoreId: unique symbol = Symbol.for('storefront.Password
 const MailersId: unique symbol = Symbol.for('storefront.Mailers');
 const StoreStateRepositoryId: unique symbol = Symbol.for('storefront.StoreStateRepository');
 const SlotPlacesId: unique symbol = Symbol.for('storefront.SlotPlaces');
+const KeyedOrderWritesId: unique symbol = Symbol.for('storefront.KeyedOrderWrites');
 const RateLimiterId: unique symbol = Symbol.for('storefront.RateLimiter');
 const OrderEventLogId: unique symbol = Symbol.for('storefront.OrderEventLog');
 const HealthProbes: unique symbol = Symbol.for('storefront.HealthProbes');
@@ -103,6 +105,8 @@ export const TYPES = {
   StoreStateRepository: StoreStateRepositoryId,
   /** Places taken per slot (STOREFRONT_SLOT_CAPACITY), shared by every instance on the database. */
   SlotPlaces: SlotPlacesId,
+  /** A fresh key's claim and order in one write (PostgreSQL), else null: step by step. */
+  KeyedOrderWrites: KeyedOrderWritesId,
   RateLimiter: RateLimiterId,
   /** The log of order events the live streams read: Redis with REDIS_URL, else in-process. */
   OrderEventLog: OrderEventLogId,
@@ -159,6 +163,7 @@ export interface Services {
   [TYPES.Mailers]: Mailers | undefined;
   [TYPES.StoreStateRepository]: StoreStateRepository;
   [TYPES.SlotPlaces]: SlotPlaces;
+  [TYPES.KeyedOrderWrites]: KeyedOrderWrites | null;
   [TYPES.RateLimiter]: RateLimiter;
   [TYPES.OrderEventLog]: OrderEventLog;
   [TYPES.HealthProbes]: readonly HealthProbe[];

@@ -38,6 +38,7 @@ import { SetAcceptingOrders } from './store/set-accepting-orders.js';
 import { SetProductAvailability } from './store/set-product-availability.js';
 import { StoreGate } from './store/store-gate.js';
 import { Authenticate } from './accounts/authenticate.js';
+import { CallerCache, type CallerCacheOptions } from './accounts/caller-cache.js';
 import { CheckStatus } from './status/check-status.js';
 import { GetCurrentCustomer } from './accounts/get-current-customer.js';
 import { ImportMenu } from './menu/import-menu.js';
@@ -48,6 +49,7 @@ import { defaultLoginEmailPolicy } from './accounts/password-attempts.js';
 import { Logout } from './accounts/logout.js';
 import type { PlaceOrderOptions } from './orders/place-order.js';
 import { PlaceOrder } from './orders/place-order.js';
+import type { KeyedOrderWrites } from './orders/keyed-order-writes.js';
 import { CheckRateLimit } from './rate-limits/check-rate-limit.js';
 import { GetRateLimitStatus } from './rate-limits/get-rate-limit-status.js';
 import { RefreshSession } from './accounts/refresh-session.js';
@@ -81,6 +83,8 @@ export interface StorefrontPorts {
   readonly idempotencyKeys: IdempotencyKeys;
   /** The order changes not yet published as events (kept by the orders' store). */
   readonly orderOutbox: OrderOutbox;
+  /** A fresh key's claim, order and completion in one write, where the store offers it. */
+  readonly keyedOrderWrites?: KeyedOrderWrites;
   readonly customers: CustomerRepository;
   /** Accounts whose erasure is requested and not finished (kept on the account records). */
   readonly pendingErasures: PendingErasures;
@@ -157,6 +161,11 @@ export interface StorefrontOptions {
    */
   readonly pollPolicy?: RateLimitPolicy;
   readonly orders?: PlaceOrderOptions;
+  /**
+   * The session and customer of a token kept per instance for `ttlMs` (a shared database's round
+   * trips); revocations made through this storefront clear it at once. Default off.
+   */
+  readonly callerCache?: CallerCacheOptions;
   /** The store's name and currency. Default `Storefront`, `USD`. */
   readonly store?: Partial<StoreSettings>;
   /** When the store takes orders by the clock. Default: always open, in UTC. */
@@ -290,7 +299,12 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     { name: options.store?.name ?? 'Storefront', currency: options.store?.currency ?? 'USD', taxes: options.store?.taxes ?? NO_TAX },
     clock,
   );
-  const { customers, sessions, hasher, tokens, limiter } = ports;
+  const { hasher, tokens, limiter } = ports;
+  // With a caller cache, every write that can revoke goes through its watch and clears it.
+  const callers = (options.callerCache?.ttlMs ?? 0) > 0 ? new CallerCache(ports.sessions, ports.customers, clock, options.callerCache) : null;
+  const customers = callers?.watchCustomers(ports.customers) ?? ports.customers;
+  const sessions = callers?.watchSessions(ports.sessions) ?? ports.sessions;
+  const pendingErasures = callers?.watchErasures(ports.pendingErasures) ?? ports.pendingErasures;
   const planner = new FulfilmentPlanner({
     hours: gate.hours,
     rules: { ...DEFAULT_SLOT_RULES, ...options.fulfilment },
@@ -317,18 +331,18 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   };
   const eraseAccount = new EraseAccount({
     ...{ customers, sessions, hasher, limiter, clock, loginPolicy, loginEmailPolicy, background },
-    ...{ resetTokens: ports.resetTokens, erasures: ports.pendingErasures, orders: ports.orders, events: ports.events },
+    ...{ resetTokens: ports.resetTokens, erasures: pendingErasures, orders: ports.orders, events: ports.events },
     webhooks: webhooks && { deliveries: webhooks.upkeep, payload: webhooks.payload },
   });
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored, ports.keyedOrderWrites ?? null),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
     logout: new Logout(sessions, clock),
-    authenticate: new Authenticate({ customers, sessions, tokens }),
+    authenticate: new Authenticate({ customers, sessions, tokens, ...(callers && { callers }) }),
     getCurrentCustomer: new GetCurrentCustomer(),
     checkRateLimit: new CheckRateLimit(limiter, requestPolicy),
     getRateLimitStatus: new GetRateLimitStatus(limiter, requestPolicy),
@@ -354,7 +368,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     requestPasswordReset: new RequestPasswordReset(passwordReset),
     confirmPasswordReset: new ConfirmPasswordReset(passwordReset),
     eraseAccount,
-    erasureSweep: new ErasureSweep(ports.pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
+    erasureSweep: new ErasureSweep(pendingErasures, (customerId) => eraseAccount.finish(customerId), background, options.erasures),
     labelCustomers: new LabelCustomers(customers),
     background,
     webhooks: webhooks?.admin,

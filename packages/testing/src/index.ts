@@ -12,6 +12,7 @@ export {
   type IdempotencyStores,
   type PlacementAdapters,
 } from './contracts/order-repository.contract.js';
+export { describeKeyedOrderWritesContract, type KeyedWriteAdapters } from './contracts/keyed-order-writes.contract.js';
 export { FakeClock } from './fake-clock.js';
 export { FakeTimers } from './fake-timers.js';
 export { seededRandom } from './seeded-random.js';

@@ -2,6 +2,7 @@
  * The domain: `createStorefront` wired from whatever adapters the other modules bound. A plain
  * factory, so the domain classes need no decorators and never see the container.
  */
+import { sha256Hex } from '@storefront/adapters-crypto';
 import { orderEventJson } from '@storefront/adapters-http';
 import { createStorefront, type Storefront } from '@storefront/domain';
 import { ContainerModule } from 'inversify';
@@ -48,12 +49,14 @@ export function coreModule(): ContainerModule {
         TYPES.Metrics,
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
+        TYPES.KeyedOrderWrites,
       ],
-      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady, keyedOrderWrites) =>
         withErasureSweep(databaseReady, createStorefront(
           {
             ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
             slotPlaces,
+            ...(keyedOrderWrites && { keyedOrderWrites }),
             ...{ webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
           },
@@ -63,6 +66,10 @@ export function coreModule(): ContainerModule {
               onRecovery: () => logger.info({}, 'order events: publishing again'),
             },
             store: { name: config.storeName, currency: config.currency, taxes: config.taxes },
+            // The Idempotency-Key fingerprint by node:crypto's synchronous hash (same digest).
+            orders: { sha256Hex },
+            // A shared database: a token's session and customer kept 1 s per instance (DECISIONS: 2 s elsewhere).
+            ...(config.database !== 'memory' && { callerCache: { ttlMs: 1000 } }),
             openingHours: config.openingHours,
             fulfilment: config.slots,
             requestPolicy: { name: 'default', limit: config.rateLimit.max, windowSeconds: config.rateLimit.windowSeconds },

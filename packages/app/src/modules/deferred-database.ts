@@ -3,6 +3,7 @@
  * PostgreSQL): each port goes to the connected adapter, or fails with `database_unavailable` while
  * there is none, so the bindings stay synchronous. One list of every port's methods for every database.
  */
+import { RevisionCheckedMenu } from '@storefront/adapter-support';
 import type { HealthProbe } from '@storefront/domain';
 import type { Bind } from 'inversify';
 import { bindFactory } from '../binding.js';
@@ -16,7 +17,10 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.DatabaseReady, [connection], (c) => async () => {
     await c.ready();
   });
-  bindFactory(bind, TYPES.MenuRepository, [connection], (c) => deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }));
+  // Menu reads from this instance's copy, the revision checked at most once a second.
+  bindFactory(bind, TYPES.MenuRepository, [connection, TYPES.Clock], (c, clock) =>
+    new RevisionCheckedMenu(deferredPort(() => c.require().menu, { list: true, findByIds: true, upsertByName: true, setAvailability: true, revision: true }), clock),
+  );
   bindFactory(bind, TYPES.OrderRepository, [connection], (c) =>
     deferredPort(() => c.require().orders, {
       insert: true,
@@ -31,7 +35,15 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.IdempotencyKeys, [connection], (c) =>
     deferredPort(() => c.require().idempotencyKeys, { claim: true, takeOver: true, complete: true, abandon: true, release: true }),
   );
-  bindFactory(bind, TYPES.OrderOutbox, [connection], (c) => deferredPort(() => c.require().orderOutbox, { listUnpublished: true, markPublished: true }));
+  bindFactory(bind, TYPES.OrderOutbox, [connection], (c) => ({
+    ...deferredPort(() => c.require().orderOutbox, { listUnpublished: true, markPublished: true, markAllPublished: true }),
+    // A store without the batch (MongoDB) marks one by one, as the relay would.
+    markAllPublished: async (marks) => {
+      const outbox = c.require().orderOutbox;
+      if (outbox.markAllPublished !== undefined) return outbox.markAllPublished(marks);
+      await Promise.all(marks.map((mark) => outbox.markPublished(mark.orderId, mark.version)));
+    },
+  }));
   bindFactory(bind, TYPES.CustomerRepository, [connection], (c) =>
     deferredPort(() => c.require().customers, {
       findByEmail: true,

@@ -21,6 +21,7 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
+    bindFactory(bind, TYPES.KeyedOrderWrites, [], () => null);
     bindFactory(bind, TYPES.WebhookEndpointStore, [TYPES.MemoryAdapters], (memory) => memory.webhookEndpoints);
     bindFactory(bind, TYPES.WebhookDeliveryQueue, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryQueue);
     bindFactory(bind, TYPES.WebhookDeliveryLog, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryLog);

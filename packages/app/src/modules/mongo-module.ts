@@ -6,6 +6,7 @@
  */
 import { ContainerModule } from 'inversify';
 import type { StorefrontConfig } from '../config.js';
+import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
 import type { Logger } from '../logger.js';
 import { MongoDatabaseConnection } from '../mongo-connection.js';
@@ -21,5 +22,6 @@ export function mongoModule(uri: string): ContainerModule {
       .inSingletonScope()
       .onDeactivation((connection) => connection.stop());
     bindDeferredDatabase(bind, TYPES.MongoConnection);
+    bindFactory(bind, TYPES.KeyedOrderWrites, [], () => null);
   });
 }

@@ -6,7 +6,9 @@
  */
 import { ContainerModule } from 'inversify';
 import type { StorefrontConfig } from '../config.js';
+import { bindFactory } from '../binding.js';
 import { TYPES } from '../identifiers.js';
+import { deferredPort } from '../mongo-connection.js';
 import type { Logger } from '../logger.js';
 import { PostgresDatabaseConnection } from '../postgres-connection.js';
 import { bindDeferredDatabase } from './deferred-database.js';
@@ -21,5 +23,7 @@ export function postgresModule(url: string): ContainerModule {
       .inSingletonScope()
       .onDeactivation((connection) => connection.stop());
     bindDeferredDatabase(bind, TYPES.PostgresConnection);
+    // A fresh key's claim, order and completion in one statement.
+    bindFactory(bind, TYPES.KeyedOrderWrites, [TYPES.PostgresConnection], (c) => deferredPort(() => c.require().keyedOrderWrites!, { placeFresh: true }));
   });
 }

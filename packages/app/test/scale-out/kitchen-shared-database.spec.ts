@@ -85,6 +85,18 @@ describe('Scaling out the kitchen: two instances on one shared database', functi
     expect(await order.json()).to.include({ error: 'product_unavailable' });
   });
 
+  it('shows an 86 on the instance that made it at once, though each instance serves its own copy of the menu', async () => {
+    const dish = await simpleDish(one!.url);
+    for (const available of [false, true]) {
+      const patched = await send(one!.url, 'PATCH', `/api/staff/products/${dish}`, staff, { available });
+      expect(patched.status, await patched.clone().text()).to.equal(200);
+      const menu = ((await (await fetch(`${one!.url}/api/products`)).json()) as { products: ProductJson[] }).products;
+      expect(menu.find((p) => p.product_id === dish)?.available).to.equal(available);
+      const order = await send(one!.url, 'POST', '/api/orders', customer, { items: [{ product_id: dish, quantity: 1 }] });
+      expect(order.status).to.equal(available ? 201 : 422);
+    }
+  });
+
   it('refuses orders on the other instance with store_closed within 2 s of a pause, and takes them again after', async () => {
     const menu = ((await (await fetch(`${two!.url}/api/products`)).json()) as { products: ProductJson[] }).products;
     const dish = menu.find((p) => p.available && p.option_groups.every((g) => g.min === 0))!;

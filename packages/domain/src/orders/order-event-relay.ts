@@ -102,7 +102,8 @@ export class OrderEventRelay {
         const events = due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion));
         await this.log.append(events);
         await this.webhooks?.enqueue(events);
-        await Promise.all(due.map(({ order }) => this.outbox.markPublished(order.orderId, order.version)));
+        if (this.outbox.markAllPublished !== undefined) await this.outbox.markAllPublished(due.map(({ order }) => ({ orderId: order.orderId, version: order.version })));
+        else await Promise.all(due.map(({ order }) => this.outbox.markPublished(order.orderId, order.version)));
         if (due.length < this.batchSize) break;
       }
       if (this.failing) {

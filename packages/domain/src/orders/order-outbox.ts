@@ -18,4 +18,15 @@ export interface OrderOutbox {
   listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]>;
   /** Raises the order's published mark to `version` (never lowers it; unknown ids are ignored). */
   markPublished(orderId: string, version: number): Promise<void>;
+  /**
+   * `markPublished` of each, in one write where the store can (one round trip for a relay's batch);
+   * absent: the relay marks one by one.
+   */
+  markAllPublished?(marks: readonly PublishedMark[]): Promise<void>;
+}
+
+/** An order's version whose events are published. */
+export interface PublishedMark {
+  readonly orderId: string;
+  readonly version: number;
 }

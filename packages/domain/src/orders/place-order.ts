@@ -16,6 +16,7 @@ import { placedState } from './order-lifecycle.js';
 import type { MenuRepository } from '../menu/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
 import type { OrderRepository } from './order-repository.js';
+import type { KeyedOrderWrites } from './keyed-order-writes.js';
 import type { Clock } from '../shared/security.js';
 import { LeftClaims } from './left-claims.js';
 import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
@@ -54,6 +55,11 @@ export interface PlaceOrderOptions {
   readonly idempotencyLockSeconds?: number;
   /** How orders are taxed. Default: no tax. */
   readonly taxes?: TaxSettings;
+  /**
+   * SHA-256 of a text as lower-case hex: the Idempotency-Key fingerprint. Default Web Crypto's
+   * (asynchronous, portable); a host gives its synchronous hash (node:crypto's costs a fraction).
+   */
+  readonly sha256Hex?: (text: string) => string | Promise<string>;
 }
 
 /** The request as checked: lines, fulfilment and tip. */
@@ -83,6 +89,7 @@ export class PlaceOrder {
   private readonly lockMs: number;
   private readonly taxes: TaxSettings;
   private readonly left: LeftClaims;
+  private readonly hash: (text: string) => string | Promise<string>;
 
   constructor(
     private readonly menu: MenuRepository,
@@ -96,11 +103,14 @@ export class PlaceOrder {
     options: PlaceOrderOptions = {},
     /** Told after an order is stored (the event relay publishes it). */
     private readonly stored: () => void = () => undefined,
+    /** A fresh key's claim, order and completion in one write, where the store offers it. */
+    private readonly writes: KeyedOrderWrites | null = null,
   ) {
     this.ttlMs = (options.idempotencyTtlSeconds ?? 24 * 3600) * 1000;
     this.lockMs = (options.idempotencyLockSeconds ?? 60) * 1000;
     this.taxes = options.taxes ?? NO_TAX;
     this.left = new LeftClaims(keys, clock);
+    this.hash = options.sha256Hex ?? sha256Hex;
   }
 
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -117,8 +127,10 @@ export class PlaceOrder {
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    const fingerprint = await sha256Hex(JSON.stringify(fingerprintOfRequest(request)));
+    const fingerprint = await this.hash(JSON.stringify(fingerprintOfRequest(request)));
     const owner = randomToken(20);
+    const fresh = await this.placeFresh(ref, fingerprint, owner, reservation, request);
+    if (fresh !== null) return fresh;
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
@@ -171,6 +183,42 @@ export class PlaceOrder {
       // Another request changed the record since it was read: look again.
     }
     throw inUse();
+  }
+
+  /**
+   * The common case in one write: priced first, then claim, order and completion together. Null
+   * (nothing written) when the store cannot, when pricing refuses (the step-by-step protocol then
+   * answers: a replay still replays while the store is closed) or when a live record holds the key.
+   * Only without slot capacity: pricing would take a place for a key that may turn out held.
+   */
+  private async placeFresh(
+    ref: IdempotencyKeyRef,
+    fingerprint: string,
+    owner: string,
+    reservation: Reservation,
+    request: OrderRequest,
+  ): Promise<PlaceOrderResult | null> {
+    if (this.writes === null || this.planner.rules.capacity !== null) return null;
+    let order: Order;
+    try {
+      order = await this.price(ref.customerId, request, reservation);
+    } catch {
+      return null;
+    }
+    const now = this.clock.now();
+    const claim = {
+      ...ref,
+      fingerprint,
+      owner,
+      orderId: reservation.orderId,
+      orderCreatedAt: reservation.createdAt,
+      lockExpiresAt: this.lockFrom(now),
+      expiresAt: new Date(now.getTime() + this.ttlMs),
+    };
+    // A failure wrote all or nothing: a retry replays the order or places it.
+    if ((await this.writes.placeFresh(claim, order, now)) === 'held') return null;
+    this.stored();
+    return { order, replayed: false };
   }
 
   /** Places the reserved order while `owner` holds the key's claim. */

@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+/**
+ * The JavaScript cost of `POST /api/orders` against `GET /api/products` in the memory store,
+ * without the kernel or a load generator (as bench/inprocess.mjs does for the menu): the service's
+ * request listener is fed HTTP/1.1 requests through 16 in-memory sockets, one request in flight on
+ * each; a fresh Idempotency-Key on every POST. Prints the CPU µs per request of each, alternated,
+ * and the stored orders counted against the 201s.
+ *
+ *   node bench/inprocess-orders.mjs [requests] [rounds]       # default 20,000 × 5 of each
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/inprocess-orders.mjs 20000 1 post
+ *
+ * Run from a fresh `tsc -b`. Exported for bench/run.mjs (`pnpm bench memorders`).
+ */
+import http from 'node:http';
+import { Duplex } from 'node:stream';
+
+const CONNECTIONS = 16;
+const root = new URL('..', import.meta.url);
+
+/** An in-memory socket: what the server writes goes to `sink`; requests are pushed in. */
+class FakeSocket extends Duplex {
+  constructor(sink) {
+    super();
+    this.sink = sink;
+    this.remoteAddress = '127.0.0.1';
+    this.remotePort = 40000;
+  }
+  _read() {}
+  _write(chunk, _encoding, callback) {
+    this.sink(chunk);
+    callback();
+  }
+  setTimeout() {
+    return this;
+  }
+  setNoDelay() {
+    return this;
+  }
+  setKeepAlive() {
+    return this;
+  }
+}
+
+/** A keep-alive connection to `server` that sends one request at a time and parses the answer. */
+function connection(server) {
+  let buffer = Buffer.alloc(0);
+  let waiting = null;
+  const socket = new FakeSocket((chunk) => {
+    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    const end = buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = buffer.subarray(0, end).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (buffer.length < end + 4 + length) return;
+    const status = Number(head.slice(9, 12));
+    const body = buffer.subarray(end + 4, end + 4 + length);
+    buffer = buffer.subarray(end + 4 + length);
+    const done = waiting;
+    waiting = null;
+    done({ status, body });
+  });
+  server.emit('connection', socket);
+  return (raw) =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      socket.push(raw);
+    });
+}
+
+function raw(method, path, headers = {}, body) {
+  const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
+}
+
+/** Starts the service in memory mode in this process and returns its never-listening server. */
+export async function startInProcess(env = {}) {
+  let server;
+  const create = http.createServer;
+  http.createServer = (...args) => {
+    const made = create(...args);
+    server ??= made;
+    return made;
+  };
+  const { startStorefront } = await import(new URL('packages/app/dist/src/server.js', root).href);
+  const running = await startStorefront({
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    STOREFRONT_STORE: 'memory',
+    RATE_LIMIT_MAX: '100000000',
+    LOGIN_RATE_LIMIT_MAX: '100000000',
+    SCRYPT_LOG_N: '10',
+    ...env,
+  });
+  http.createServer = create;
+  await running.ready;
+  return { server, running };
+}
+
+/** `drive(n, next)`: n requests from `next()` over CONNECTIONS connections → { cpu µs/req, statuses }. */
+async function drive(connections, n, next) {
+  const statuses = new Map();
+  let remaining = n;
+  const before = process.cpuUsage();
+  await Promise.all(
+    connections.map(async (send) => {
+      while (remaining > 0) {
+        remaining--;
+        const { status } = await send(next());
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  const used = process.cpuUsage(before);
+  return { cpu: (used.user + used.system) / n, statuses };
+}
+
+export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only, env = {} } = {}) {
+  const { server, running } = await startInProcess(env);
+  const connections = Array.from({ length: CONNECTIONS }, () => connection(server));
+  const send = connections[0];
+  const login = await send(raw('POST', '/api/auth/login', { 'Content-Type': 'application/json' }, JSON.stringify({ email: 'alice@example.com', password: 'alice-password' })));
+  const token = JSON.parse(login.body).access_token;
+  const menu = JSON.parse((await send(raw('GET', '/api/products'))).body).products;
+  const dish = menu.find((p) => p.available && (p.option_groups ?? []).every((g) => g.min === 0));
+  const body = JSON.stringify({ items: [{ product_id: dish.product_id, quantity: 2 }] });
+  const prefix = `inproc-${Date.now().toString(36)}-`;
+  let n = 0;
+  const post = () => raw('POST', '/api/orders', { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Idempotency-Key': prefix + ++n }, body);
+  const getRaw = raw('GET', '/api/products');
+  const get = () => getRaw;
+  // Warm-up of both.
+  await drive(connections, 5_000, get);
+  await drive(connections, 5_000, post);
+  const results = { get: [], post: [] };
+  let created = 5_000; // the warm-up's (checked below: all 201)
+  let bad = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, next] of [['get', get], ['post', post]]) {
+      if (only !== undefined && only !== name) continue;
+      const { cpu, statuses } = await drive(connections, requests, next);
+      results[name].push(cpu);
+      if (name === 'post') created += statuses.get(201) ?? 0;
+      for (const [status, count] of statuses) if (status !== (name === 'post' ? 201 : 200)) bad += count;
+    }
+  }
+  const listed = await send(raw('GET', '/api/orders?limit=1', { Authorization: `Bearer ${token}` }));
+  const stored = JSON.parse(listed.body).meta.total;
+  return { ...results, created, stored, bad };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const requests = Number(process.argv[2] ?? 20_000);
+  const rounds = Number(process.argv[3] ?? 5);
+  // INPROCESS_LOG_LEVEL=info: with the access log, as the service runs (stdout to /dev/null then).
+  const env = process.env.INPROCESS_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.INPROCESS_LOG_LEVEL };
+  const r = await measureMemoryOrders({ requests, rounds, only: process.argv[4] || undefined, env });
+  const fmt = (xs) => (xs.length === 0 ? '–' : `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+  console.error(`GET /api/products, memory, in-process: CPU µs/req median ${fmt(r.get)}`);
+  console.error(`POST /api/orders, memory, in-process: CPU µs/req median ${fmt(r.post)}`);
+  if (r.get.length > 0 && r.post.length > 0) console.error(`POST/GET CPU: ${(median(r.post) / median(r.get)).toFixed(2)} (target ≤ 2.5)`);
+  console.error(`orders stored ${r.stored} for ${r.created} 201s; other statuses ${r.bad}${r.stored === r.created ? '' : ' — MISMATCH'}`);
+  process.exit(r.stored === r.created && r.bad === 0 ? 0 : 1);
+}

@@ -1,0 +1,121 @@
+/**
+ * The `placement` scenario of bench/run.mjs (issue 36, item 4), two parts, each alternated round
+ * after round (the machine is shared: load drifts):
+ *
+ * 1. pgbench's built-in TPC-B-like script (five statements a transaction) at 16 clients on a
+ *    throwaway database (`pgbench -i`), against the service's POST /api/orders on PostgreSQL (a
+ *    fresh Idempotency-Key each, 16 connections) on another throwaway database of the same server:
+ *    the ratio of the service's placements/s to pgbench's transactions/s, and the service's CPU per
+ *    placement.
+ * 2. The memory store: POST /api/orders (fresh Idempotency-Key each) against GET /api/products, in
+ *    CPU µs per request of the service process.
+ *
+ * Each part ends by counting the stored orders against the 201s (warm-ups included).
+ */
+import { execFile } from 'node:child_process';
+import { generateSigningKey } from '../packages/adapters-crypto/dist/src/index.js';
+import { createTestDatabase } from '../packages/testing/dist/src/postgres-test-database.js';
+import { json, login } from './lib.mjs';
+import { median, summarize } from './stats.mjs';
+
+const CLIENTS = 16;
+
+function pgbench(args, seconds) {
+  return new Promise((resolve, reject) =>
+    execFile('pgbench', args, { encoding: 'utf8', timeout: (seconds + 120) * 1000 }, (error, stdout, stderr) => (error ? reject(new Error(`pgbench ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout))),
+  );
+}
+
+/** The customer's placement request (a dish without required options, a fresh key each time). */
+async function placement(url) {
+  const token = await login(url, 'alice@example.com', 'alice-password');
+  const menu = (await json(`${url}/api/products`)).body.products;
+  const dish = menu.find((p) => p.available && p.option_groups.every((g) => g.min === 0));
+  return {
+    token,
+    request: {
+      url: `${url}/api/orders`,
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ product_id: dish.product_id, quantity: 2 }] }),
+      uniqueHeader: 'Idempotency-Key',
+    },
+  };
+}
+
+/** The customer's stored orders, and whether every 201 (measured and warm-up) has one. */
+async function countStored(url, token, answered, warmups) {
+  const stored = (await json(`${url}/api/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } })).body.meta.total;
+  return { stored, answered, ok: stored >= answered && stored <= answered + warmups };
+}
+
+export async function placementScenario({ child, run, row, log, fmt, serviceEnv, rounds, duration }) {
+  const notes = [];
+  const verdicts = [];
+  const warmupSeconds = 1;
+
+  // Part 1: pgbench against PostgreSQL placement.
+  const bench = await createTestDatabase('storefront_pgbench');
+  const service = await createTestDatabase('storefront_bench_place');
+  try {
+    await pgbench(['-i', '-q', '-s', '1', bench.url], 0);
+    const env = { ...serviceEnv, STOREFRONT_STORE: 'postgres', DATABASE_URL: service.url, STOREFRONT_DEMO_DATA: 'true', TOKEN_SECRET_KEY: generateSigningKey() };
+    const svc = await child('service.mjs', env);
+    const { token, request } = await placement(svc.url);
+    log(`placement: pgbench -b tpcb-like -c ${CLIENTS} (${bench.name}) against POST /api/orders on PostgreSQL (${service.name}), alternated`);
+    const tps = [];
+    const places = [];
+    for (let round = 0; round < rounds; round++) {
+      const out = await pgbench(['-b', 'tpcb-like', '-n', '-c', String(CLIENTS), '-j', '2', '-T', String(Math.max(1, Math.round(duration))), bench.url], duration);
+      tps.push(Number(/tps = ([\d.]+)/.exec(out)?.[1]));
+      places.push(await run(svc, request));
+      log(`    round ${round + 1}: pgbench ${fmt(tps.at(-1))} tps, placement ${fmt(places.at(-1).rps)} req/s (${fmt(places.at(-1).cpu, 0)} µs CPU each)`);
+    }
+    const ratios = places.map((m, i) => m.rps / tps[i]);
+    row('POST /api/orders, PostgreSQL, fresh Idempotency-Key', summarize(places), median(ratios), 'pgbench TPC-B-like');
+    const answered = places.reduce((sum, m) => sum + m.requests, 0);
+    const count = await countStored(svc.url, token, answered, Number.POSITIVE_INFINITY);
+    const cpu = median(places.map((m) => m.cpu));
+    verdicts.push(
+      `PostgreSQL placement ≥ 0.5 of pgbench TPC-B-like at ${CLIENTS} clients: **${median(ratios) >= 0.5 ? 'met' : 'not met'}** (${fmt(median(ratios), 2)}, rounds ${ratios.map((r) => fmt(r, 2)).join(', ')}; pgbench ${tps.map((t) => fmt(t)).join(', ')} tps)`,
+      `service CPU per PostgreSQL placement ≤ 500 µs: **${cpu <= 500 ? 'met' : 'not met'}** (${fmt(cpu)} µs, rounds ${places.map((m) => fmt(m.cpu)).join(', ')})`,
+    );
+    notes.push(`placement (PostgreSQL): ${fmt(count.stored)} orders stored for ${fmt(answered)} measured 201s plus the warm-ups${count.stored >= answered ? '' : ' — FEWER THAN ANSWERED!'}`);
+    await memoryPart({ child, run, row, log, fmt, serviceEnv, rounds, notes, verdicts, postgres: svc });
+    await svc.stop();
+  } finally {
+    await Promise.all([bench.drop(), service.drop()]);
+  }
+  return { notes, verdicts };
+}
+
+/** Memory POST against GET (CPU per request), and PostgreSQL's GET /api/products against memory's. */
+async function memoryPart({ child, run, row, log, fmt, serviceEnv, rounds, notes, verdicts, postgres }) {
+  const mem = await child('service.mjs', serviceEnv);
+  try {
+    const { token, request } = await placement(mem.url);
+    const get = { url: `${mem.url}/api/products` };
+    const pgGet = { url: `${postgres.url}/api/products` };
+    const gets = [];
+    const posts = [];
+    const pgGets = [];
+    for (let round = 0; round < rounds; round++) {
+      gets.push(await run(mem, get));
+      posts.push(await run(mem, request));
+      pgGets.push(await run(postgres, pgGet));
+      log(`    round ${round + 1}: memory GET ${fmt(gets.at(-1).cpu, 1)} µs, POST ${fmt(posts.at(-1).cpu, 1)} µs CPU per request; GET /api/products ${fmt(gets.at(-1).rps)} req/s memory, ${fmt(pgGets.at(-1).rps)} PostgreSQL`);
+    }
+    const readRatios = pgGets.map((m, i) => m.rps / gets[i].rps);
+    row('GET /api/products, PostgreSQL (placement rounds)', summarize(pgGets), median(readRatios), 'memory');
+    verdicts.push(`PostgreSQL GET /api/products ≥ 0.9 of memory's: **${median(readRatios) >= 0.9 ? 'met' : 'not met'}** (${fmt(median(readRatios), 2)}, rounds ${readRatios.map((r) => fmt(r, 2)).join(', ')}; CPU µs ${fmt(median(pgGets.map((m) => m.cpu)), 1)} against ${fmt(median(gets.map((m) => m.cpu)), 1)})`);
+    const ratios = posts.map((m, i) => m.cpu / gets[i].cpu);
+    row('GET /api/products, memory (placement rounds)', summarize(gets));
+    row('POST /api/orders, memory, fresh Idempotency-Key', summarize(posts));
+    verdicts.push(`memory POST CPU ≤ 2.5 × memory GET CPU: **${median(ratios) <= 2.5 ? 'met' : 'not met'}** (${fmt(median(ratios), 2)}, rounds ${ratios.map((r) => fmt(r, 2)).join(', ')})`);
+    const answered = posts.reduce((sum, m) => sum + m.requests, 0);
+    const count = await countStored(mem.url, token, answered, Number.POSITIVE_INFINITY);
+    notes.push(`placement (memory): ${fmt(count.stored)} orders stored for ${fmt(answered)} measured 201s plus the warm-ups${count.stored >= answered ? '' : ' — FEWER THAN ANSWERED!'}`);
+  } finally {
+    await mem.stop();
+  }
+}
