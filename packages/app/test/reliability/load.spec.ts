@@ -244,7 +244,11 @@ describe('Orders under load', function () {
     );
 
     expect([...warmUp.unexpected, ...placing.unexpected, ...replaying.unexpected], 'answers other than 201 and 409 in use').to.deep.equal([]);
-    expect(sum('conflicts'), 'some retries raced a request in flight').to.be.greaterThan(0);
+    // On PostgreSQL a fresh key's claim and order are one statement (KeyedOrderWrites): a retry waits
+    // on the key's row and replays, so no request there ever finds the claim in flight.
+    if (process.env['STOREFRONT_TEST_STORE'] !== 'postgres') {
+      expect(sum('conflicts'), 'some retries raced a request in flight').to.be.greaterThan(0);
+    }
     expect(sum('abandoned'), 'some first requests were abandoned').to.be.greaterThan(0);
     expect(replaying.replays, 'the last phase only replays').to.equal(replaying.requests);
 
