@@ -12,3 +12,8 @@ export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, LEASE_HELD_SCAN, LEASE_MAX_WIN
 export type { LeaseWindow } from './lease-window.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './sliding-window.js';
 export type { WindowBuckets } from './sliding-window.js';
+export { AUTHORIZATION_WINDOW_MS, CardNetwork, CardNetworkError, TEST_CARDS } from './card-network.js';
+export type { CardAnswer, CardIntent, CardNetworkOptions, CardRefund } from './card-network.js';
+export { IdempotencyConflict, IdempotencyLedger } from './idempotency-ledger.js';
+export { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome } from './payment-intents.js';
+export type { IntentView, RefundView } from './payment-intents.js';
