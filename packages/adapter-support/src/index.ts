@@ -15,5 +15,5 @@ export type { WindowBuckets } from './sliding-window.js';
 export { AUTHORIZATION_WINDOW_MS, CardNetwork, CardNetworkError, TEST_CARDS } from './card-network.js';
 export type { CardAnswer, CardIntent, CardNetworkOptions, CardRefund } from './card-network.js';
 export { IdempotencyConflict, IdempotencyLedger } from './idempotency-ledger.js';
-export { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome } from './payment-intents.js';
+export { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome, refusalOf } from './payment-intents.js';
 export type { IntentView, RefundView } from './payment-intents.js';

@@ -3,7 +3,7 @@
  * the Stripe adapter (from the API's objects) and the memory card network (which keeps its intents
  * in the same shape), so both gateways answer alike.
  */
-import type { PaymentIntentOutcome, Refund, RefundCategory } from '@storefront/domain/adapter-kit';
+import type { PaymentIntentOutcome, RefusedPaymentRequest, Refund, RefundCategory } from '@storefront/domain/adapter-kit';
 
 /** The fields of a Stripe PaymentIntent the outcome depends on (snake_case, as the API has them). */
 export interface IntentView {
@@ -80,6 +80,15 @@ export function refundOutcome(refund: RefundView): Refund {
     category: refund.reason !== null && CATEGORIES.has(refund.reason) ? (refund.reason as RefundCategory) : null,
     reason: refund.metadata['reason'] ?? '',
   };
+}
+
+/**
+ * A refusal for Stripe's error `code` on a request about `intentId`: an amount beyond what the
+ * intent holds (`amount_too_large`, `charge_already_refunded`), or anything else its state forbids.
+ */
+export function refusalOf(intentId: string, code: string | undefined): RefusedPaymentRequest {
+  const tooMuch = code === 'amount_too_large' || code === 'charge_already_refunded';
+  return { status: 'refused', intentId, refusal: tooMuch ? 'amount_too_large' : 'unexpected_state' };
 }
 
 /** Stripe's longest metadata value: the staff's words are cut to it. */

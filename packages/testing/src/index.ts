@@ -57,3 +57,4 @@ export {
   type WebhookDeliveryPorts,
   type WebhookDeliveryStoresUnderTest,
 } from './contracts/webhook-deliveries.contract.js';
+export { describePaymentGatewayContract, type PaymentGatewayUnderTest } from './contracts/payment-gateway.contract.js';
