@@ -185,7 +185,12 @@ export class CardNetwork {
   createRefund(input: { paymentIntent: string; amount?: number; reason: string | null; metadata: Readonly<Record<string, string>> }): CardRefund {
     const intent = this.intent(input.paymentIntent);
     if (intent.status !== 'succeeded' || intent.latest_charge === null) {
-      throw new CardNetworkError('refused', 'charge_not_captured', `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, intent);
+      throw new CardNetworkError(
+        'refused',
+        'payment_intent_unexpected_state',
+        `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`,
+        intent,
+      );
     }
     const left = intent.amount_received - intent.amount_refunded;
     const amount = input.amount ?? left;
