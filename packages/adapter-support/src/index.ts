@@ -13,3 +13,8 @@ export type { LeaseWindow } from './lease-window.js';
 export { bucketWidthMs, decideSlidingWindow, SLIDING_WINDOW_BUCKETS } from './sliding-window.js';
 export type { WindowBuckets } from './sliding-window.js';
 export { MENU_REVISION_CHECK_MS, RevisionCheckedMenu } from './revision-checked-menu.js';
+export { AUTHORIZATION_WINDOW_MS, CardNetwork, CardNetworkError, TEST_CARDS } from './card-network.js';
+export type { CardAnswer, CardIntent, CardNetworkOptions, CardRefund } from './card-network.js';
+export { IdempotencyConflict, IdempotencyLedger } from './idempotency-ledger.js';
+export { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome, refusalOf } from './payment-intents.js';
+export type { IntentView, RefundView } from './payment-intents.js';

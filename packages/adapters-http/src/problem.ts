@@ -60,6 +60,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
   database_unavailable: 500,
   service_unavailable: 503,
+  payment_provider_unavailable: 503,
 };
 
 /** A failure of the request itself, answered with its code's status and its message. */

@@ -36,6 +36,7 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   rate_limited: 429,
   database_unavailable: 500,
   service_unavailable: 503,
+  payment_provider_unavailable: 503,
 };
 
 describe('HTTP error mapping', () => {

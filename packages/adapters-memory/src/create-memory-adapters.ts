@@ -29,6 +29,7 @@ import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
 import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
 import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
+import { InMemoryPaymentGateway } from './in-memory-payment-gateway.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
@@ -72,6 +73,11 @@ export interface MemoryAdapters {
   readonly webhookDeliveryQueue: WebhookDeliveryQueue;
   readonly webhookDeliveryLog: WebhookDeliveryLog;
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
+  /**
+   * An extra, not a port createStorefront takes (yet): a card network in memory, for tests and the
+   * demo of payments; the test plays the customer's browser and the provider's outages on it.
+   */
+  readonly payments: InMemoryPaymentGateway;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -100,6 +106,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     webhookDeliveryQueue: new InMemoryWebhookDeliveryQueue(deliveries),
     webhookDeliveryLog: new InMemoryWebhookDeliveryLog(deliveries),
     webhookDeliveryUpkeep: new InMemoryWebhookDeliveryUpkeep(deliveries),
+    payments: new InMemoryPaymentGateway({ clock }),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

@@ -22,6 +22,7 @@ export { InMemoryWebhookDeliveryLog } from './in-memory-webhook-delivery-log.js'
 export { InMemoryWebhookDeliveryQueue } from './in-memory-webhook-delivery-queue.js';
 export { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upkeep.js';
 export { WebhookDeliveryRows } from './webhook-delivery-rows.js';
+export { InMemoryPaymentGateway, type InMemoryPaymentGatewayOptions } from './in-memory-payment-gateway.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
 export { DEMO_TAXES, demoMenu, type MenuDocument } from './demo/demo-menu.js';

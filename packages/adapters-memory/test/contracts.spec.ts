@@ -11,6 +11,7 @@ import {
   describeOrderRepositoryContract,
   describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
+  describePaymentGatewayContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
@@ -27,6 +28,7 @@ import {
   InMemoryOrderEventLog,
   InMemoryOrderRepository,
   InMemoryPasswordResetTokenStore,
+  InMemoryPaymentGateway,
   InMemoryRateLimiter,
   InMemorySessionStore,
   InMemorySlotPlaces,
@@ -68,4 +70,15 @@ describeWebhookDeliveriesContract('InMemoryWebhookDelivery{Queue,Log,Upkeep}', a
   const rows = new WebhookDeliveryRows();
   const store = { queue: new InMemoryWebhookDeliveryQueue(rows), log: new InMemoryWebhookDeliveryLog(rows), upkeep: new InMemoryWebhookDeliveryUpkeep(rows) };
   return { store, other: store };
+});
+
+describePaymentGatewayContract('InMemoryPaymentGateway', async () => {
+  const clock = new FakeClock();
+  const gateway = new InMemoryPaymentGateway({ clock });
+  return {
+    gateway,
+    confirm: async (intentId, card) => void (await gateway.confirm(intentId, card)),
+    setDown: (down) => void (gateway.available = !down),
+    advance: (ms) => clock.advance(ms),
+  };
 });

@@ -156,3 +156,29 @@ export type { WebhookPayload } from './webhooks/webhook-events.js';
 export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './accounts/customer.js';
 export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
+
+// Payments: the provider port (not wired into placement yet) and the values it answers.
+export { InvalidPaymentRequest } from './payments/payment-gateway.js';
+export type {
+  AuthorizationRequest,
+  AuthorizedPayment,
+  AwaitingPayment,
+  CanceledPayment,
+  CancelReason,
+  CancelRequest,
+  CapturedPayment,
+  CaptureRequest,
+  DeclinedPayment,
+  PaymentGateway,
+  PaymentIntentOutcome,
+  PaymentRequiringAction,
+  PaymentStatus,
+  ProcessingPayment,
+  Refund,
+  RefundCategory,
+  RefundedPayment,
+  RefundOutcome,
+  RefundRequest,
+  RefusedPaymentRequest,
+} from './payments/payment-gateway.js';
+export { paymentKeys } from './payments/payment-keys.js';

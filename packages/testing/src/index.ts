@@ -58,3 +58,5 @@ export {
   type WebhookDeliveryPorts,
   type WebhookDeliveryStoresUnderTest,
 } from './contracts/webhook-deliveries.contract.js';
+export { describePaymentGatewayContract, type PaymentGatewayUnderTest } from './contracts/payment-gateway.contract.js';
+export { signStripePayload, StripeStandIn, type SignedEvent, type StandInMode, type StandInRequest, type StripeStandInOptions } from './stripe-stand-in.js';

@@ -40,7 +40,9 @@ export type DomainErrorCode =
   /** The items come to less than the delivery zone's minimum (`details[].minimumOrder`). */
   | 'below_minimum_order'
   /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
-  | 'service_unavailable';
+  | 'service_unavailable'
+  /** The payment provider cannot be reached, failed or answered too late; retry later (`retryAfterSeconds`). */
+  | 'payment_provider_unavailable';
 
 /** One problem with one input field; `path` is a JSON-pointer-like dotted path (`items.0.quantity`). */
 export interface FieldIssue {
