@@ -22,7 +22,9 @@ export class InMemoryProviderEvents implements ProviderEvents {
     const key = keyOf(provider, eventId);
     const row = this.rows.get(key);
     const at = completedAt.getTime();
-    if (row?.completedAt == null) this.rows.set(key, { leaseUntil: row?.leaseUntil ?? at, completedAt: at });
+    // Completed already: the first completion stands. Released or removed meanwhile: recorded done.
+    if (row === undefined) this.rows.set(key, { leaseUntil: at, completedAt: at });
+    else if (row.completedAt === null) row.completedAt = at;
     return Promise.resolve();
   }
 
