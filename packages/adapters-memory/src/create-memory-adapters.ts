@@ -22,6 +22,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
+import type { ProviderEvents } from '@storefront/domain/adapter-kit';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
@@ -30,6 +31,7 @@ import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
 import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPaymentGateway } from './in-memory-payment-gateway.js';
+import { InMemoryProviderEvents } from './in-memory-provider-events.js';
 import { InMemoryPasswordResetTokenStore } from './in-memory-password-reset-token-store.js';
 import { InMemoryRateLimiter } from './in-memory-rate-limiter.js';
 import { InMemorySessionStore } from './in-memory-session-store.js';
@@ -78,6 +80,8 @@ export interface MemoryAdapters {
    * demo of payments; the test plays the customer's browser and the provider's outages on it.
    */
   readonly payments: InMemoryPaymentGateway;
+  /** An extra too (issue 35 item 5): the provider events taken in, each id once; not wired yet. */
+  readonly providerEvents: ProviderEvents;
   /** `store` and `rate_limiter`; memory is always reachable, so both are always healthy. */
   readonly probes: readonly HealthProbe[];
 }
@@ -107,6 +111,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     webhookDeliveryLog: new InMemoryWebhookDeliveryLog(deliveries),
     webhookDeliveryUpkeep: new InMemoryWebhookDeliveryUpkeep(deliveries),
     payments: new InMemoryPaymentGateway({ clock }),
+    providerEvents: new InMemoryProviderEvents(),
     probes: [alwaysHealthy('store'), alwaysHealthy('rate_limiter')],
   };
 }

@@ -23,6 +23,7 @@ export { InMemoryWebhookDeliveryQueue } from './in-memory-webhook-delivery-queue
 export { InMemoryWebhookDeliveryUpkeep } from './in-memory-webhook-delivery-upkeep.js';
 export { WebhookDeliveryRows } from './webhook-delivery-rows.js';
 export { InMemoryPaymentGateway, type InMemoryPaymentGatewayOptions } from './in-memory-payment-gateway.js';
+export { InMemoryProviderEvents } from './in-memory-provider-events.js';
 export { createMemoryAdapters, type MemoryAdapterOptions, type MemoryAdapters } from './create-memory-adapters.js';
 export { loadMenuFile, MenuFileError } from './load-menu-file.js';
 export { DEMO_TAXES, demoMenu, type MenuDocument } from './demo/demo-menu.js';

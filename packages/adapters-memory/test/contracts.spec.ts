@@ -12,6 +12,7 @@ import {
   describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
   describePaymentGatewayContract,
+  describeProviderEventsContract,
   describeRateLimiterContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
@@ -29,6 +30,7 @@ import {
   InMemoryOrderRepository,
   InMemoryPasswordResetTokenStore,
   InMemoryPaymentGateway,
+  InMemoryProviderEvents,
   InMemoryRateLimiter,
   InMemorySessionStore,
   InMemorySlotPlaces,
@@ -82,3 +84,5 @@ describePaymentGatewayContract('InMemoryPaymentGateway', async () => {
     advance: (ms) => clock.advance(ms),
   };
 });
+
+describeProviderEventsContract('InMemoryProviderEvents', async () => new InMemoryProviderEvents());

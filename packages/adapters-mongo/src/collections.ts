@@ -16,6 +16,7 @@ export const COLLECTIONS = {
   slotPlaces: 'slot_places',
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
+  providerEvents: 'provider_events',
 } as const;
 
 export const INDEXES = {
@@ -76,6 +77,10 @@ export const INDEXES = {
   webhookDeliveriesByEndpointStatus: 'webhook_deliveries_by_endpoint_status',
   /** The stats' count and oldest pending delivery (hinted: the planner does not pick a partial index for `status` alone). */
   webhookDeliveriesPendingAge: 'webhook_deliveries_pending_age',
+  /** One record per (provider, event id): the unique rule that makes a provider event's claim atomic. */
+  providerEventOnce: 'provider_events_once',
+  /** Retention's walk over completed events, oldest first (unfinished ones, completedAt null, sort before every date and are never read). */
+  providerEventsCompleted: 'provider_events_completed',
 } as const;
 
 const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
@@ -118,6 +123,10 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
     { name: INDEXES.webhookDeliveriesByEndpoint, key: { webhookId: 1, createdAt: -1, _id: -1 } },
     { name: INDEXES.webhookDeliveriesByEndpointStatus, key: { webhookId: 1, status: 1, createdAt: -1, _id: -1 } },
     { name: INDEXES.webhookDeliveriesPendingAge, key: { createdAt: 1 }, partialFilterExpression: { status: 'pending' } },
+  ],
+  [COLLECTIONS.providerEvents]: [
+    { name: INDEXES.providerEventOnce, key: { provider: 1, eventId: 1 }, unique: true },
+    { name: INDEXES.providerEventsCompleted, key: { completedAt: 1 } },
   ],
 };
 

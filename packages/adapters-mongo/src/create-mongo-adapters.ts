@@ -21,6 +21,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
+import type { ProviderEvents } from '@storefront/domain/adapter-kit';
 import type { Db } from 'mongodb';
 import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
@@ -37,6 +38,7 @@ import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
 import { MongoSlotPlaces, type SlotPlacesDocument } from './mongo-slot-places.js';
+import { MongoProviderEvents, type ProviderEventDocument } from './mongo-provider-events.js';
 import { MongoStoreStateRepository, type StoreStateDocument } from './mongo-store-state-repository.js';
 import { MongoWebhookDeliveryLog } from './mongo-webhook-delivery-log.js';
 import { MongoWebhookDeliveryQueue } from './mongo-webhook-delivery-queue.js';
@@ -72,6 +74,8 @@ export interface MongoAdapters {
   readonly webhookDeliveryQueue: WebhookDeliveryQueue;
   readonly webhookDeliveryLog: WebhookDeliveryLog;
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
+  /** An extra, not a port createStorefront takes (yet): the provider events taken in, each id once (issue 35 item 5). */
+  readonly providerEvents: ProviderEvents;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -111,6 +115,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     webhookDeliveryQueue: new MongoWebhookDeliveryQueue(deliveries),
     webhookDeliveryLog: new MongoWebhookDeliveryLog(deliveries),
     webhookDeliveryUpkeep: new MongoWebhookDeliveryUpkeep(deliveries),
+    providerEvents: new MongoProviderEvents(db.collection<ProviderEventDocument>(COLLECTIONS.providerEvents)),
     probes: [probe],
   };
 }

@@ -19,6 +19,7 @@ export { MongoWebhookEndpointStore } from './mongo-webhook-endpoint-store.js';
 export { MongoWebhookDeliveryLog } from './mongo-webhook-delivery-log.js';
 export { MongoWebhookDeliveryQueue } from './mongo-webhook-delivery-queue.js';
 export { MongoWebhookDeliveryUpkeep } from './mongo-webhook-delivery-upkeep.js';
+export { MongoProviderEvents, type ProviderEventDocument } from './mongo-provider-events.js';
 export { COLLECTIONS, INDEXES, ensureIndexes, IndexBuildError, type IndexOptions } from './collections.js';
 export { DATA_UPGRADES, dropRetiredIndexes, upgradeOrders, upgradeDatabase, type SchemaDocument } from './upgrades.js';
 export { isDatabaseUnavailable, databaseOperation, toDomainError } from './database-errors.js';

@@ -13,6 +13,7 @@ import {
   describeOrderRepositoryContract,
   describePendingErasuresContract,
   describePasswordResetTokenStoreContract,
+  describeProviderEventsContract,
   describeSessionStoreContract,
   describeSlotCapacityContract,
   describeStoreStateRepositoryContract,
@@ -48,6 +49,7 @@ describe('Mongo adapters', function () {
   describePendingErasuresContract('MongoPendingErasures', async () => adapters);
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
   describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);
+  describeProviderEventsContract('MongoProviderEvents', async () => adapters.providerEvents);
 
   describe('createMongoAdapters', () => {
     it('can be run again on the same database (its indexes already exist)', async () => {

@@ -21,7 +21,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
-import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, ProviderEvents } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
 import { PostgresPendingErasures } from './postgres-pending-erasures.js';
@@ -30,6 +30,7 @@ import { PostgresKeyedOrderWrites } from './postgres-keyed-order-writes.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
 import { PostgresOrderOutbox } from './postgres-order-outbox.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
+import { PostgresProviderEvents } from './postgres-provider-events.js';
 import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { PostgresSlotPlaces } from './postgres-slot-places.js';
@@ -66,6 +67,8 @@ export interface PostgresAdapters {
   readonly webhookDeliveryQueue: WebhookDeliveryQueue;
   readonly webhookDeliveryLog: WebhookDeliveryLog;
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
+  /** An extra, not a port createStorefront takes (yet): the provider events taken in, each id once (issue 35 item 5). */
+  readonly providerEvents: ProviderEvents;
   /** `store`: `SELECT 1` on the pool. */
   readonly probes: readonly HealthProbe[];
 }
@@ -92,6 +95,7 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     webhookDeliveryQueue: new PostgresWebhookDeliveryQueue(pool),
     webhookDeliveryLog: new PostgresWebhookDeliveryLog(pool),
     webhookDeliveryUpkeep: new PostgresWebhookDeliveryUpkeep(pool),
+    providerEvents: new PostgresProviderEvents(pool),
     probes: [postgresDatabaseProbe(pool)],
   };
 }

@@ -22,3 +22,4 @@ export { PostgresWebhookEndpointStore } from './postgres-webhook-endpoint-store.
 export { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
 export { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
 export { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';
+export { PostgresProviderEvents } from './postgres-provider-events.js';

@@ -16,6 +16,7 @@ import { slotPlaceLeases } from '../src/migrations/005-slot-place-leases.js';
 import { webhookRetention } from '../src/migrations/006-webhook-retention.js';
 import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import { taxes } from '../src/migrations/008-taxes.js';
+import { providerEvents } from '../src/migrations/009-provider-events.js';
 import { historyEntry, orderParameters } from '../src/order-mapper.js';
 import {
   createPostgresAdapters,
@@ -239,6 +240,31 @@ const UPGRADES: readonly Upgrade[] = [
         await orders.insert(order);
         expect(await orders.findById(order.orderId)).to.deep.equal(order);
       }
+    },
+  },
+  {
+    // Provider events (file 009): a new table; orders stored before still read and move, and an
+    // event id is claimed once, completed, and forgotten by retention.
+    to: MIGRATIONS.indexOf(providerEvents) + 1,
+    seed: async (pool) => {
+      const at = '2025-06-01T12:00:00Z';
+      await pool.query(
+        `INSERT INTO orders (order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, subtotal, delivery_fee, tip, fulfilment, promised_at)
+         VALUES ('ord_before_events', 'cus_before_events', '[{"productId":"prd_x","name":"Soup","quantity":1,"unitPrice":450,"lineTotal":450,"options":[]}]', 450, 'USD', $1, 'placed', 1, $1, $2,
+                 450, 0, 0, '{"type":"pickup","time":"asap"}', $1)`,
+        [at, JSON.stringify([{ status: 'placed', at }])],
+      );
+    },
+    check: async (pool) => {
+      const { orders, providerEvents: events } = await createPostgresAdapters({ pool });
+      const old = await orders.findById('ord_before_events');
+      expect(old).to.deep.include({ amount: 450, status: 'placed' });
+      await orders.applyMove(planMove(old!, { to: 'accepted', by: 'staff' }, new Date('2025-06-01T12:05:00Z')));
+      const received = new Date('2025-06-01T12:06:00Z');
+      expect(await events.claim('stripe', 'evt_after_upgrade', received)).to.equal(true);
+      expect(await events.claim('stripe', 'evt_after_upgrade', received)).to.equal(false);
+      await events.complete('stripe', 'evt_after_upgrade', received);
+      expect(await events.removeBefore(new Date('2025-06-02T00:00:00Z'), 10)).to.equal(1);
     },
   },
 ];

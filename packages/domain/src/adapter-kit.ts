@@ -182,3 +182,5 @@ export type {
   RefusedPaymentRequest,
 } from './payments/payment-gateway.js';
 export { paymentKeys } from './payments/payment-keys.js';
+export { PROVIDER_EVENT_LEASE_MS } from './payments/provider-events.js';
+export type { ProviderEvents } from './payments/provider-events.js';

@@ -58,5 +58,6 @@ export {
   type WebhookDeliveryPorts,
   type WebhookDeliveryStoresUnderTest,
 } from './contracts/webhook-deliveries.contract.js';
+export { describeProviderEventsContract } from './contracts/provider-events.contract.js';
 export { describePaymentGatewayContract, type PaymentGatewayUnderTest } from './contracts/payment-gateway.contract.js';
 export { signStripePayload, StripeStandIn, type SignedEvent, type StandInMode, type StandInRequest, type StripeStandInOptions } from './stripe-stand-in.js';

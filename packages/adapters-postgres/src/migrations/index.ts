@@ -11,7 +11,8 @@ import { slotPlaceLeases } from './005-slot-place-leases.js';
 import { webhookRetention } from './006-webhook-retention.js';
 import { erasurePending } from './007-erasure-pending.js';
 import { taxes } from './008-taxes.js';
+import { providerEvents } from './009-provider-events.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes, providerEvents];
 
 export type { Migration };
