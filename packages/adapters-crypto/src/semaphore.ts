@@ -1,13 +1,9 @@
 /**
- * A counting semaphore with a bounded, fair wait: at most `permits` tasks run at once, the rest
- * wait, but only so many (`maxQueue`) and only so long (`maxWaitMs`); a waiter whose caller gave up
- * (its `signal` fired) leaves the queue at once. Waiting is fair between the callers' keys (client
- * addresses): they take turns, a key with nothing waiting goes first, and when the places are full
- * the longest line gives one up to a shorter one (waiting-lanes.ts); tasks of one key run in
- * arrival order. Used to bound concurrent scrypt work, whose memory cost (128 · N · r bytes each)
- * would otherwise grow with the number of simultaneous logins, and to answer a login that cannot be
- * served soon at once instead of after the request time-out (when nobody is left to read its
- * answer, and its hash would only delay the others).
+ * A counting semaphore with a bounded, fair wait: at most `permits` tasks run, at most `maxQueue`
+ * wait, each until `maxWaitMs` or its `signal`. Callers' keys take turns (waiting-lanes.ts); one
+ * key's tasks run in arrival order. It bounds concurrent scrypt work, whose memory grows with
+ * simultaneous logins, and answers a login that cannot be served soon at once, not after the
+ * request time-out when nobody reads the answer.
  */
 import type { AbortSignalLike } from '@storefront/domain/adapter-kit';
 import { WaitingLanes, type Waiter } from './waiting-lanes.js';

@@ -1,13 +1,9 @@
 /**
- * The OpeningHours port over the `opening_hours` library: the OpenStreetMap syntax
- * (`Mo-Fr 11:00-22:00; Sa,Su 12:00-23:00`) is one store owners already know from maps, and the
- * library parses and evaluates all of it (ranges past midnight, months, weeks, Easter …), with
- * far more care than a hand-written parser would get.
- *
- * The library reads a Date through its *local* getters, i.e. in the process's time zone. The store
- * has a zone of its own, so this adapter never hands it a real instant: it turns the instant into
- * the store's wall clock, gives the library a Date whose local fields read that wall clock, and
- * maps the library's wall-clock answers back to instants (zoned-time.ts).
+ * The OpeningHours port over the `opening_hours` library: the OpenStreetMap syntax store owners
+ * know from maps, parsed and evaluated with far more care than a hand-written parser would get.
+ * The library reads a Date through its local getters (the process's zone), so it is never handed a
+ * real instant: it gets a Date whose local fields read the store's wall clock, and its answers are
+ * mapped back to instants (zoned-time.ts).
  */
 import OpeningHoursLibrary from 'opening_hours';
 import type { optional_conf } from 'opening_hours';

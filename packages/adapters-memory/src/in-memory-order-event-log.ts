@@ -1,12 +1,8 @@
 /**
- * The order event log in process memory: the embedded default, where this process is every
- * instance. Same rules as the Redis log (ids are dense sequence numbers from 1, appends are
- * idempotent per order and version, the window is the last hour and never fewer than the newest
- * 10,000 events), with no I/O: every call completes before it returns.
- *
- * Memory stays bounded: events are trimmed on append by the window rule, and an order's record
- * (the newest version appended for it) is dropped once its event has left the window and it was
- * written more than 24 hours ago.
+ * The order event log in process memory (the embedded default): the Redis log's rules (dense ids
+ * from 1, appends idempotent per order and version, the window of the last hour and at least the
+ * newest 10,000 events) with no I/O. Memory is bounded: events are trimmed on append, and an
+ * order's record is dropped once its event left the window and it was written over 24 h ago.
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
 import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';

@@ -1,12 +1,8 @@
 /**
- * Orders in process memory. Every method runs to completion without awaiting, which is what makes
- * each step atomic here: of moves planned on one version exactly one finds that version still
- * stored. The key records (InMemoryIdempotencyKeys) and the outbox (InMemoryOrderOutbox) of this
- * store read its rows through `find` and `locate`, synchronously, so their steps are atomic too.
- *
- * Each order's row is in its customer's log (their list, paged by index) and in its status's queue
- * (the kitchen's list, and the way to an order by id); a move swaps the row in both at once, and
- * puts the order last in the outbox marks (OutboxMarks) in the same step, so no change is ever stored
+ * Orders in process memory. No method awaits, which makes each step atomic: of moves planned on one
+ * version exactly one finds it stored. Key records and the outbox read rows synchronously (`find`,
+ * `locate`), so their steps are atomic too. A move swaps the row in the customer's log and the
+ * status queue and puts the order last in the outbox marks in the same step, so no change is stored
  * without being due for publishing.
  */
 import type {

@@ -1,12 +1,8 @@
 /**
- * The in-process sliding-window limiter: the embedded default and the fallback when Redis is
- * down. It runs `decideSlidingWindow` (@storefront/adapter-support), so it decides exactly like the Redis script.
- *
- * Memory stays bounded with many callers: a caller whose buckets have all expired is dropped (when
- * met, and by a sweep spread over decisions), and past `maxKeys` the least recently seen caller is
- * evicted. Evicting a live caller forgets its count (it may get a fresh quota), which is why the
- * cap is large and only a flood of distinct keys ever reaches it. "Least recently seen" is kept to
- * the second: a caller is moved to the end of the map at most once a second, not on every request.
+ * The in-process sliding-window limiter: the embedded default and the fallback when Redis is down,
+ * deciding exactly like the Redis script (`decideSlidingWindow`, @storefront/adapter-support).
+ * Memory is bounded: a caller whose buckets all expired is dropped, and past `maxKeys` the least
+ * recently seen caller (kept to the second) is evicted, forgetting its count: hence a large cap.
  */
 import type { Clock, RateLimiter, RateLimitPolicy } from '@storefront/domain';
 import { decideSlidingWindow, type WindowBuckets } from '@storefront/adapter-support';

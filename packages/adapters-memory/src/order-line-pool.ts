@@ -1,10 +1,8 @@
 /**
- * Orders repeat the same lines (same dish, quantity and price) over and over, so each distinct
- * line, and the one-line item list made of it, is stored once and shared by every order that has
- * it: at a million orders this saves over a hundred MB. Shared lines are frozen, so no reader can
- * change another order through them. The pool is bounded; past `maxLines` lines are stored unshared.
- * A line without options (most lines) shares one frozen empty list and costs what it did before
- * options existed; a line with options is pooled by its options too.
+ * Orders repeat the same lines, so each distinct line, and the one-line item list made of it, is
+ * stored once and shared, frozen so that no reader changes another order through it. The pool is
+ * bounded (past `maxLines`, lines are stored unshared). Lines without options share one frozen
+ * empty list; a line with options is pooled by its options too.
  */
 import type { OrderLine } from '@storefront/domain';
 import type { OrderLineOption } from '@storefront/domain/adapter-kit';

@@ -1,10 +1,8 @@
 /**
- * An order as the memory store keeps it: a compact frozen row. Dates are numbers (a Date could be
- * changed in place with setTime), lines are shared through the OrderLinePool, and an order still
- * as placed (most of a busy store) has no lifecycle fields at all: status `placed`, version 1 and
- * its one-entry history follow from `createdAtMs`. A moved order's dates sit in one array of plain
- * numbers (see `lifecycle`) instead of an object per history entry: a million completed orders
- * would otherwise carry five entry objects each. A move swaps in a new row; rows never change.
+ * An order as the memory store keeps it: a compact frozen row. Dates are numbers (a Date can be
+ * changed with setTime), lines shared through the OrderLinePool; an order still placed has no
+ * lifecycle fields (status, version 1 and history follow from `createdAtMs`), and a moved order's
+ * dates are one array of numbers, not an object per history entry. Rows never change; moves swap.
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, StatusChange } from '@storefront/domain/adapter-kit';

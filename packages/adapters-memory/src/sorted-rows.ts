@@ -1,12 +1,8 @@
 /**
- * Order rows sorted oldest first (created_at, then order_id; or by another order given), for a list that changes in the middle:
- * the kitchen takes orders off the front of a status's list and adds them to another. One flat
- * array would move every pointer after the change (about a millisecond at a million rows); here the
- * rows sit in chunks of at most CHUNK_MAX, so an insert or removal moves at most a chunk, and a
- * prefix count per chunk keeps rank(key) and at(rank) at O(log n).
- *
- * `reads` counts the rows compared or handed out by the read paths (rank, at, cursor): a test can
- * check that a deep page costs what a first page does without timing anything.
+ * Order rows sorted (created_at, then order_id, or another order given) for a list that changes in
+ * the middle. Rows sit in chunks of at most CHUNK_MAX, so an insert or removal moves at most a
+ * chunk, not every pointer after it, and a prefix count per chunk keeps rank and at at O(log n).
+ * `reads` counts rows read, so a test checks a deep page costs what a first one does, untimed.
  */
 import { compareRows, type OrderRow, type RowKey } from './order-row.js';
 

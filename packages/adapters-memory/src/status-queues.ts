@@ -1,10 +1,8 @@
 /**
- * Every order, in two sorted lists per status: by promise (promised_at, then placement: the
- * kitchen's queue) and by placement (the way to an order by its id: an id carries its creation time,
- * so an order is found by key in at most seven lists, without an index of a million ids). A page over several statuses is found without walking the rows before
- * it: for each list, a binary search for how many of its rows come before the page (a row's rank
- * in the union is its rank in its own list plus its rank in each other list), then a merge of
- * `limit` rows from there. O(statuses² · log² n + limit · statuses), whatever the page.
+ * Every order in two sorted lists per status: by promise (the kitchen's queue) and by placement
+ * (the way to an order by id: an id carries its creation time, so at most seven lists are
+ * searched). A page over several statuses needs no walk: per list, a binary search for how many of
+ * its rows precede the page, then a merge of `limit` rows (cost: docs/performance.md).
  */
 import type { OrderStatus } from '@storefront/domain';
 import { ORDER_STATUSES } from '@storefront/domain';

@@ -1,15 +1,9 @@
 /**
  * The webhook deliveries in process memory, shared by the three memory ports of one store
- * (InMemoryWebhookDeliveryQueue, -Log and -Upkeep): the rows and the indexes every change keeps
- * up to date. No port method awaits between its reads and its writes, so two workers of this
- * process leasing at once never get the same delivery (in memory, this process is every instance).
- *
- * Leasing must not walk every pending delivery: a dead endpoint can hold thousands. Each endpoint
- * keeps a ready queue (a heap by the time a delivery may be leased) holding only the heads of its
- * orders, the pending deliveries with no lower pending version of the same order (and those
- * without an order); a later version enters it when the earlier ones leave. Heap entries are not
- * removed when a row changes: an entry whose stamp is old, or whose row is no longer a head, is
- * dropped when it reaches the top.
+ * (InMemoryWebhookDeliveryQueue, -Log, -Upkeep). No port method awaits between its reads and
+ * writes, so two workers never lease the same delivery. Each endpoint keeps a heap of only the
+ * heads of its orders (no lower pending version), so a lease never walks the thousands a dead
+ * endpoint holds; stale heap entries are dropped when they reach the top.
  */
 import type { WebhookEvent } from '@storefront/domain/adapter-kit';
 import { MinHeap } from './min-heap.js';

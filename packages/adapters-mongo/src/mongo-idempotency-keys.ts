@@ -1,9 +1,8 @@
 /**
- * Idempotency-Key records in MongoDB, beside the orders collection (a held claim is answered with
- * its order, read from it in the claim's causal session); atomic without transactions: the unique index
- * on (customerId, key) lets exactly one insert create a record, and every later change of a record
- * is one update filtered on its holder (`owner`) and state, so a request that lost the record (it
- * outlived its lock and was taken over) changes nothing. The protocol that uses these steps is the
+ * Idempotency-Key records in MongoDB, beside the orders (a held claim is answered with its order,
+ * read in the claim's causal session). Atomic without transactions: the unique index on
+ * (customerId, key) lets one insert create a record, and every later change is one update filtered
+ * on its holder (`owner`) and state, so a request taken over changes nothing. The protocol is the
  * domain's PlaceOrder.
  */
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';

@@ -1,31 +1,9 @@
 /**
- * The webhook delivery queue in MongoDB, shared by every instance. (The admin's log and the
- * upkeep are mongo-webhook-delivery-log.ts and -upkeep.ts.)
- *
- * What the lease relies on (MongoDB manual, "Atomicity and Transactions"): a write is atomic on one
- * document, and of concurrent updates whose filters name the fields they change, the server
- * re-checks each filter against the document as the previous update left it, so only one matches.
- * Each claim is one findOneAndUpdate whose filter is "pending, due, and not leased or its lease
- * ran out" and whose update sets a new lease: of two workers claiming one delivery, the second's
- * filter no longer matches (it gets null) and it moves on. The driver (6.0 and later) answers the
- * document itself, or null when nothing matched (includeResultMetadata false, the default).
- * findAndModify is a retryable write: a retry after a lost reply is answered with the first
- * execution's result, not applied twice.
- *
- * MongoDB has no "lock and skip" for a batch, so `lease` walks the due candidates (oldest due
- * first, through the due index: only the endpoints asked for, each its own range of the index,
- * merged) and claims them one by one, reading at most a window of LEASE_HELD_SCAN more than it
- * wants, and more windows only while one was full of held-back deliveries (as PostgreSQL does). The per-(endpoint, order) rule is a
- * probe per ordered candidate (the pending-order index) before its claim; a lower version
- * becoming pending between probe and claim (enqueued late, or retried by an admin) is not seen,
- * as under PostgreSQL's snapshot. As there (see postgres-webhook-delivery-queue.ts), the walk is
- * keyed by an internal `readyAt`: a candidate found held back is moved HELD_BACK_RECHECK_MS on, so
- * that the thousands held behind an endpoint that is down are not probed at every lease, and the
- * record that delivers or fails the earlier version brings the later ones back to their due time
- * (a second write: a crash between the two leaves them at most HELD_BACK_RECHECK_MS late).
- *
- * `record` is a single conditional update: it carries the lease token, and a worker whose lease
- * was taken over matches nothing.
+ * The webhook delivery queue in MongoDB, shared by every instance (the admin's log and the upkeep:
+ * mongo-webhook-delivery-log.ts, -upkeep.ts). A claim is one findOneAndUpdate filtered on "pending,
+ * due, not leased or its lease ran out": of two claimers only one matches (MongoDB manual,
+ * "Atomicity and Transactions"). No "lock and skip" for a batch, so `lease` claims candidates one
+ * by one; held-back ones move on as in PostgreSQL. `record` is conditional on the lease token.
  */
 import { randomUUID } from 'node:crypto';
 import type { WebhookDeliveryQueue } from '@storefront/domain';

@@ -1,12 +1,9 @@
 /**
- * The order listing queries, on their own so that a test can `explain()` exactly what the
- * repository runs. A customer's list: equality on the customer and a sort on (createdAt, _id) that
- * the orders_by_customer index already holds in order, so the server walks the index and never
- * sorts in memory. The kitchen's queue: `$in` on a few statuses, where each status's run of
- * orders_kitchen_queue is in (promisedAt, createdAt, _id) order and the server merges the runs (SORT_MERGE) rather
- * than sorting. Page N still skips N-1 pages of index keys, which is cheap next to fetching their
- * documents. The outbox: the orders_outbox index holds only the pending orders, in (updatedAt, _id)
- * order, so the oldest due are read first whatever the number of published orders.
+ * The order listing queries, on their own so a test can `explain()` what the repository runs.
+ * Each walks an index in order and never sorts in memory: a customer's list on orders_by_customer;
+ * the kitchen's queue merging (SORT_MERGE) orders_kitchen_queue's run per status (page N skips
+ * N-1 pages of keys, cheap next to fetching documents); the outbox on the partial orders_outbox
+ * index, oldest due first whatever the number of published orders.
  */
 import type { OrderStatus } from '@storefront/domain';
 import type { PageRequest } from '@storefront/domain/adapter-kit';

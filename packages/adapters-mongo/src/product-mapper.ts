@@ -1,16 +1,9 @@
 /**
- * Products as stored: the domain fields plus `nameKey`, the lower-cased name that makes names
- * unique regardless of case. Products handed out are frozen, as the memory store's are, because
- * readers cache the menu by revision and must not be able to change each other's copy.
- *
- * Prices and price deltas are BSON int64 (money.ts).
- *
- * Option groups are stored in the product's document, camelCase as the domain names them, with
- * their ids (assigned by `assignOptionIds` before the write). Documents written before options
- * existed have no `optionGroups` and are read with none.
- *
- * `taxRate` (basis points, int32) is absent for a product that takes the store's rate, as on every
- * document written before taxes; an upsert of a draft without one unsets it.
+ * Products as stored: the domain fields plus `nameKey`, the lower-cased name that keeps names
+ * unique regardless of case. Handed out frozen, as the memory store's are: readers cache the menu
+ * by revision and must not change each other's copy. Prices and deltas are BSON int64 (money.ts);
+ * option groups sit in the document with their ids; `taxRate` (int32) is absent for the store's
+ * rate. A field newer than a document reads as its default (no options, the store's rate).
  */
 import type { OptionGroup, Product } from '@storefront/domain';
 import type { Option, ProductDraft } from '@storefront/domain/adapter-kit';

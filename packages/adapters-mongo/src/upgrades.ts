@@ -1,13 +1,9 @@
 /**
- * What changes in a store written by an older version, so that every read and every
- * compare-and-set finds the fields it expects. Each data upgrade runs once per database: the
- * `schema` document of `meta` lists the ones done, and a start that finds them all there sends
- * nothing to `orders`. An upgrade not yet listed runs, each of its updates bounded by the kitchen
- * queue's index (never a collection scan, however many orders there are), and is listed once it
- * has finished; it is idempotent (it matches only what is still missing), so instances starting
- * together, or one that stopped before listing it, at most run it again cheaply (docs/decisions.md,
- * "Issue 32, items 8, 9, 10"). Key records are upgraded when a claim meets one instead: they expire
- * in a day and no index finds a missing field among them.
+ * What changes in a store written by an older version. Each data upgrade runs once per database
+ * (listed in the `schema` document of `meta` once finished), bounded by the kitchen queue's index,
+ * and idempotent, so instances starting together at most repeat it cheaply (docs/decisions.md,
+ * "Issue 32, items 8, 9, 10"). Key records are upgraded when a claim meets one: they expire in a
+ * day and no index finds a missing field among them.
  */
 import { newId } from '@storefront/domain/adapter-kit';
 import type { Collection, Db, ObjectId } from 'mongodb';

@@ -1,11 +1,8 @@
 /**
- * The one place where node-postgres errors become domain errors, used by every repository of this
- * package. The domain and the HTTP adapter know nothing of PostgreSQL: a server that cannot be
- * reached, drops the connection, is shutting down, or answers too late (statement_timeout, a full
- * pool) is `database_unavailable`, with the driver's error kept as `cause` for the logs and never in
- * the message (which may reach a client). Unique violations are left to the repository that hit
- * them: only it knows which rule a duplicate breaks.
- *
+ * The one place where node-postgres errors become domain errors: unreachable, dropped, shutting
+ * down or too late (statement_timeout, a full pool) is `database_unavailable`, the driver's error
+ * kept as `cause` for the logs, never in the message. Unique violations are left to the repository
+ * that hit them: only it knows which rule a duplicate breaks.
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
 import { databaseOperations } from '@storefront/adapter-support';

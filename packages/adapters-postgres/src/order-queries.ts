@@ -1,13 +1,9 @@
 /**
- * The order listing queries, on their own so that a test can EXPLAIN exactly what the repository
- * runs. Page N of a list is a range of dense positions (see the initial schema): an index range
- * scan of `limit` rows, whatever N, and the list's total is one row of order_list_sizes.
- *
- * The kitchen's queues are ordered by (promised_at, created_at, order_id) (migration 2).
- *
- * The kitchen's queue with its default filter (the open statuses) reads `open_seq`, one status
- * reads `status_seq`; any other set of several statuses merges the statuses' index runs (a Merge
- * Append, no sort) and skips the rows before the page, so its cost grows with the page number.
+ * The order listing queries, on their own so that a test can EXPLAIN what the repository runs.
+ * Page N is a range of dense positions (see the initial schema): `limit` index rows, whatever N; a
+ * list's total is one row of order_list_sizes. The kitchen's queue, by (promised_at, created_at,
+ * order_id), reads `open_seq` (default filter) or `status_seq` (one status); other sets merge the
+ * statuses' index runs and skip to the page, so their cost grows with the page number.
  */
 import type { OrderStatus } from '@storefront/domain';
 import type { PageRequest } from '@storefront/domain/adapter-kit';

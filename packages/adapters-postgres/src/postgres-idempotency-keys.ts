@@ -1,11 +1,9 @@
 /**
- * Idempotency-Key records in PostgreSQL, beside the orders table (a held claim is answered with its
- * order, read from it in the same statement). A claim is one INSERT … ON CONFLICT: the
- * primary key (customer_id, key) lets exactly one request create a live record, and the conflict
- * arm replaces a record only when it has expired (a new lifetime of the key), under the row lock
- * the statement takes. Every later change is one UPDATE or DELETE filtered on the holder (`owner`)
- * and state, so a request that lost the record (it outlived its lock and was taken over) changes
- * nothing. The protocol built from these steps is the domain's PlaceOrder.
+ * Idempotency-Key records in PostgreSQL, beside the orders (a held claim is answered with its
+ * order in the same statement). A claim is one INSERT … ON CONFLICT on (customer_id, key): one
+ * request creates a live record, and the conflict arm replaces only an expired one, under the row
+ * lock. Every later change is filtered on the holder (`owner`) and state, so a request taken over
+ * changes nothing. The protocol is the domain's PlaceOrder.
  */
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
 import { DomainError, type IdempotencyKeys } from '@storefront/domain';

@@ -1,11 +1,8 @@
 /**
  * The menu in PostgreSQL: one row per product, matched on upsert by its lower-cased name
- * (`name_key`, unique). A batch is one transaction: every product and the revision bump are
- * committed together or not at all, so a reader never sees a changed menu under an old revision.
- *
- * The file (or an import) owns names, descriptions, prices and options; the kitchen owns
- * availability: an upsert sets `available` only when it creates the product (DECISIONS, "Restarts
- * never undo the kitchen's changes").
+ * (`name_key`, unique). A batch is one transaction with the revision bump, so a reader never sees a
+ * changed menu under an old revision. An upsert sets `available` only when it creates the product:
+ * the kitchen owns availability (DECISIONS, "Restarts never undo the kitchen's changes").
  */
 import type { MenuRepository, Product } from '@storefront/domain';
 import type { ProductDraft } from '@storefront/domain/adapter-kit';

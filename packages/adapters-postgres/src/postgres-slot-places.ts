@@ -1,12 +1,9 @@
 /**
- * Places taken per slot on PostgreSQL. Taking a place is one short transaction: the holder's row
- * first (`ON CONFLICT DO UPDATE` renewing a pending lease, `RETURNING (xmax = 0)`: an order that
- * holds a place already is done, and takes no second one), then one conditional upsert of the
- * slot's count, `INSERT … ON CONFLICT (slot) DO UPDATE SET taken = taken + 1 WHERE taken < $k`.
- * The upsert locks the slot's row and checks the ceiling on its latest committed count, so
- * concurrent takers of a slot queue on that row and exactly k of them get a place, from any number
- * of instances; a taker that finds the slot full rolls its holder row back. Giving a place back
- * (release, evict) is one statement that lowers the count only when it deleted a holder row.
+ * Places taken per slot on PostgreSQL. Taking is one short transaction: the holder's row first (`ON
+ * CONFLICT DO UPDATE` renewing a pending lease; `RETURNING (xmax = 0)` tells an order that holds a
+ * place already), then `INSERT … ON CONFLICT (slot) DO UPDATE SET taken = taken + 1 WHERE taken <
+ * $k`, which locks the slot's row, so exactly k takers win from any number of instances; one that
+ * finds it full rolls back. Giving back lowers the count only when it deleted a holder row.
  */
 import type { SlotPlaces } from '@storefront/domain';
 import type pg from 'pg';

@@ -1,31 +1,9 @@
 /**
  * The webhook delivery queue in PostgreSQL, shared by every instance: the database does the
- * coordination. (The admin's log and the upkeep are postgres-webhook-delivery-log.ts and -upkeep.ts.)
- *
- * `lease` is one statement (run again while it may have stopped short, below). Its first part
- * picks the due, unleased (or lease run out) pending rows of the endpoints asked for, oldest first,
- * and locks them FOR UPDATE SKIP LOCKED: a row another worker's lease statement is locking at that
- * moment is skipped, not waited for and not handed out twice. A row whose lease that other worker
- * committed after this statement's snapshot is re-checked by PostgreSQL on the row's newest
- * version when locking it (READ COMMITTED), where its lease now holds, so it is left out too. Of
- * the rows picked, those no pending row of the same endpoint and order with a lower version holds
- * back are leased (a new token each); the held-back ones are left pending.
- *
- * Held-back rows are due too (their time came), so a scan by due time meets them again at every
- * lease: behind an endpoint that fails for hours, tens of thousands of them, each an index probe
- * (240 ms per lease measured at 40,000). So a lease that finds one held back moves its `ready_at`
- * (the scan's key) HELD_BACK_RECHECK_MS on: it is looked at again then, or as soon as the earlier
- * version is delivered or failed (`record` brings the later versions' `ready_at` back to their due
- * time in the same statement). A lease racing that record (another instance's lease read the
- * earlier version pending just before the record committed) would push the row HELD_BACK_RECHECK_MS
- * late: so a row held back by an earlier version that is due or being sent now (it is about to be
- * recorded) is moved only HELD_BACK_SOON_MS on; HELD_BACK_RECHECK_MS is for rows behind an earlier version
- * waiting for a later retry, the ones that pile up behind a failing endpoint. A scan reads `limit` rows; when it read that many and leased fewer (it met rows
- * held back, now moved on), the lease runs again, reading HELD_SCAN more each time. Moving 40,000
- * held-back rows takes one lease about 3.6 s of statements, once per HELD_BACK_RECHECK_MS.
- *
- * `record` is a conditional UPDATE: it carries the lease token, and a worker whose lease was taken
- * over matches no row.
+ * coordination (the admin's log and the upkeep: postgres-webhook-delivery-log.ts, -upkeep.ts).
+ * `lease` is one statement: due pending rows, oldest first, FOR UPDATE SKIP LOCKED, less those a
+ * lower pending version of the same endpoint and order holds back, which move on (lease-window.ts).
+ * `record` is a conditional UPDATE on the lease token (docs/decisions.md, "Webhook deliveries").
  */
 import type { WebhookDeliveryQueue } from '@storefront/domain';
 import { type DeliveryOutcome, type LeasedDelivery, type LeaseRequest, newId, type WebhookDeliveryStats, type WebhookEvent } from '@storefront/domain/adapter-kit';

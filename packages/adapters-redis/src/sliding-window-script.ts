@@ -1,9 +1,7 @@
 /**
- * The bucketed sliding window of @storefront/adapter-support (decideSlidingWindow) as one Lua script, so that a decision
- * is atomic across every instance sharing the Redis. The clock is Redis TIME, never the app's.
- * State: one hash per caller, field = bucket index, value = "count:latestMs"; the key expires when
- * its newest bucket stops counting, so idle callers cost nothing.
- *
+ * decideSlidingWindow (@storefront/adapter-support) as one Lua script, so a decision is atomic
+ * across every instance; the clock is Redis TIME. One hash per caller (field = bucket index, value
+ * = "count:latestMs"), expiring when its newest bucket stops counting: idle callers cost nothing.
  * KEYS[1] caller key; ARGV: limit, window ms, bucket width ms, consume (1/0).
  * Returns { allowed (1/0), remaining, reset ms, retry-after ms }.
  */

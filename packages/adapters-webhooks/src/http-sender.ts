@@ -1,13 +1,9 @@
 /**
- * One signed webhook POST on node:http and node:https (signature.ts),
- * through keep-alive agents (a receiver that gets many deliveries keeps its connections), with one
- * time-out over the whole attempt (connecting, sending, the status line and the drained body), no
- * redirect followed (a 3xx is a failure: following one would let a public host point the request
- * at a private one), the response body read and thrown away with a small cap (the status is the
- * answer; a receiver that streams megabytes is cut off), and the address rules checked on the
- * address each new connection is really made to (a `lookup` hook), so that a name re-pointed at a
- * private address after registration is refused at connect time. Never rejects. It runs where the
- * sender puts it: on a worker thread by default (create-webhook-sender.ts), or on the caller's.
+ * One signed webhook POST on node:http(s) through keep-alive agents, one time-out over the whole
+ * attempt. No redirect is followed (it would let a public host point at a private one); the body is
+ * drained under a small cap; the address rules are checked on the address each connection is
+ * really made to (a `lookup` hook), so a name re-pointed after registration is refused. Never
+ * rejects; runs on a worker thread by default (create-webhook-sender.ts).
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import http from 'node:http';

@@ -1,10 +1,8 @@
 /**
  * The WebhookUrlPolicy port at registration: the host must not be a `localhost` name nor resolve
- * to any non-public address (every address
- * dns.lookup answers: a name with one public and one private address is refused, since the sender
- * may connect to either). The sender checks again at every delivery (DNS can change). The URL's
- * shape (https unless WEBHOOK_ALLOW_HTTP, no credentials, its length) is the domain's rule
- * (checkWebhookUrl), checked before this one: here only where it points.
+ * to any non-public address (every address dns.lookup answers: the sender may connect to any). The
+ * sender checks again at every delivery (DNS can change). The URL's shape is the domain's
+ * checkWebhookUrl, checked before: here only where it points.
  */
 import { lookup } from 'node:dns/promises';
 import type { WebhookUrlPolicy } from '@storefront/domain';

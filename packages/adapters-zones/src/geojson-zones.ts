@@ -1,12 +1,8 @@
 /**
- * Delivery zones from GeoJSON (RFC 7946): a FeatureCollection of Polygon or MultiPolygon features
- * with properties `{name, fee, minimum_order}` (minor units). Positions are `[lng, lat]`.
- *
- * A lookup first finds the zones whose bounding box holds the point: a uniform grid over the
- * zones' extent lists, per cell, the zones whose box overlaps it, so a point reads one cell's few
- * candidates and their boxes (a flat array of numbers) instead of every zone's. Only those it asks
- * @turf/boolean-point-in-polygon about: a point on a zone's edge is inside it. 1,000 zones of 100
- * vertices answer in a few microseconds (bench/fulfilment.mjs).
+ * Delivery zones from GeoJSON (RFC 7946): Polygon or MultiPolygon features with properties
+ * `{name, fee, minimum_order}` (minor units), positions `[lng, lat]`. A uniform grid over the
+ * zones' extent lists per cell the zones whose bounding box overlaps it, so a lookup tests only a
+ * cell's few candidates with @turf/boolean-point-in-polygon (a point on an edge is inside).
  */
 import type { DeliveryZones } from '@storefront/domain';
 import type { DeliveryZone } from '@storefront/domain/adapter-kit';

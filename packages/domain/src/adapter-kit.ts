@@ -1,14 +1,8 @@
 /**
- * @storefront/domain/adapter-kit: what adapter authors share, apart from what an embedder uses
- * (that is the package root, src/index.ts). A repository, limiter or event log implements a port
- * of the root with these rules and records, so that every adapter of a port behaves alike: the
- * same ids, sort orders, paging, idempotency records and outbox events, the same order lifecycle.
- * The HTTP adapter names the use cases and their inputs from here. Plumbing adapters share that is
- * not the domain's (database failures, lease windows, the sliding window) is in
- * @storefront/adapter-support.
- *
- * No name is exported by both entry points: an adapter imports its ports from the root and its
- * helpers from here.
+ * @storefront/domain/adapter-kit: what adapter authors share, apart from what an embedder uses (the
+ * root, src/index.ts): the ids, sort orders, paging, idempotency records, outbox events and order
+ * lifecycle that make every adapter of a port behave alike. Plumbing that is not the domain's is in
+ * @storefront/adapter-support. No name is exported by both entry points.
  *
  * @packageDocumentation
  */

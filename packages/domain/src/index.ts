@@ -1,15 +1,8 @@
 /**
- * @storefront/domain: the pure core of Storefront. Entities, use cases, ports and domain errors;
- * no runtime dependencies, no I/O. Adapters implement the ports; `createStorefront` wires the use
- * cases from them, and is the one way to get them.
- *
- * This file is what an embedder uses: the wiring and its options, the ports, the errors, the
- * entities and value types with the rules a form needs, and the inputs and results of the use
- * cases. What only adapter authors share (paging, ids, sort orders, the order lifecycle's
- * internals, the sliding window, idempotency and outbox helpers) is the second entry point,
- * `@storefront/domain/adapter-kit` (src/adapter-kit.ts). Anything else (the search index, text
- * normalisation, validation internals) may change without notice. The number of names here is
- * held by packages/app/test/embedding.spec.ts: keep this file small.
+ * @storefront/domain: the pure core of Storefront (entities, use cases, ports, domain errors; no
+ * runtime dependencies, no I/O). This entry point is what an embedder uses; what only adapter
+ * authors share is `@storefront/domain/adapter-kit`, and anything else may change without notice.
+ * packages/app/test/embedding.spec.ts holds the number of names here: keep this file small.
  *
  * @packageDocumentation
  */

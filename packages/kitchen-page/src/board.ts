@@ -1,12 +1,8 @@
 /**
- * The kitchen's board as plain data, and the one function that changes it: `apply(board, action)`.
- * Nothing here touches the DOM or the network, so the rules that keep a card from being doubled or
- * lost are tested without a browser (test/board.spec.ts).
- *
- * Every order carries a `version` (1 at placement, +1 per move): whatever arrives (a live event, a
- * replayed one, the list read at start or after a `reset`, one order read again after a 412), the
- * board keeps the newest version it has seen of each order and ignores anything older or equal.
- * Orders that left the board (completed, rejected, cancelled) keep their last version, so that a
+ * The kitchen's board as plain data, and the one function that changes it: `apply(board, action)`,
+ * tested without a browser (test/board.spec.ts). Versions decide: whatever arrives (live, replayed,
+ * a list read, one order read again after a 412), the board keeps the newest version of each order
+ * and ignores anything older or equal; orders that left the board keep their last version, so a
  * late or replayed event cannot bring them back.
  */
 import { isOpen, type OpenStatus, type Status } from './lifecycle.js';

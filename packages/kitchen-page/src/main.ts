@@ -1,12 +1,9 @@
 /**
  * The kitchen display (GET /kitchen): signs a staff account in, keeps the board (board.ts) in step
- * with the API and its event stream, and draws it (view.ts). Every change to the board goes through
- * `dispatch`, which applies one action and redraws: the page's state is the board plus a few
- * notices, nothing hidden in the DOM.
- *
- * Reading and listening, without a gap: the stream is opened first, and the open orders are read
- * (all pages of GET /api/staff/orders) once it answers, and again after a `reset` or a stream
- * opened without Last-Event-ID. Whatever arrives meanwhile is applied as it comes; versions decide.
+ * with the API and its stream, and draws it (view.ts); every change goes through `dispatch`. No
+ * gap: the stream is opened first, the open orders are read once it answers, and again after a
+ * `reset` or a stream opened without Last-Event-ID; what arrives meanwhile is applied, versions
+ * decide.
  */
 import { apply, awaited, EMPTY_BOARD, type Board, type BoardAction, type KitchenOrder, type StatusChange } from './board.js';
 import { Chime } from './chime.js';

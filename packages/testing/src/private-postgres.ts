@@ -1,12 +1,9 @@
 /**
- * A PostgreSQL server of the test's own (initdb + pg_ctl, in a temporary directory, on a free
- * loopback port) that a test may stop and start again: what a database outage looks like to the
- * service, without touching the machine's shared server.
- *
- * initdb refuses to run as root: as root, every command runs as the `postgres` system user (the
- * one Debian's packages create), which then owns the directory. Trust authentication, loopback
- * only; fsync off (it guards against an operating-system crash only, which no test simulates:
- * a stopped or killed server still keeps every committed transaction).
+ * A PostgreSQL server of the test's own (initdb + pg_ctl, a temporary directory, a free loopback
+ * port) that a test may stop and start: a database outage without touching the shared server.
+ * initdb refuses root, so as root every command runs as the `postgres` system user. Trust
+ * authentication, loopback only; fsync off (it guards only against an OS crash, which no test
+ * simulates).
  */
 import { execFileSync, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -1,12 +1,9 @@
 /**
- * A real webhook receiver on loopback for tests: every request is verified with the reference
- * `standardwebhooks` library (the Webhook class) against the secrets the test gives it, and
- * recorded. It can be told to fail the way real receivers fail: a status (5xx, 410), hanging past
- * the sender's time-out, closing the connection, or refusing connections (its server closed, the
- * port kept for when it comes back).
- *
- * The library checks `webhook-timestamp` against the real clock (±5 min): a test that drives the
- * service with a fake clock keeps that clock within a few minutes of the real one.
+ * A real webhook receiver on loopback for tests: each request is verified with the reference
+ * `standardwebhooks` library against the test's secrets, and recorded. On demand it fails as real
+ * receivers do: a status (5xx, 410), hanging past the sender's time-out, closing the connection,
+ * refusing connections. The library checks `webhook-timestamp` against the real clock (±5 min): a
+ * test on a fake clock keeps it within a few minutes of the real one.
  */
 import { once } from 'node:events';
 import http from 'node:http';

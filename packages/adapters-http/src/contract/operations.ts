@@ -1,11 +1,9 @@
 /**
- * The document checks the requests: each operation of openapi.yaml compiled by ajv (JSON
- * Schema 2020-12, as OpenAPI 3.1 reads it) into one check of its path parameters, query and JSON
- * body, run before its handler (Fastify's habit: lib/validation.js). A path parameter that cannot be
- * one of ours is 404, like an unknown id; a query or body that does not fit is 400
- * `validation_failed`, its `details` naming each input at fault (issues.ts).
- *
- * Compiled once per document and process (the tests start about a hundred apps), never per request.
+ * The document checks the requests: each operation of openapi.yaml compiled by ajv (JSON Schema
+ * 2020-12, as OpenAPI 3.1 reads it) into one check of path parameters, query and body, run before
+ * its handler (Fastify's lib/validation.js). A path parameter that cannot be ours is 404; a query
+ * or body that does not fit is 400 `validation_failed` naming each input (issues.ts). Compiled
+ * once per document and process, never per request.
  */
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';

@@ -1,12 +1,9 @@
 /**
- * GET /docs (Swagger UI on the service's own OpenAPI document), GET /docs/:file (the few files the
- * page loads) and GET /openapi.json (the document). Outside /api: they are not part of the
- * interface, and the app's route table (`HttpApp.routes`) does not list them.
- *
- * Swagger UI's files are read through `ApiReference.asset`, so this module never learns where they
- * live; it asks only for the names of SWAGGER_UI_FILES, the allow-list that is the whole defence
- * against path traversal (`/docs/..%2fpackage.json` names no listed file: 404). The page's script
- * is ours (PAGE_SCRIPT), served as a file, so that the Content-Security-Policy needs no inline script.
+ * GET /docs (Swagger UI on the service's OpenAPI document), GET /docs/:file and GET /openapi.json;
+ * outside /api and not in `HttpApp.routes`: not part of the interface. Files are read through
+ * `ApiReference.asset` by the names of SWAGGER_UI_FILES only, the allow-list that is the whole
+ * defence against path traversal. The page's script (PAGE_SCRIPT) is served as a file, so the
+ * Content-Security-Policy needs no inline script.
  */
 import { HttpProblem } from '../problem.js';
 import { JSON_TYPE } from '../reply.js';

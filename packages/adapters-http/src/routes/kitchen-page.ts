@@ -1,11 +1,8 @@
 /**
- * GET /kitchen (the kitchen display, DECISIONS "Kitchen display") and GET /kitchen/:file (its
- * scripts and style sheet). Outside /api like /docs: not part of the interface, spending no API
- * quota. The page is a client like any other: it calls the public API from the browser.
- *
- * The files are handed over by the app, read once at start; their names are the allow-list (a Map,
- * so that `/kitchen/..%2fpackage.json`, `constructor` or `__proto__` name nothing: 404). A name's
- * extension gives its Content-Type; a file of another kind is refused when the routes are made.
+ * GET /kitchen (the kitchen display, DECISIONS "Kitchen display") and GET /kitchen/:file. Outside
+ * /api like /docs, spending no quota; the page calls the public API like any client. The files are
+ * read once by the app; their names are the allow-list (a Map, so `..%2f`, `constructor` or
+ * `__proto__` name nothing: 404); an extension gives the Content-Type, others refused at start.
  */
 import { HttpProblem } from '../problem.js';
 import { unlisted, type Route } from '../route.js';

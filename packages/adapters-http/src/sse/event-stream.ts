@@ -1,13 +1,8 @@
 /**
- * One live order stream: the bridge between a feed (order-feeds in the domain) and a streamed reply
- * (streamed-replies.ts). The feed is opened by the handler, before the answer, so that an order the caller
- * may not see is a 404; it may hand over items at once (an order feed's snapshot comes during the
- * open), and they are held here until the headers are out. From then on each item is written as it
- * comes.
- *
- * Whatever ends the stream (the client, the token's expiry, a logout, the shutdown, a reply that
- * is never sent), `release` runs once: the feed is closed and the stream's slot in its caller's
- * count is given back (event-streams.ts).
+ * One live order stream: the bridge between a domain feed (order-feeds) and a streamed reply. The
+ * handler opens the feed before answering, so an order the caller may not see is a 404; items the
+ * feed hands over at once are held until the headers are out. Whatever ends the stream, `release`
+ * runs once: the feed is closed and the caller's stream slot given back (event-streams.ts).
  */
 import type { FeedItem } from '@storefront/domain';
 import type { Feed } from '@storefront/domain/adapter-kit';

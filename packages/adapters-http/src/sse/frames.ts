@@ -1,13 +1,9 @@
 /**
- * The text of the live order streams (Server-Sent Events, WHATWG HTML §9.2): what a feed item
- * becomes on the wire. An event is `id`, `event` and one `data` line of JSON (JSON.stringify never
- * writes a raw line break, so the data is always one line); a reset has no id, so that a client
- * keeps resuming from the last event it really had.
- *
- * Each event is rendered once, whatever the number of streams it goes to: the kitchen's stream fans
- * one event out to every open staff screen, and the feeds hand the same event object to each of
- * them. Its UTF-8 bytes are kept in a WeakMap on that object, so they live exactly as long as the
- * event, and every socket is handed the same Buffer (a string would be encoded again per stream).
+ * The text of the live order streams (Server-Sent Events, WHATWG HTML §9.2): `id`, `event` and one
+ * `data` line of JSON (JSON.stringify writes no raw line break); a reset has no id, so a client
+ * resumes from the last event it really had. Each event is encoded once, whatever the number of
+ * streams: its UTF-8 bytes are kept in a WeakMap on the event object, living as long as it does,
+ * and every socket gets the same Buffer.
  */
 import type { FeedItem, OrderEvent } from '@storefront/domain';
 import { orderEventJson } from '../mappers.js';

@@ -1,10 +1,8 @@
 /**
- * One timer for many periodic visits. Items are dealt round-robin into `slots` buckets; every
- * `periodMs / slots` the ticker visits one bucket, so each item is visited once per period and the
- * work is spread evenly over it: 10,000 streams pinged every 10 s in 15 slots cost about 667 writes
- * a tick, never 10,000 at once, and no stream holds a timer of its own.
- *
- * The timer runs only while there is something to visit, and never keeps the process alive.
+ * One timer for many periodic visits: items dealt round-robin into `slots` buckets, one bucket
+ * visited every `periodMs / slots`, so each item is visited once per period, the work spread
+ * evenly and no stream holds a timer (figures: docs/performance.md). The timer runs only while
+ * there is something to visit, and never keeps the process alive.
  */
 import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';
 

@@ -1,10 +1,8 @@
 /**
- * Streamed replies (Server-Sent Events): the headers go out at once, then every chunk the source
- * writes is handed to the socket as it comes. A stream is not a request in flight: it is outside
- * the request time-out, and ends when its source ends it, when the client goes, when its own
- * deadline passes (e.g. its access token's expiry), when the server shuts down, or when its client
- * reads too slowly: what it has not read yet is bounded (`maxBufferedBytes`), or one reader that
- * stops reading would make the process hold every event for it until its token expires.
+ * Streamed replies (Server-Sent Events): headers at once, then each chunk handed to the socket as
+ * it comes. Outside the request time-out; ends when its source ends it, the client goes, its own
+ * deadline passes (e.g. token expiry), the server shuts down, or its client reads too slowly:
+ * unread data is bounded (`maxBufferedBytes`), so one stalled reader cannot pin every event.
  */
 import type { ServerResponse } from 'node:http';
 import { systemTimers, type Timer, type Timers } from '@storefront/domain/adapter-kit';

@@ -1,11 +1,9 @@
 /**
- * The demo menu of the default (in-memory) mode, in the STOREFRONT_MENU_FILE format. Some names
- * carry accents ("Crème brûlée", "Jalapeño poppers") so that accent-insensitive search can be
- * shown with a plain `q=creme`; two dishes are unavailable so that the 422 can be shown too. Every
- * pizza has a required Size and optional Extra toppings, and the coffee a Milk (one milk out of
- * stock), so that option groups, their limits and `invalid_options` can be shown (DECISIONS "Menu options").
- * The demo store is in Berlin: food is taxed at 7 %, drinks at 19 % (each product names its rate), and
- * prices include the tax (DEMO_TAXES, the app's defaults with demo data).
+ * The demo menu of the in-memory mode (STOREFRONT_MENU_FILE format), made to show features:
+ * accented names ("Crème brûlée") for accent-insensitive search (`q=creme`), two unavailable
+ * dishes for the 422, option groups (pizza Size and Extra toppings, coffee Milk with one out of
+ * stock) for `invalid_options` (DECISIONS "Menu options"). A Berlin store: food 7 %, drinks 19 %,
+ * prices including tax (DEMO_TAXES).
  */
 import type { MenuDocument } from '@storefront/domain';
 import type { MenuDocumentOptionGroup, MenuDocumentProduct, TaxRate, TaxSettings } from '@storefront/domain/adapter-kit';

@@ -1,10 +1,8 @@
 /**
- * Password hashing and access tokens from @storefront/adapters-crypto. Without a configured
- * TOKEN_SECRET_KEY (allowed with the memory database only) an ephemeral key is generated: tokens then
- * die with the process, which is said in a warning. TOKEN_VERIFY_KEYS only verify: a key is listed
- * there on every instance before any instance signs with it, and stays there after it is replaced
- * until its tokens have expired, so a rotation during a rolling deploy logs nobody out (README).
- * Verified tokens are cached (CachingTokenService): sessions and accounts are still looked up.
+ * Password hashing and access tokens from @storefront/adapters-crypto. Without TOKEN_SECRET_KEY
+ * (memory database only) an ephemeral key is made, with a warning: tokens die with the process.
+ * TOKEN_VERIFY_KEYS only verify, so a key listed everywhere before use and kept until its tokens
+ * expire rotates without logging anybody out (README). Verified tokens are cached.
  */
 import { CachingTokenService, createCryptoAdapters, generateSigningKey } from '@storefront/adapters-crypto';
 import { ContainerModule } from 'inversify';

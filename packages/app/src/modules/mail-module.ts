@@ -1,11 +1,8 @@
 /**
- * The Mailer of the password reset emails (@storefront/adapters-mail): SMTP with SMTP_URL; without
- * it, only the demo (STOREFRONT_DEMO_DATA) writes each message to the log at info (it reads the link
- * there); otherwise there is none, whatever the database, so that a reset link (a credential) never
- * lands in a log outside the demo: each reset request that would send one is logged as an error
- * instead, without the link (the domain makes no token when there is no mailer). The SMTP pool is
- * closed when the container is unloaded, after the server has waited (bounded) for the emails
- * under way (server.ts).
+ * The Mailer of password reset emails (@storefront/adapters-mail): SMTP with SMTP_URL; without it,
+ * only the demo writes each message (with its link) to the log; otherwise there is none, so a reset
+ * link (a credential) never lands in a log outside the demo, and a reset that would send one logs
+ * an error without it. The SMTP pool closes on unload, after the server's bounded wait (server.ts).
  */
 import { createMailer, type Mailers } from '@storefront/adapters-mail';
 import { ContainerModule } from 'inversify';

@@ -1,10 +1,9 @@
 /**
- * The session and customer behind an access token, kept for a short while per instance, so that an
- * authenticated request on a shared database costs no round trip (DECISIONS "Authentication and
- * sessions": a revocation is refused at once by the instance that made it, within 2 s elsewhere).
- * Every revoking write of this instance goes through `watchSessions`/`watchCustomers`/
- * `watchErasures` and clears what it touches at once; another instance's write shows once the
- * entry is older than `ttlMs` (at most 1 s by default, well inside 2 s).
+ * The session and customer behind an access token, kept per instance for `ttlMs` (1 s by default),
+ * so an authenticated request on a shared database costs no round trip. DECISIONS "Authentication
+ * and sessions": a revocation is refused at once here and within 2 s elsewhere, so every revoking
+ * write of this instance goes through `watchSessions`/`watchCustomers`/`watchErasures` and clears
+ * what it touches.
  */
 import type { Clock } from '../shared/security.js';
 import type { Customer } from './customer.js';

@@ -1,11 +1,9 @@
 /**
- * Email: an account's address, built by `emailOf` only. A plain RFC 5321/5322 addr-spec once trimmed
- * and lower-cased: a dot-atom local part (at most 64 characters: letters, digits and
- * ``!#$%&'*+/=?^_`{|}~-``, dots between atoms) and a domain of two or more labels (letters, digits,
- * inner hyphens, at most 63 each); letters beyond ASCII are taken as RFC 6531 does (an address a
- * customer signed up with before this rule keeps working). No control or space character, no `<>`,
- * `,`, `;`, quotes or comments: nothing an SMTP server could read as a second address or a display
- * name (`z2<victim@evil.test>`, `root,postmaster@x.test`, `alice@example.com\0`).
+ * Email: an account's address, built by `emailOf` only: a plain RFC 5321/5322 addr-spec, trimmed
+ * and lower-cased, a dot-atom local part (≤ 64 characters) and a domain of two or more labels (≤ 63
+ * each); letters beyond ASCII as RFC 6531 takes them, so existing accounts keep working. No control
+ * or space character, `<>`, `,`, `;`, quotes or comments: nothing an SMTP server could read as a
+ * second address or a display name.
  */
 import { characterCount, type Issues } from '../shared/validation.js';
 

@@ -1,12 +1,9 @@
 /**
- * Finishing the erasures a stopped process left behind (DECISIONS "Accounts", issue 32 item 3): an
- * erasure is recorded in the account before its steps run (EraseAccount), so an account still marked
- * is an erasure cut short (a crash, an instance stopped, a retry task that ran out). The sweep reads
- * them in bounded batches, oldest first, and runs their steps again; the last step deletes the record
- * and with it the mark.
- *
- * Several instances may sweep at once, and a sweep may meet an erasure its request is still running:
- * every step is repeatable, so doing one twice is harmless and no lock is needed.
+ * Finishing erasures a stopped process left behind (DECISIONS "Accounts", issue 32 item 3): an
+ * erasure is marked in the account before its steps run, so a marked account is an erasure cut
+ * short. The sweep reads them in bounded batches, oldest first, and runs their steps again; the
+ * last deletes the record and the mark. Every step is repeatable, so concurrent sweeps, or a
+ * sweep meeting a running request, need no lock.
  */
 import type { PendingErasures } from './pending-erasures.js';
 import { clearTimer, setTimer } from '../shared/timers.js';

@@ -1,11 +1,9 @@
 /**
- * The store's days cut into slots, in its time zone. A day runs from the first instant of its date
- * on the store's wall clock to the first instant of the next date; its slots are `slotMinutes` of
- * real time each, counted from the day's start (the last one ends with the day). On a day the
- * clocks change the day is shorter or longer and so are its slots' number: in Europe/Berlin a
- * 15-minute grid has 92 slots on the spring-forward day (no 02:00–02:45) and 100 on the fall-back
- * day (02:00–02:45 twice, once per offset). Slots stay on the wall clock's quarter hours because the
- * zone's offset changes by whole quarter hours; a slot length must divide a day (config checks it).
+ * The store's days cut into slots, in its time zone: a day runs from the first instant of its date
+ * on the store's wall clock to that of the next date, and its slots are `slotMinutes` of real time
+ * from the day's start (the last ends with the day), so a day the clocks change has fewer or more
+ * slots. Offsets change by whole quarter hours, so slots stay on the wall clock's quarter hours; a
+ * slot length must divide a day (config checks it).
  */
 import type { OpeningHours } from '../store/opening-hours.js';
 

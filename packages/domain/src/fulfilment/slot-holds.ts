@@ -1,10 +1,8 @@
 /**
  * Slot places as placements use them (docs/decisions.md, "Slot places: pending until the order is
- * stored"): a place is taken pending for a lease just before the order is inserted, and confirmed
- * once the order is stored. A place whose lease ended unconfirmed belongs to a placement that
- * failed or died; it is given back when its order was never stored, and confirmed when it was.
- * That look happens when a slot is found full and when slots are listed, so a lost place comes back
- * at the latest one lease after its placement, on every instance, without a sweeper.
+ * stored"): taken pending for a lease just before the insert, confirmed once stored. A lapsed place
+ * is given back if its order was never stored, confirmed if it was; that look happens when a slot
+ * is found full and when slots are listed, so a lost place returns within one lease, unswept.
  */
 import type { Order } from '../orders/order.js';
 import type { Clock } from '../shared/security.js';

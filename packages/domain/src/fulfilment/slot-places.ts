@@ -1,13 +1,9 @@
 /**
- * Port: the places taken in each slot, when slots have a capacity. A place is held by an order id,
- * so taking is idempotent (a retried placement, which keeps its reserved order id, never takes a
- * second place) and giving back is too (a cancel retried, or a reject after a cancel, frees one
- * place at most). Shared by every instance of the service: a database does the counting.
- *
- * A place is first held *pending*, until a time the caller gives (the placement's lease), and
- * held for good once the order is stored (`confirm`). A pending place whose lease has ended
- * (`lapsed`) belongs to a placement that failed or died: the domain gives it back (`evict`) when
- * its order was never stored, and confirms it when it was (docs/decisions.md, "Slot places").
+ * Port: the places taken in each slot, when slots have a capacity; a database does the counting for
+ * every instance. A place is held by an order id, so taking and giving back are idempotent (a
+ * retried placement keeps its order id). It is pending until the caller's lease ends, and held for
+ * good once the order is stored (`confirm`); a `lapsed` one is given back (`evict`) or confirmed by
+ * the domain (docs/decisions.md, "Slot places").
  */
 export interface SlotPlaces {
   /**

@@ -1,11 +1,9 @@
 /**
- * The Idempotency-Key claims this instance's failed requests left behind: a request that ended
- * (with an error) while the store could not be told to end its claim's lock, or whose claim may
- * have been stored with its acknowledgement lost. Nothing processes those claims any more, so
- * their lock guards nothing: a retry on this instance may take one over at once, and each is ended
- * (`abandon`) or freed (`release`) as soon as the store answers again, so that a retry on any
- * instance takes it over. A claim whose request is still running is never here, and keeps its
- * lock (409 `idempotency_key_in_use`). See docs/decisions.md, "Claims left by failed requests".
+ * The Idempotency-Key claims this instance's failed requests left behind (the store could not be
+ * told to end the claim, or its acknowledgement was lost). Nothing processes them, so their lock
+ * guards nothing: a retry here takes one over at once, and each is ended or freed once the store
+ * answers. A claim whose request still runs is never here (docs/decisions.md, "Claims left by
+ * failed requests").
  */
 import type { IdempotencyKeyRef, IdempotencyKeys } from './idempotency-keys.js';
 import type { Clock } from '../shared/security.js';

@@ -1,10 +1,9 @@
 /**
- * Publishing order events from the outbox: the order store marks every stored change unpublished in
- * the same write; this relay appends the due events to the log (and, with a webhook feed, enqueues
- * them as deliveries), then marks them published. So events go out only after they are stored,
- * always (a failed append is retried every `retryMs`), and never twice (appends and enqueues are
- * idempotent per order and version). `notify` publishes at once; the timer only sweeps what was
- * left behind (docs/decisions.md, "Live order updates").
+ * Publishing order events from the outbox: the store marks every change unpublished in the same
+ * write; the relay appends due events to the log (and enqueues webhook deliveries), then marks them
+ * published: out only once stored, always (a failed append retried every `retryMs`), never twice
+ * (idempotent per order and version). `notify` publishes at once; the timer sweeps what was left
+ * behind (docs/decisions.md, "Live order updates").
  */
 import { unpublishedEvents } from './order-event.js';
 import type { OrderEventLog } from './order-event-log.js';

@@ -1,13 +1,9 @@
 /**
- * Following orders live: the kitchen's feed (every event) and one order's feed (its status), each
- * able to resume after an event id. What a transport (Server-Sent Events) writes is exactly what a
- * feed hands its sink, in order: events with increasing ids, none twice, none missing, or a
- * `reset` when the id to resume from is outside the log's window (docs/decisions.md).
- *
- * How a feed stays exact while the log moves: it subscribes first (live events are held back),
- * then reads the log up to its head (the replay, or just the head's position), then releases what
- * was held back, dropping ids it already has. One hub per process subscribes to the log once and
- * routes each event to the kitchen feeds and to the feeds of its order.
+ * Following orders live: the kitchen's feed (every event) and one order's (its status), each able
+ * to resume after an event id: increasing ids, none twice or missing, or a `reset` when the id is
+ * outside the log's window (docs/decisions.md). A feed subscribes first (holding live events),
+ * reads the log up to its head, then releases what it held, dropping ids it has. One hub per
+ * process subscribes to the log once and routes each event to its feeds.
  */
 import { DomainError } from '../shared/errors.js';
 import { isStaffRole } from '../accounts/customer.js';

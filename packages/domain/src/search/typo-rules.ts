@@ -1,13 +1,9 @@
 /**
- * How far a query word may be misspelt (DECISIONS, "Search tolerates typos"): words of 1–3 letters
- * match exactly, words of 4–7 letters within one edit, words of 8 letters or more within two;
- * letters are counted after normalisation (`tokenize`), so "Tiramisù" and "tiramisu" are the same
- * 8-letter word. An edit is an insertion, a deletion, a substitution or the swap of two neighbouring
- * letters (restricted Damerau–Levenshtein: "optimal string alignment").
- *
- * Words with a digit in them ("12", "6pack", "330ml") are matched exactly, as query words and as menu
- * words: a number one off is another number ("no. 12" is not "no. 13"), and the numbers of a large
- * menu would otherwise swamp the vocabulary the typo step walks.
+ * How far a query word may be misspelt (DECISIONS, "Search tolerates typos"): 1–3 letters exactly,
+ * 4–7 within one edit, 8 or more within two, letters counted after `tokenize`. An edit is
+ * restricted Damerau–Levenshtein ("optimal string alignment"): insertion, deletion, substitution,
+ * swap. Words with a digit ("12", "330ml") match exactly: a number one off is another number, and a
+ * large menu's numbers would swamp the vocabulary the typo walk reads.
  */
 export const TYPO_RULES = { oneEditFrom: 4, twoEditsFrom: 8 } as const;
 

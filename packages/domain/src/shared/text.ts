@@ -1,10 +1,8 @@
 /**
- * Text a store can hold and a screen can show as given: one rule for every string that comes from
- * outside, so that every store accepts and refuses alike. Three kinds, each a character class
- * written once: `storable` (no NUL, no unpaired surrogate), `line` (also no control, line separator
- * or bidirectional override) and `lines` (`line`, but LF separates lines). The patterns are JSON
- * Schema `pattern`s that docs/openapi.yaml uses as they are (docs/decisions.md, "Issue 32, items 4
- * and 5").
+ * Text a store can hold and a screen can show as given: one rule for every string from outside, so
+ * every store accepts and refuses alike. `storable` (no NUL, no unpaired surrogate), `line` (nor
+ * control, line separator or bidi override) and `lines` (`line`, LF between lines): JSON Schema
+ * `pattern`s docs/openapi.yaml uses as they are (docs/decisions.md, "Issue 32, items 4 and 5").
  */
 
 export type TextKind = 'storable' | 'line' | 'lines';

@@ -1,31 +1,9 @@
 /**
- * The WebhookDispatcher sends what the delivery store holds: it leases due deliveries (one worker at
- * a time per delivery, across instances), sends each through the WebhookSender, and records the
- * outcome with its lease token.
- *
- * - Bounded: at most `perEndpoint` requests in flight per endpoint and `total` in all. Each lease
- *   asks for at most `perEndpoint` deliveries and leaves out the endpoints already at their bound,
- *   so a slow endpoint holds at most 2 × perEndpoint − 1 of the places (those in flight and those
- *   leased waiting for its turn); the others go on.
- * - Woken by `notify()` (a delivery was enqueued here) and by a timer every `pollMs` (retries that
- *   fell due, deliveries another instance enqueued, leases that ran out).
- * - Endpoint rules: a 410 disables the endpoint at once (`gone`); a failure marks it failing (the
- *   first since a success sets `failingSince`) and, after WEBHOOK_FAILING_DISABLE_MS of only
- *   failures, disables it (`failing`); a success clears `failingSince`. Expired secrets no longer sign.
- * - A lease and this worker's records do not overlap: a store may move a delivery held back by an
- *   earlier version of its order out of the lease's way (a database store puts it off a few minutes, and
- *   the record of the earlier one brings it back); a lease that read the earlier one pending just
- *   before its record would put the later one off after the record brought it back, a delay of
- *   minutes for the next event of an order. Records wait while a lease runs; a lease waits for the
- *   records in flight.
- * - Second to serving: while the host says it is `busy` (its event loop is near full with requests),
- *   the dispatcher leases one small batch (`perEndpoint`) per pause the host sets instead of filling
- *   every place, so a backlog being sent costs placements little; it catches up once the rush is
- *   over. Nothing waits forever: a batch still goes out every pause.
- * - Finished deliveries carry `keepUntil` (`retentionMs` after they finish); the housekeeping, when
- *   given, is started and stopped with the dispatcher.
- * - `stop()` stops leasing and waits for the requests in flight and their records (bounded by the
- *   sender's time-out); leased deliveries not yet sent are left to their lease's expiry.
+ * The WebhookDispatcher sends what the delivery store holds: it leases due deliveries (one worker
+ * at a time per delivery, across instances), sends each through the WebhookSender, and records the
+ * outcome with its lease token. At most `perEndpoint` requests in flight per endpoint and `total`
+ * in all; a lease and this worker's records never overlap (lease-window.ts). Bounds, wake-ups and
+ * the busy pause: docs/decisions.md, "Reasoning moved out of module headers (issue 33)".
  */
 import type { Clock } from '../shared/security.js';
 import { clearTimer, setTimer } from '../shared/timers.js';

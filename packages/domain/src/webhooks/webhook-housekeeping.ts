@@ -1,11 +1,9 @@
 /**
- * What keeps the delivery store from growing without end (DECISIONS "Webhooks (outgoing)", issue 32
- * item 13): finished deliveries whose retention ran out are removed in bounded batches, and the
- * deliveries of an endpoint that is gone are removed, including those a fault left behind (an
- * endpoint removed and the process stopped before its deliveries went, or an event enqueued for it
- * by a relay that read the endpoint list just before the removal). Endpoint ids are never reused,
- * and an endpoint is stored before any delivery is enqueued for it: a delivery whose endpoint the
- * store no longer has, read after the delivery was seen, is an orphan for good.
+ * Keeps the delivery store from growing without end (DECISIONS "Webhooks (outgoing)", issue 32
+ * item 13): finished deliveries past their retention are removed in bounded batches, and so are
+ * those of an endpoint that is gone, including ones a fault left behind. Endpoint ids are never
+ * reused and an endpoint is stored before any delivery for it: a delivery whose endpoint is
+ * missing is an orphan for good.
  */
 import type { Clock } from '../shared/security.js';
 import { clearTimer, setTimer } from '../shared/timers.js';

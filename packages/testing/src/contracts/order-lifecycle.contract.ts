@@ -1,11 +1,8 @@
 /**
  * What every OrderRepository must do for the kitchen: find any order by id, apply a move as one
- * compare-and-set on the order's version, and list the queue by status.
- *
- * The factory may hand back a store shared by other tests (one Mongo database per suite), and the
- * status lists are global. So each listing test places its orders in an era of its own, older than
- * anything stored before it (see `olderEra`): they are the first rows of their statuses, and totals
- * are checked as growth over what was there.
+ * compare-and-set on its version, and list the queue by status. A store may be shared by other
+ * tests and status lists are global, so each listing test places its orders in an era of its own
+ * (see `olderEra`) and checks totals as growth over what was there.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';

@@ -1,13 +1,9 @@
 /**
- * What every OrderOutbox must do, over the changes its OrderRepository stores (docs/decisions.md, "Live order
- * updates"): every stored change is listed until its version is marked published, with the mark
- * the events after it follow; marks only go up; the least recently changed come first.
- *
- * The factory may hand back a store shared by other tests (one Mongo database per suite) whose
- * other orders are never marked. So each test changes its orders in an era of its own, older than
- * anything stored before it: its orders are the first entries of the outbox, and a test reads only
- * those (see `dueOf`). Times go forward within a test, so that the order of the changes as stored
- * and their `updatedAt` order agree, whichever of the two a store keeps.
+ * What every OrderOutbox must do (docs/decisions.md, "Live order updates"): every stored change is
+ * listed until its version is marked published; marks only go up; least recently changed first.
+ * A store may be shared by tests whose orders are never marked, so each test works in an era of
+ * its own, older than anything stored before (see `dueOf`), and reads only its orders. Times go
+ * forward within a test, so stored order and `updatedAt` order agree.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
