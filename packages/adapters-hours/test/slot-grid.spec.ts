@@ -63,4 +63,18 @@ describe('SlotGrid', () => {
     expect(slots).to.have.length(25);
     expect(slots.every((slot) => wall(slot.start, zone).endsWith(':00'))).to.equal(true);
   });
+
+  it('puts every instant in the slot of its store date, east and west of UTC and before 1970', () => {
+    for (const zone of ['America/New_York', 'Europe/Berlin', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/Santiago']) {
+      const grid = gridIn(zone);
+      for (const base of [Date.UTC(2026, 2, 7), Date.UTC(2026, 9, 24), Date.UTC(1969, 11, 31)]) {
+        // Every 7 minutes for three days: across midnights and the clocks' changes.
+        for (let t = base; t < base + 3 * 86_400_000; t += 7 * 60_000) {
+          const at = new Date(t);
+          const slot = grid.slotsOf(grid.dateAt(at)).find((s) => s.start.getTime() <= t && t < s.end.getTime());
+          expect(grid.slotAt(at), `${zone} ${at.toISOString()}`).to.deep.equal(slot);
+        }
+      }
+    }
+  });
 });

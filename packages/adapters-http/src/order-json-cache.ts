@@ -3,7 +3,8 @@
  * are assembled instead of serialising the same unchanged orders on every request
  * (docs/performance.md). (order id, version, whether it has an address) names one rendering for
  * good on every instance: a move raises the version, an erasure removes the address. A Map in
- * least-recently-used order, bounded by `maxEntries`, whatever the number of orders in the store.
+ * least-recently-used order, bounded by `maxEntries`, whatever the number of orders in the store
+ * (evicted a sixteenth at a time).
  */
 import type { Order, Page } from '@storefront/domain';
 import { orderJson, pageMeta } from './mappers.js';
@@ -54,9 +55,22 @@ export class OrderJsonCache {
       this.entries.delete(id);
     }
     const bytes = Buffer.from(JSON.stringify(orderJson(order)));
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= this.maxEntries) this.evict();
     this.entries.set(id, { version: order.version, hasAddress, bytes });
     return bytes;
+  }
+
+  /**
+   * Drops the least recently used sixteenth (at least one). In batches because a Map keeps its
+   * deleted entries as holes until it rehashes, and each fresh iterator walks past all of them:
+   * evicting one entry per insert cost about 4 µs at 10,000 entries, the batch costs that once.
+   */
+  private evict(): void {
+    let excess = this.entries.size - this.maxEntries + Math.max(1, this.maxEntries >> 4);
+    for (const id of this.entries.keys()) {
+      if (excess-- <= 0) break;
+      this.entries.delete(id);
+    }
   }
 
   /** `{"meta": ..., "orders": [...]}` of a page: the bytes of JSON.stringify, without re-rendering the orders. */

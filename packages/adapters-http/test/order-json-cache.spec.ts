@@ -51,6 +51,17 @@ describe('OrderJsonCache', () => {
     expect(cache.has(orders[8]!.orderId), 'least recently used: evicted').to.equal(false);
   });
 
+  it('evicts a sixteenth of a larger bound at once, least recently used first', () => {
+    const cache = new OrderJsonCache(32);
+    const orders = Array.from({ length: 32 }, () => anOrder());
+    for (const order of orders) text(cache, order);
+    text(cache, orders[0]!);
+    text(cache, anOrder());
+    expect(cache.size).to.equal(31);
+    expect(cache.has(orders[0]!.orderId), 'recently read: kept').to.equal(true);
+    expect([1, 2, 3].map((i) => cache.has(orders[i]!.orderId))).to.deep.equal([false, false, true]);
+  });
+
   it('assembles a page as the bytes of JSON.stringify({meta, orders})', () => {
     const cache = new OrderJsonCache();
     const items = [anOrder(), anOrder({ reason: 'x' })];

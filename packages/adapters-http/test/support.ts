@@ -34,7 +34,10 @@ export interface ServeSetup {
 }
 
 export async function serve(overrides: Partial<StorefrontPorts> = {}, setup: ServeSetup = {}): Promise<TestServer> {
-  const ports = { ...createMemoryAdapters(), ...createCryptoAdapters({ scrypt: { logN: 10 } }), ...overrides };
+  const { keyedOrderWrites, ...memory } = createMemoryAdapters();
+  // The one-step write of a fresh key goes to the memory stores: not when a test replaces them.
+  const oneStep = overrides.orders === undefined && overrides.idempotencyKeys === undefined ? { keyedOrderWrites } : {};
+  const ports = { ...memory, ...oneStep, ...createCryptoAdapters({ scrypt: { logN: 10 } }), ...overrides };
   const storefront = createStorefront(ports, setup.storefront ?? { requestPolicy: { name: 'default', limit: 10_000, windowSeconds: 60 } });
   await seedDemoData(storefront);
   const logs: LogEntry[] = [];

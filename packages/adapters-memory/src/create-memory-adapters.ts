@@ -22,7 +22,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
-import type { ProviderEvents } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, ProviderEvents } from '@storefront/domain/adapter-kit';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
@@ -53,6 +53,8 @@ export interface MemoryAdapters {
   /** Orders; the key records and the outbox below read its rows (one store, as a database is). */
   readonly orders: OrderRepository;
   readonly idempotencyKeys: IdempotencyKeys;
+  /** A fresh key's claim, order and completion in one step (the same key records and orders). */
+  readonly keyedOrderWrites: KeyedOrderWrites;
   readonly orderOutbox: OrderOutbox;
   readonly customers: CustomerRepository;
   /** The erasure marks, on the accounts above. */
@@ -93,10 +95,12 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
   const orders = new InMemoryOrderRepository();
   const customers = new InMemoryCustomerRepository();
   const deliveries = new WebhookDeliveryRows();
+  const keys = new InMemoryIdempotencyKeys(orders);
   return {
     menu: new InMemoryMenuRepository(),
     orders,
-    idempotencyKeys: new InMemoryIdempotencyKeys(orders),
+    idempotencyKeys: keys,
+    keyedOrderWrites: keys,
     orderOutbox: new InMemoryOrderOutbox(orders),
     customers,
     pendingErasures: new InMemoryPendingErasures(customers),

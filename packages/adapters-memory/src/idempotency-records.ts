@@ -29,11 +29,11 @@ export class IdempotencyRecords {
     return record !== undefined && record.expiresAt.getTime() > nowMs ? record : undefined;
   }
 
-  /** Starts a new in-flight record, replacing whatever was there. */
-  open(claim: IdempotencyClaim, nowMs: number): void {
+  /** Starts a new record (in flight unless `state` says completed), replacing whatever was there. */
+  open(claim: IdempotencyClaim, nowMs: number, state: IdempotencyRecord['state'] = 'in_progress'): void {
     const id = recordId(claim);
     this.records.delete(id);
-    this.records.set(id, copyRecord({ ...claim, state: 'in_progress' }));
+    this.records.set(id, copyRecord({ ...claim, state }));
     if (this.sweeps.wrote()) this.sweep(nowMs);
   }
 

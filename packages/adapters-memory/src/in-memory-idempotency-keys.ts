@@ -2,14 +2,15 @@
  * Idempotency-Key records in process memory, beside the orders of an InMemoryOrderRepository:
  * a claim that finds a completed record reads its order from that store's rows in the same step.
  * Every method runs to completion without awaiting, so exactly one concurrent caller gets
- * `claimed`, and a change filtered on a record's holder sees the record as it is.
+ * `claimed`, and a change filtered on a record's holder sees the record as it is. For the same
+ * reason a fresh key's claim, order and completion are one step here too (KeyedOrderWrites).
  */
-import type { IdempotencyKeys } from '@storefront/domain';
-import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef } from '@storefront/domain/adapter-kit';
+import type { IdempotencyKeys, Order } from '@storefront/domain';
+import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, KeyedOrderWrites } from '@storefront/domain/adapter-kit';
 import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
 import type { InMemoryOrderRepository } from './in-memory-order-repository.js';
 
-export class InMemoryIdempotencyKeys implements IdempotencyKeys {
+export class InMemoryIdempotencyKeys implements IdempotencyKeys, KeyedOrderWrites {
   private readonly records = new IdempotencyRecords();
 
   constructor(private readonly orders: InMemoryOrderRepository) {}
@@ -28,6 +29,14 @@ export class InMemoryIdempotencyKeys implements IdempotencyKeys {
     }
     const order = record.state === 'completed' ? this.orders.find(record.customerId, record.orderId) : null;
     return { kind: 'held', record: copyRecord(record), order };
+  }
+
+  async placeFresh(claim: IdempotencyClaim, order: Order, now: Date): Promise<'placed' | 'held'> {
+    const nowMs = now.getTime();
+    if (this.records.find(claim, nowMs) !== undefined) return 'held';
+    this.orders.insertNow(order);
+    this.records.open(claim, nowMs, 'completed');
+    return 'placed';
   }
 
   async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {

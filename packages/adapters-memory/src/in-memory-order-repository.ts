@@ -43,6 +43,11 @@ export class InMemoryOrderRepository implements OrderRepository {
   }
 
   async insert(order: Order): Promise<InsertResult> {
+    return this.insertNow(order);
+  }
+
+  /** `insert`, at once (InMemoryIdempotencyKeys writes a fresh key's order in its own step). */
+  insertNow(order: Order): InsertResult {
     const existing = this.locate(order.orderId);
     if (existing !== undefined) return { order: toOrder(existing), inserted: false };
     let log = this.logs.get(order.customerId);

@@ -6,6 +6,7 @@ import {
   describeOrderEventLogContract,
   describeOrderLifecycleContract,
   describeIdempotencyKeysContract,
+  describeKeyedOrderWritesContract,
   describeOrderOutboxContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
@@ -48,6 +49,7 @@ describeOrderLifecycleContract('InMemoryOrderRepository', async () => new InMemo
 describeIdempotencyKeysContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
 describeOrderOutboxContract('InMemoryOrderOutbox', async () => createMemoryAdapters());
 describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => createMemoryAdapters());
+describeKeyedOrderWritesContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
 describeSlotCapacityContract('InMemorySlotPlaces', async () => {
   const orders = new InMemoryOrderRepository();
   return { orders, idempotencyKeys: new InMemoryIdempotencyKeys(orders), menu: new InMemoryMenuRepository(), places: new InMemorySlotPlaces() };

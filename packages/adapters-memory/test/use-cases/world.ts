@@ -35,7 +35,10 @@ export function aWorld(options: StorefrontOptions = {}, ports: Partial<Storefron
   const crypto = cryptoOn(clock);
   const hasher = new CountingHasher(crypto.hasher);
   // Tokens behind the verified-token cache, as the app wires them.
-  const storefront = createStorefront({ ...adapters, hasher, tokens: new CachingTokenService(crypto.tokens, { clock }), clock, ...ports }, options);
+  // The one-step write of a fresh key goes to the memory stores: not when `ports` replaces them.
+  const { keyedOrderWrites, ...stores } = adapters;
+  const oneStep = ports.orders === undefined && ports.idempotencyKeys === undefined ? { keyedOrderWrites } : {};
+  const storefront = createStorefront({ ...stores, ...oneStep, hasher, tokens: new CachingTokenService(crypto.tokens, { clock }), clock, ...ports }, options);
   return { storefront, adapters, clock, hasher, tokens: crypto.tokens };
 }
 

@@ -21,7 +21,11 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.PasswordResetTokenStore, [TYPES.MemoryAdapters], (memory) => memory.resetTokens);
     bindFactory(bind, TYPES.StoreStateRepository, [TYPES.MemoryAdapters], (memory) => memory.storeState);
     bindFactory(bind, TYPES.SlotPlaces, [TYPES.MemoryAdapters], (memory) => memory.slotPlaces);
-    bindFactory(bind, TYPES.KeyedOrderWrites, [], () => null);
+    // One step over the memory stores' own orders and keys; a store bound in their place (a test's
+    // wrapper) is written step by step through it.
+    bindFactory(bind, TYPES.KeyedOrderWrites, [TYPES.MemoryAdapters, TYPES.OrderRepository, TYPES.IdempotencyKeys], (memory, orders, keys) =>
+      orders === memory.orders && keys === memory.idempotencyKeys ? memory.keyedOrderWrites : null,
+    );
     bindFactory(bind, TYPES.WebhookEndpointStore, [TYPES.MemoryAdapters], (memory) => memory.webhookEndpoints);
     bindFactory(bind, TYPES.WebhookDeliveryQueue, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryQueue);
     bindFactory(bind, TYPES.WebhookDeliveryLog, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryLog);

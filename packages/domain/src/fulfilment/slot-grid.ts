@@ -53,7 +53,9 @@ export class SlotGrid {
 
   /** The slot that contains `at`. */
   slotAt(at: Date): Slot {
-    const wall = wallMidnight(this.dateAt(at));
+    // The wall midnight of `dateAt(at)`, without formatting the date and parsing it back.
+    const local = at.getTime() + this.hours.offsetAt(at);
+    const wall = local - (((local % DAY_MS) + DAY_MS) % DAY_MS);
     const dayStart = this.startOfWallDay(wall);
     const dayEnd = this.startOfWallDay(wall + DAY_MS);
     const start = dayStart + Math.floor((at.getTime() - dayStart) / this.slotMs) * this.slotMs;
