@@ -104,7 +104,10 @@ export class EraseAccount {
     await customers.delete(customerId);
   }
 
-  /** The `order.placed` body of each delivery order, rendered again from the order without its address. */
+  /**
+   * The bodies that carry a delivery order (`order.placed`, `order.refunded`), rendered again from
+   * the order without its address.
+   */
   private async rewriteWebhookBodies(customerId: string): Promise<void> {
     const webhooks = this.deps.webhooks;
     if (webhooks === undefined) return;
@@ -112,8 +115,13 @@ export class EraseAccount {
       const found = await this.deps.orders.listByCustomer(customerId, { page, limit: ORDERS_PER_READ });
       for (const order of found.items) {
         if (order.fulfilment.type !== 'delivery') continue;
-        const event = orderWebhookEvent(eventOfVersion(withoutDeliveryAddress(order), 1), webhooks.payload);
-        await webhooks.deliveries.rewritePayload(event.eventId, event.payload);
+        const erased = withoutDeliveryAddress(order);
+        for (let version = 1; version <= erased.version; version++) {
+          const data = eventOfVersion(erased, version);
+          if (data.order === undefined || data.type === 'order.payment') continue;
+          const event = orderWebhookEvent({ ...data, type: data.type }, webhooks.payload);
+          await webhooks.deliveries.rewritePayload(event.eventId, event.payload);
+        }
       }
       if (found.nextPage === null) return;
     }

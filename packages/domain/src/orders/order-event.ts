@@ -1,13 +1,17 @@
 /**
  * Order events: what the live streams carry. Every stored change of an order is one event, named by
- * the order and the version the change produced: version 1 is `order.placed`, every later version an
- * `order.status`. An order's events can therefore be derived from the stored order alone (its
+ * the order and the version the change produced: the version that entered `placed` is `order.placed`
+ * (version 1, or the one after `awaiting_payment` when payments are on), a change of the payment
+ * alone is `order.refunded` (a refund asked for) or `order.payment` (a refund settled), every other
+ * version an `order.status`. Events before `placed` are `unpaid`: the kitchen and outgoing webhooks
+ * never see them, the owner's stream does. An order's events can therefore be derived from the stored order alone (its
  * status history holds one entry per version), which is what makes the order store its own outbox:
  * the events of versions after the order's published mark are the ones still to publish.
  */
 import type { Order, OrderStatus } from './order.js';
+import { placedBy } from './order-lifecycle.js';
 
-export type OrderEventType = 'order.placed' | 'order.status';
+export type OrderEventType = 'order.placed' | 'order.status' | 'order.refunded' | 'order.payment';
 
 /** An event as published, before the log gives it an id. */
 export interface OrderEventData {
@@ -21,8 +25,17 @@ export interface OrderEventData {
   readonly at: Date;
   /** Why it was rejected or cancelled, when the change gave a reason. */
   readonly reason?: string;
-  /** `order.placed` only: the order as placed (version 1). */
+  /** `order.placed` and `order.refunded`: the order at that version. */
   readonly order?: Order;
+  /** `order.refunded`: the refund asked for (one of `order.payment.refunds`). */
+  readonly refundId?: string;
+  /** The order was not placed yet at this version (awaiting its payment, or cancelled unpaid). */
+  readonly unpaid?: true;
+}
+
+/** Whether the kitchen's screen and outgoing webhooks see the event: never before the order is paid. */
+export function isKitchenEvent(event: OrderEventData): boolean {
+  return event.unpaid !== true;
 }
 
 /**
@@ -42,17 +55,42 @@ function orderAtVersion(order: Order, version: number): Order {
   return { ...rest, status: last.status, version, updatedAt: last.at, statusHistory: history };
 }
 
+function typeOf(order: Order, version: number): OrderEventType {
+  const change = order.statusHistory[version - 1]!;
+  if (change.paymentChange !== undefined) return change.paymentChange.refundId === undefined ? 'order.payment' : 'order.refunded';
+  return change.status === 'placed' ? 'order.placed' : 'order.status';
+}
+
 /** The event of one version of a stored order. */
 export function eventOfVersion(order: Order, version: number): OrderEventData {
   const change = order.statusHistory[version - 1];
   if (change === undefined || version < 1 || version > order.version) {
     throw new RangeError(`order ${order.orderId} has no version ${version}`);
   }
-  const base = { orderId: order.orderId, customerId: order.customerId, version, status: change.status, at: change.at };
-  if (version === 1) return { ...base, type: 'order.placed', order: orderAtVersion(order, 1) };
-  // A reason belongs to the final move, which is always the order's last version.
-  const reason = version === order.version ? order.reason : undefined;
-  return reason === undefined ? { ...base, type: 'order.status' } : { ...base, type: 'order.status', reason };
+  const paid = placedBy(order, version);
+  const base = {
+    orderId: order.orderId,
+    customerId: order.customerId,
+    version,
+    status: change.status,
+    at: change.at,
+    ...(paid ? {} : { unpaid: true as const }),
+  };
+  const type = typeOf(order, version);
+  if (type === 'order.placed') return { ...base, type, order: orderAtVersion(order, version) };
+  if (type === 'order.refunded') return { ...base, type, order: orderAtVersion(order, version), refundId: change.paymentChange!.refundId! };
+  if (type === 'order.payment') return { ...base, type };
+  // A reason belongs to the final move, which is always the order's last status move.
+  const reason = order.reason !== undefined && isLastMove(order, version) ? order.reason : undefined;
+  return reason === undefined ? { ...base, type } : { ...base, type, reason };
+}
+
+/** Whether `version` is the order's last status move (payment changes may follow a final move). */
+function isLastMove(order: Order, version: number): boolean {
+  for (let later = version; later < order.statusHistory.length; later++) {
+    if (order.statusHistory[later]!.paymentChange === undefined) return false;
+  }
+  return true;
 }
 
 /** The events of the order's versions after `publishedVersion`, oldest first. */
@@ -65,7 +103,7 @@ export function unpublishedEvents(order: Order, publishedVersion: number): Order
 /** The order's state at `version` as an `order.status` event with the given id: an order stream's first event. */
 export function statusSnapshot(order: Order, version: number, id: string): OrderEvent {
   const event = eventOfVersion(order, version);
-  const { order: _order, ...rest } = event;
+  const { order: _order, refundId: _refundId, ...rest } = event;
   return { ...rest, type: 'order.status', id };
 }
 

@@ -8,7 +8,7 @@
 import { DomainError } from '../shared/errors.js';
 import { isStaffRole } from '../accounts/customer.js';
 import type { Order } from './order.js';
-import { compareEventIds, isEventId, statusSnapshot, type OrderEvent } from './order-event.js';
+import { compareEventIds, isEventId, isKitchenEvent, statusSnapshot, type OrderEvent } from './order-event.js';
 import type { OrderEventListener, OrderEventLog } from './order-event-log.js';
 import type { OrderRepository } from './order-repository.js';
 import type { Viewer } from './order-access.js';
@@ -94,7 +94,8 @@ class FeedRoute implements Route {
 
   constructor(
     private readonly sink: FeedSink,
-    private readonly accepts: (event: OrderEvent) => boolean,
+    /** What the feed shows of an event: the event, another view of it, or null to skip it. */
+    private readonly view: (event: OrderEvent) => OrderEvent | null,
     /** True for one order's feed: its versions only grow, so a status already shown is dropped. */
     private readonly oneOrder: boolean,
   ) {}
@@ -123,12 +124,13 @@ class FeedRoute implements Route {
     if (this.closed) return;
     if (this.cursor !== null && compareEventIds(event.id, this.cursor) <= 0) return;
     this.cursor = event.id;
-    if (!this.accepts(event)) return;
+    const shown = this.view(event);
+    if (shown === null) return;
     if (this.oneOrder) {
-      if (event.version <= this.version) return;
-      this.version = event.version;
+      if (shown.version <= this.version) return;
+      this.version = shown.version;
     }
-    this.sink({ kind: 'event', event });
+    this.sink({ kind: 'event', event: shown });
   }
 
   /** An event written first (the order feed's snapshot): its id is the cursor. */
@@ -146,6 +148,17 @@ class FeedRoute implements Route {
   resumeAfter(id: string | null): void {
     this.cursor = id;
   }
+}
+
+/**
+ * One order's feed shows its status moves: every `order.status`, and the paid order's `placed` as
+ * one (its placement at version 1 is what the feed's snapshot shows); not payment-only changes.
+ */
+function statusView(event: OrderEvent): OrderEvent | null {
+  if (event.type === 'order.status') return event;
+  if (event.type !== 'order.placed' || event.version === 1) return null;
+  const { order: _order, ...rest } = event;
+  return { ...rest, type: 'order.status' };
 }
 
 const notFound = (): DomainError => new DomainError('not_found', 'No such order.');
@@ -166,9 +179,12 @@ export class OrderFeeds {
     return this.hub.size;
   }
 
-  /** Every order's events (`order.placed`, `order.status`): the kitchen's screen. */
+  /**
+   * Every paid order's events (`order.placed`, `order.status`, `order.refunded`): the kitchen's
+   * screen. Nothing of an order awaiting its payment, nor of one cancelled unpaid.
+   */
   async openKitchen(input: OpenKitchenFeedInput, sink: FeedSink): Promise<Feed> {
-    const route = new FeedRoute(sink, () => true, false);
+    const route = new FeedRoute(sink, (event) => (isKitchenEvent(event) && event.type !== 'order.payment' ? event : null), false);
     return this.start(route, null, async () => {
       if (await this.resume(route, input.lastEventId)) return;
       route.goLive((await this.log.position()).head);
@@ -185,8 +201,7 @@ export class OrderFeeds {
     const visible = async (): Promise<Order | null> =>
       isStaffRole(viewer.role) ? this.orders.findById(orderId) : this.orders.findOrder(viewer.customerId, orderId);
     if ((await visible()) === null) throw notFound();
-    const accepts = (event: OrderEvent): boolean => event.orderId === orderId && event.type === 'order.status';
-    const route = new FeedRoute(sink, accepts, true);
+    const route = new FeedRoute(sink, (event) => (event.orderId === orderId ? statusView(event) : null), true);
     return this.start(route, orderId, async () => {
       if (await this.resume(route, input.lastEventId)) return;
       // The head and the order's newest published version, read together: the snapshot shows that

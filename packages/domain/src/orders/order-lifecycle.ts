@@ -7,14 +7,19 @@
  *   placed → accepted → preparing → ready → completed
  *   placed → rejected (staff, reason)      placed → cancelled (the owner; staff with a reason)
  *   accepted | preparing → cancelled (staff, reason)
+ *
+ * With payments on, an order starts `awaiting_payment` (DECISIONS "Payments"):
+ *   awaiting_payment → placed (the payment, once authorized)
+ *   awaiting_payment → cancelled (the owner; the payment with a reason: payment_failed, payment_expired)
  */
 import { DomainError } from '../shared/errors.js';
 import { checkText } from '../shared/text.js';
 import { characterCount, Issues } from '../shared/validation.js';
 import type { Order, OrderStatus } from './order.js';
+import type { OrderPayment, PaymentChangeNote } from '../payments/order-payment.js';
 
-/** Who moves an order: its owner (the customer who placed it) or the kitchen. */
-export type Mover = 'owner' | 'staff';
+/** Who moves an order: its owner (the customer who placed it), the kitchen, or its payment's outcome. */
+export type Mover = 'owner' | 'staff' | 'payment';
 
 export interface LifecycleMove {
   readonly from: OrderStatus;
@@ -35,9 +40,21 @@ export const ORDER_MOVES: readonly LifecycleMove[] = [
   { from: 'placed', to: 'cancelled', by: 'staff', needsReason: true },
   { from: 'accepted', to: 'cancelled', by: 'staff', needsReason: true },
   { from: 'preparing', to: 'cancelled', by: 'staff', needsReason: true },
+  { from: 'awaiting_payment', to: 'placed', by: 'payment', needsReason: false },
+  { from: 'awaiting_payment', to: 'cancelled', by: 'owner', needsReason: false },
+  { from: 'awaiting_payment', to: 'cancelled', by: 'payment', needsReason: true },
 ];
 
-export const ORDER_STATUSES: readonly OrderStatus[] = ['placed', 'accepted', 'preparing', 'ready', 'completed', 'rejected', 'cancelled'];
+export const ORDER_STATUSES: readonly OrderStatus[] = [
+  'placed',
+  'accepted',
+  'preparing',
+  'ready',
+  'completed',
+  'rejected',
+  'cancelled',
+  'awaiting_payment',
+];
 /** What the kitchen still has to work on: the staff queue's default filter. */
 export const OPEN_STATUSES: readonly OrderStatus[] = ['placed', 'accepted', 'preparing', 'ready'];
 export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'rejected', 'cancelled'];
@@ -56,6 +73,10 @@ export interface OrderMove {
   readonly status: OrderStatus;
   readonly at: Date;
   readonly reason?: string;
+  /** The order's payment after the move, when it changes with it (a capture, a void, a refund). */
+  readonly payment?: OrderPayment;
+  /** Set for a change of the payment alone: `status` is the order's own, and the history entry carries it. */
+  readonly paymentChange?: PaymentChangeNote;
 }
 
 /** What a mover asks for. */
@@ -101,6 +122,11 @@ export function planMove(order: Order, request: MoveRequest, now: Date): OrderMo
   return reason === undefined ? base : { ...base, reason };
 }
 
+/** A change of the order's payment alone (its status stays): one version, one history entry with `change`. */
+export function planPaymentChange(order: Order, payment: OrderPayment, change: PaymentChangeNote, now: Date): OrderMove {
+  return { orderId: order.orderId, fromVersion: order.version, status: order.status, at: now, payment, paymentChange: change };
+}
+
 /**
  * The one rule on a move's reason, whoever asks (the kitchen's route, the CLI, an embedder): a move
  * that needs one (a rejection, a staff cancellation) is refused without it; the kitchen's other
@@ -131,20 +157,33 @@ function moveReason(move: LifecycleMove, given: string | undefined): string | un
 export function applyOrderMove(order: Order, move: OrderMove): Order {
   // Every other field is carried as it is: a field added to Order later survives a move.
   const { reason: previous, ...kept } = order;
+  const entry = move.paymentChange === undefined ? { status: move.status, at: move.at } : { status: move.status, at: move.at, paymentChange: move.paymentChange };
   const next: Order = {
     ...kept,
     status: move.status,
     version: order.version + 1,
     updatedAt: move.at,
-    statusHistory: [...order.statusHistory, { status: move.status, at: move.at }],
+    statusHistory: [...order.statusHistory, entry],
+    ...(move.payment === undefined ? {} : { payment: move.payment }),
   };
   const reason = move.reason ?? previous;
   return reason === undefined ? next : { ...next, reason };
 }
 
-/** The fields of a newly placed order (version 1, history starting with `placed`). */
-export function placedState(createdAt: Date): Pick<Order, 'status' | 'version' | 'updatedAt' | 'statusHistory'> {
-  return { status: 'placed', version: 1, updatedAt: createdAt, statusHistory: [{ status: 'placed', at: createdAt }] };
+/** The fields of a newly placed order (version 1, history starting with `placed`, or `awaiting_payment`). */
+export function placedState(
+  createdAt: Date,
+  status: 'placed' | 'awaiting_payment' = 'placed',
+): Pick<Order, 'status' | 'version' | 'updatedAt' | 'statusHistory'> {
+  return { status, version: 1, updatedAt: createdAt, statusHistory: [{ status, at: createdAt }] };
+}
+
+/** Whether the kitchen has seen the order by `version`: it was `placed` then (an unpaid order never reaches it). */
+export function placedBy(order: Order, version: number): boolean {
+  for (let index = 0; index < version && index < order.statusHistory.length; index++) {
+    if (order.statusHistory[index]!.status === 'placed') return true;
+  }
+  return false;
 }
 
 export function invalidTransition(order: Order, to: OrderStatus): DomainError {

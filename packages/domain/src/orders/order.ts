@@ -25,14 +25,23 @@ export interface OrderLine {
 }
 
 import type { Fulfilment } from '../fulfilment/fulfilment.js';
+import type { OrderPayment, PaymentChangeNote } from '../payments/order-payment.js';
 
-/** Where an order is in the kitchen (see order-lifecycle.ts for the moves between them). */
-export type OrderStatus = 'placed' | 'accepted' | 'preparing' | 'ready' | 'completed' | 'rejected' | 'cancelled';
+/**
+ * Where an order is in the kitchen (see order-lifecycle.ts for the moves between them);
+ * `awaiting_payment` comes before `placed` only when payments are on.
+ */
+export type OrderStatus = 'awaiting_payment' | 'placed' | 'accepted' | 'preparing' | 'ready' | 'completed' | 'rejected' | 'cancelled';
 
-/** One entry of an order's status history: the status it entered, and when. */
+/**
+ * One entry of an order's history, one per version: the status it entered, and when. An entry with
+ * `paymentChange` is a change of the payment alone (a refund asked for, a refund settled): the status
+ * stays, and the status history the API shows leaves it out.
+ */
 export interface StatusChange {
   readonly status: OrderStatus;
   readonly at: Date;
+  readonly paymentChange?: PaymentChangeNote;
 }
 
 /**
@@ -68,6 +77,8 @@ export interface Order {
   readonly reason?: string;
   /** Pickup or delivery, and the slot it is promised for (orders stored before read as pickup at `createdAt`). */
   readonly fulfilment: Fulfilment;
+  /** The card payment, when payments are on (absent: paid on pickup or delivery, `payment: null`). */
+  readonly payment?: OrderPayment;
 }
 
 /** What the client asks for: product ids, quantities and option ids (a set), never prices. */

@@ -6,7 +6,7 @@
  */
 
 /** Event types an endpoint can subscribe to (the default is all of them). */
-export const WEBHOOK_EVENT_TYPES = ['order.placed', 'order.status'] as const;
+export const WEBHOOK_EVENT_TYPES = ['order.placed', 'order.status', 'order.refunded'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What a delivery can carry: a subscribed type, or the test event an admin asks for. */
 export type WebhookDeliveryType = WebhookEventType | 'webhook.test';

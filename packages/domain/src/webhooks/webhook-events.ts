@@ -5,7 +5,7 @@
  */
 import { randomToken } from '../shared/ids.js';
 import type { OrderEventData } from '../orders/order-event.js';
-import type { WebhookDeliveryType, WebhookEvent } from './model.js';
+import type { WebhookDeliveryType, WebhookEvent, WebhookEventType } from './model.js';
 
 /** The JSON `data` of an order event (the app wires the HTTP shapes: the order as GET shows it, the stream's event). */
 export type WebhookPayload = (event: OrderEventData) => unknown;
@@ -19,7 +19,7 @@ export function webhookBody(type: WebhookDeliveryType, at: Date, data: unknown):
 }
 
 /** The webhook event of one order event: `evt_<orderId>_<version>`, due when the change happened. */
-export function orderWebhookEvent(event: OrderEventData, payload: WebhookPayload): WebhookEvent {
+export function orderWebhookEvent(event: OrderEventData & { readonly type: WebhookEventType }, payload: WebhookPayload): WebhookEvent {
   return {
     eventId: `evt_${event.orderId}_${event.version}`,
     type: event.type,

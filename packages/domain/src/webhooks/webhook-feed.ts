@@ -4,7 +4,8 @@
  * subscribed to the event's type. A crash between the two enqueues the batch again, which the
  * store ignores (idempotent per event id and endpoint; the ids derive from order and version).
  */
-import type { OrderEventData } from '../orders/order-event.js';
+import { isKitchenEvent, type OrderEventData } from '../orders/order-event.js';
+import type { WebhookEventType } from './model.js';
 import type { EndpointDirectory } from './endpoint-directory.js';
 import type { WebhookDeliveryQueue } from './ports.js';
 import { orderWebhookEvent, type WebhookPayload } from './webhook-events.js';
@@ -29,10 +30,13 @@ export class WebhookFeed {
     await Promise.all(
       [...byOrder(events).values()].map(async (ofOrder) => {
         for (const event of ofOrder) {
-          const webhookIds = endpoints.filter((endpoint) => endpoint.events.includes(event.type)).map((endpoint) => endpoint.webhookId);
+          // Nothing before the order is paid, and no settlement of a refund (its asking was sent).
+          if (!isKitchenEvent(event) || event.type === 'order.payment') continue;
+          const type: WebhookEventType = event.type;
+          const webhookIds = endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.webhookId);
           if (webhookIds.length === 0) continue;
           any = true;
-          await this.deliveries.enqueue(orderWebhookEvent(event, this.payload), webhookIds);
+          await this.deliveries.enqueue(orderWebhookEvent({ ...event, type }, this.payload), webhookIds);
         }
       }),
     );
