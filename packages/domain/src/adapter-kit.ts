@@ -77,7 +77,19 @@ export type { QuoteDelivery } from './fulfilment/quote-delivery.js';
 export { cheapestZone } from './fulfilment/delivery-zones.js';
 export type { DeliveryZone } from './fulfilment/delivery-zones.js';
 export type { OrderLineOption, OrderRequestLine, StatusChange } from './orders/order.js';
-export { applyOrderMove, FINAL_STATUSES, findMove, isOrderStatus, OPEN_STATUSES, pathFromPlaced, placedState, planMove, REASON_LIMITS } from './orders/order-lifecycle.js';
+export {
+  applyOrderMove,
+  FINAL_STATUSES,
+  findMove,
+  isOrderStatus,
+  OPEN_STATUSES,
+  pathFromPlaced,
+  placedBy,
+  placedState,
+  planMove,
+  planPaymentChange,
+  REASON_LIMITS,
+} from './orders/order-lifecycle.js';
 export type { LifecycleMove, MoveRequest, Mover, OrderMove } from './orders/order-lifecycle.js';
 export { DEFAULT_STORE_STATE } from './store/store.js';
 export type { StoreSettings } from './store/store.js';
@@ -151,7 +163,7 @@ export type { Random } from './webhooks/retry-schedule.js';
 export { isStaffRole } from './accounts/customer.js';
 export { DEFAULT_SLOT_RULES } from './fulfilment/slot-rules.js';
 
-// Payments: the provider port (not wired into placement yet) and the values it answers.
+// Payments: the provider port and the values it answers; the payment as the order keeps it.
 export { InvalidPaymentRequest } from './payments/payment-gateway.js';
 export type {
   AuthorizationRequest,
@@ -176,5 +188,8 @@ export type {
   RefusedPaymentRequest,
 } from './payments/payment-gateway.js';
 export { paymentKeys } from './payments/payment-keys.js';
+export { ORDER_PAYMENT_STATUSES, nextCheck, refundable, withRefunds } from './payments/order-payment.js';
+export type { OrderPayment, OrderPaymentStatus, PaymentChangeNote, RefundRecord, RefundStatus } from './payments/order-payment.js';
+export type { OrderPayments } from './payments/order-payments.js';
 export { PROVIDER_EVENT_LEASE_MS } from './payments/provider-events.js';
 export type { ProviderEvents } from './payments/provider-events.js';

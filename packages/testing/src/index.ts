@@ -59,5 +59,6 @@ export {
   type WebhookDeliveryStoresUnderTest,
 } from './contracts/webhook-deliveries.contract.js';
 export { describeProviderEventsContract } from './contracts/provider-events.contract.js';
+export { aPayment, anUnpaidOrder, describeOrderPaymentsContract, type OrderPaymentStores } from './contracts/order-payments.contract.js';
 export { describePaymentGatewayContract, type PaymentGatewayUnderTest } from './contracts/payment-gateway.contract.js';
 export { signStripePayload, StripeStandIn, type SignedEvent, type StandInMode, type StandInRequest, type StripeStandInOptions } from './stripe-stand-in.js';
