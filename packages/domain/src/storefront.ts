@@ -62,6 +62,14 @@ import { BackgroundTasks, type BackgroundTaskOptions } from './shared/background
 import { EraseAccount } from './accounts/erase-account.js';
 import { LabelCustomers } from './accounts/label-customers.js';
 import { ErasureSweep, type ErasureSweepOptions } from './accounts/erasure-sweep.js';
+import type { PaymentGateway } from './payments/payment-gateway.js';
+import type { OrderPayments } from './payments/order-payments.js';
+import type { ProviderEvents } from './payments/provider-events.js';
+import { PaymentDesk } from './payments/payment-desk.js';
+import { PaymentSettler } from './payments/payment-settler.js';
+import { PaymentSweeper, type PaymentSweeperOptions } from './payments/payment-sweeper.js';
+import { RefundOrder } from './payments/refund-order.js';
+import { TakeProviderEvent } from './payments/take-provider-event.js';
 import { ConfirmPasswordReset } from './accounts/confirm-password-reset.js';
 import type { PasswordResetDependencies } from './accounts/password-reset.js';
 import { RequestPasswordReset } from './accounts/request-password-reset.js';
@@ -126,6 +134,21 @@ export interface StorefrontPorts {
   readonly webhookSender?: WebhookSender;
   /** The address rules at registration; absent: every URL of the right shape is taken (the sender still checks its own). */
   readonly webhookUrlPolicy?: WebhookUrlPolicy;
+  /**
+   * Card payments (DECISIONS "Payments"): the provider, the orders found by their payment, and the
+   * provider's events taken. Absent: customers pay on pickup or delivery (`payment: null`).
+   */
+  readonly paymentGateway?: PaymentGateway;
+  readonly orderPayments?: OrderPayments;
+  readonly providerEvents?: ProviderEvents;
+}
+
+/** Tunables of card payments. */
+export interface PaymentOptions {
+  /** How long a customer has to pay (PAYMENT_WINDOW_MINUTES). Default 15 minutes. */
+  readonly windowMs?: number;
+  /** The sweeper of payments without news (period, lease, batch). */
+  readonly sweeper?: PaymentSweeperOptions;
 }
 
 /** Tunables of outgoing webhooks. */
@@ -189,6 +212,8 @@ export interface StorefrontOptions {
   readonly webhooks?: WebhookOptions;
   /** The sweep that finishes erasures a stopped process left behind (period, batch size). */
   readonly erasures?: ErasureSweepOptions;
+  /** Card payments (used when the payment ports are given). */
+  readonly payments?: PaymentOptions;
 }
 
 /** 120 requests per caller per sliding 60 s. */
@@ -228,6 +253,12 @@ export interface Storefront {
   readonly cancelOrder: CancelOrder;
   /** The kitchen moves an order along its lifecycle. */
   readonly moveOrder: MoveOrder;
+  /** A staff refund of a captured payment (payments on; otherwise every refund is `refund_exceeds_captured`). */
+  readonly refundOrder: RefundOrder;
+  /** The provider's verified events (payments on). */
+  readonly takeProviderEvent: TakeProviderEvent | undefined;
+  /** Settles payments whose news never came: start it with the service, stop it before closing the adapters (payments on). */
+  readonly paymentSweeper: PaymentSweeper | undefined;
   /** The kitchen's queue, by status. */
   readonly listKitchenOrders: ListKitchenOrders;
   readonly setProductAvailability: SetProductAvailability;
@@ -317,6 +348,8 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   const orderEvents = new OrderEventRelay(ports.orderOutbox, ports.events, options.events, webhooks?.feed ?? null);
   const stored = (): void => orderEvents.notify();
   const background = new BackgroundTasks(options.background);
+  const payments = wirePayments(ports, options.payments ?? {}, { clock, stored, planner, background });
+  const desk = payments?.desk ?? null;
   const passwordReset: PasswordResetDependencies = {
     customers,
     sessions,
@@ -337,7 +370,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   return {
     listMenu: new ListMenu(catalog),
     searchMenu: new SearchMenu(catalog),
-    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes }, stored, ports.keyedOrderWrites ?? null),
+    placeOrder: new PlaceOrder(ports.menu, ports.orders, ports.idempotencyKeys, clock, gate, planner, { ...options.orders, taxes: gate.settings.taxes, payments: desk }, stored, ports.keyedOrderWrites ?? null),
     listOrders: new ListOrders(ports.orders),
     login: new Login({ customers, sessions, hasher, tokens, limiter, clock, loginPolicy, loginEmailPolicy }),
     refreshSession: new RefreshSession({ customers, sessions, tokens, clock }),
@@ -353,8 +386,11 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     importMenu: new ImportMenu(ports.menu, catalog),
     setCustomerRole: new SetCustomerRole(customers),
     getOrder: new GetOrder(ports.orders),
-    cancelOrder: new CancelOrder(ports.orders, clock, stored, planner),
-    moveOrder: new MoveOrder(ports.orders, clock, stored, planner),
+    cancelOrder: new CancelOrder(ports.orders, clock, stored, planner, desk),
+    moveOrder: new MoveOrder(ports.orders, clock, stored, planner, desk),
+    refundOrder: new RefundOrder(ports.orders, desk, clock, stored),
+    takeProviderEvent: payments?.intake,
+    paymentSweeper: payments?.sweeper,
     listKitchenOrders: new ListKitchenOrders(ports.orders),
     setProductAvailability: new SetProductAvailability(ports.menu),
     setAcceptingOrders: new SetAcceptingOrders(gate),
@@ -374,6 +410,23 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
     webhooks: webhooks?.admin,
     webhookDispatcher: webhooks?.dispatcher,
     webhookHousekeeping: webhooks?.housekeeping,
+  };
+}
+
+/** The payment side when its ports are given: the desk the order use cases call, the events' intake, the sweeper. */
+function wirePayments(
+  ports: StorefrontPorts,
+  options: PaymentOptions,
+  deps: { readonly clock: Clock; readonly stored: () => void; readonly planner: FulfilmentPlanner; readonly background: BackgroundTasks },
+) {
+  const { paymentGateway: gateway, orderPayments, providerEvents } = ports;
+  if (gateway === undefined || orderPayments === undefined || providerEvents === undefined) return undefined;
+  const desk = new PaymentDesk(gateway, options.windowMs ?? 15 * 60_000);
+  const settler = new PaymentSettler(ports.orders, deps.clock, deps.stored, deps.planner);
+  return {
+    desk,
+    intake: new TakeProviderEvent(gateway.provider, providerEvents, orderPayments, settler, deps.clock),
+    sweeper: new PaymentSweeper(orderPayments, desk, settler, deps.clock, deps.background, options.sweeper),
   };
 }
 

@@ -4,9 +4,12 @@ import type { Order } from './order.js';
 import { freePlace, noop, notFound } from './order-access.js';
 import { invalidTransition, planMove } from './order-lifecycle.js';
 import type { OrderRepository } from './order-repository.js';
+import { withPayment } from '../payments/payment-moves.js';
+import type { PaymentDesk } from '../payments/payment-desk.js';
 
 /**
- * The owner cancels an order the kitchen has not accepted yet. Cancelling an order already
+ * The owner cancels an order the kitchen has not accepted yet (or one still awaiting its payment,
+ * whose intent is cancelled first). Cancelling an order already
  * cancelled answers it again (a retry of a cancel whose answer was lost); otherwise, once the
  * kitchen has moved it, `invalid_transition`.
  */
@@ -18,6 +21,8 @@ export class CancelOrder {
     private readonly stored: () => void = noop,
     /** Gives slot places back. */
     private readonly planner: FulfilmentPlanner | null = null,
+    /** Cancels the order's payment first (payments on): nothing is charged. */
+    private readonly desk: PaymentDesk | null = null,
   ) {}
 
   async execute(input: { readonly customerId: string; readonly orderId: string }): Promise<Order> {
@@ -27,7 +32,7 @@ export class CancelOrder {
       await freePlace(this.planner, order);
       return order;
     }
-    const moved = await this.orders.applyMove(planMove(order, { to: 'cancelled', by: 'owner' }, this.clock.now()));
+    const moved = await this.orders.applyMove(await withPayment(this.desk, order, planMove(order, { to: 'cancelled', by: 'owner' }, this.clock.now())));
     if (moved !== null) {
       this.stored();
       await freePlace(this.planner, moved);

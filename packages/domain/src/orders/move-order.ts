@@ -6,6 +6,8 @@ import type { Order } from './order.js';
 import { freePlace, noop, notFound } from './order-access.js';
 import { invalidTransition, isOrderStatus, ORDER_STATUSES, parseReason, planMove } from './order-lifecycle.js';
 import type { OrderRepository } from './order-repository.js';
+import { withPayment } from '../payments/payment-moves.js';
+import type { PaymentDesk } from '../payments/payment-desk.js';
 
 /** What the kitchen asks for: a status (validated here), a reason where needed, and If-Match. */
 export interface MoveOrderInput {
@@ -29,6 +31,8 @@ export class MoveOrder {
     private readonly stored: () => void = noop,
     /** Gives slot places back. */
     private readonly planner: FulfilmentPlanner | null = null,
+    /** Captures on acceptance, gives the money back on a rejection or cancellation (payments on). */
+    private readonly desk: PaymentDesk | null = null,
   ) {}
 
   async execute(input: MoveOrderInput): Promise<Order> {
@@ -40,7 +44,7 @@ export class MoveOrder {
     const order = await this.orders.findById(input.orderId);
     if (order === null) throw notFound();
     if (input.expectedVersion !== undefined && order.version !== input.expectedVersion) throw preconditionFailed(order);
-    const move = planMove(order, { to, by: 'staff', reason }, this.clock.now());
+    const move = await withPayment(this.desk, order, planMove(order, { to, by: 'staff', reason }, this.clock.now()));
     const moved = await this.orders.applyMove(move);
     if (moved !== null) {
       this.stored();

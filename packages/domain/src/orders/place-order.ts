@@ -5,7 +5,7 @@
  * every later holder places that id, so a key never stores two orders; the invariant and its case
  * table are in docs/decisions.md, "Idempotent order placement".
  */
-import { DomainError, validationFailed } from '../shared/errors.js';
+import { DomainError, isDomainError, validationFailed } from '../shared/errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
 import { fulfilmentFingerprint, parseFulfilment, parseTip, type FulfilmentInput } from '../fulfilment/fulfilment-request.js';
 import { OrderStamper, randomToken, sha256Hex } from '../shared/ids.js';
@@ -17,6 +17,7 @@ import type { MenuRepository } from '../menu/menu-repository.js';
 import type { IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
 import type { OrderRepository } from './order-repository.js';
 import type { KeyedOrderWrites } from './keyed-order-writes.js';
+import type { PaymentDesk } from '../payments/payment-desk.js';
 import type { Clock } from '../shared/security.js';
 import { LeftClaims } from './left-claims.js';
 import { fingerprintOf, parseLines, priceOrder, type ParsedLine } from './order-pricing.js';
@@ -60,6 +61,11 @@ export interface PlaceOrderOptions {
    * (asynchronous, portable); a host gives its synchronous hash (node:crypto's costs a fraction).
    */
   readonly sha256Hex?: (text: string) => string | Promise<string>;
+  /**
+   * Card payments (DECISIONS "Payments"): every order with something to pay is stored awaiting its
+   * payment, with its intent opened at the provider. Default none: orders are placed at once.
+   */
+  readonly payments?: PaymentDesk | null;
 }
 
 /** The request as checked: lines, fulfilment and tip. */
@@ -90,6 +96,7 @@ export class PlaceOrder {
   private readonly taxes: TaxSettings;
   private readonly left: LeftClaims;
   private readonly hash: (text: string) => string | Promise<string>;
+  private readonly desk: PaymentDesk | null;
 
   constructor(
     private readonly menu: MenuRepository,
@@ -111,6 +118,7 @@ export class PlaceOrder {
     this.taxes = options.taxes ?? NO_TAX;
     this.left = new LeftClaims(keys, clock);
     this.hash = options.sha256Hex ?? sha256Hex;
+    this.desk = options.payments ?? null;
   }
 
   async execute(input: PlaceOrderInput): Promise<PlaceOrderResult> {
@@ -202,7 +210,9 @@ export class PlaceOrder {
     let order: Order;
     try {
       order = await this.price(ref.customerId, request, reservation);
-    } catch {
+    } catch (error) {
+      // Nothing is written yet: the provider's outage is the answer, without asking it twice.
+      if (isDomainError(error) && error.code === 'payment_provider_unavailable') throw error;
       return null;
     }
     const now = this.clock.now();
@@ -216,7 +226,11 @@ export class PlaceOrder {
       expiresAt: new Date(now.getTime() + this.ttlMs),
     };
     // A failure wrote all or nothing: a retry replays the order or places it.
-    if ((await this.writes.placeFresh(claim, order, now)) === 'held') return null;
+    if ((await this.writes.placeFresh(claim, order, now)) === 'held') {
+      // Its intent (if any) belongs to an order that will never be stored: nothing may be paid on it.
+      await this.desk?.abandon(order).catch(() => undefined);
+      return null;
+    }
     this.stored();
     return { order, replayed: false };
   }
@@ -293,7 +307,7 @@ export class PlaceOrder {
       ...(fulfilment.address === undefined ? {} : { address: fulfilment.address }),
       ...(charges.zone === undefined ? {} : { zone: charges.zone }),
     };
-    return {
+    const order: Order = {
       orderId: reservation.orderId,
       customerId,
       items,
@@ -309,6 +323,8 @@ export class PlaceOrder {
       ...placedState(reservation.createdAt),
       fulfilment: placed,
     };
+    // The provider is asked last, after every refusal: one order id (reserved with the key), one intent.
+    return this.desk === null || order.amount < 1 ? order : this.desk.open(order);
   }
 
   private lockFrom(now: Date): Date {

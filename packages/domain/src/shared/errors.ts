@@ -42,7 +42,11 @@ export type DomainErrorCode =
   /** Too busy to take this request now (e.g. too many logins waiting for a password hash); retry later. */
   | 'service_unavailable'
   /** The payment provider cannot be reached, failed or answered too late; retry later (`retryAfterSeconds`). */
-  | 'payment_provider_unavailable';
+  | 'payment_provider_unavailable'
+  /** The payment cannot be taken as asked (an intent that can no longer be captured): nothing changed. */
+  | 'payment_failed'
+  /** A refund above what was captured and not yet refunded. */
+  | 'refund_exceeds_captured';
 
 /** One problem with one input field; `path` is a JSON-pointer-like dotted path (`items.0.quantity`). */
 export interface FieldIssue {

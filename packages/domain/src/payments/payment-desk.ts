@@ -1,0 +1,200 @@
+/**
+ * The order's side of its card payment (DECISIONS "Payments"): open the intent at placement,
+ * capture before the kitchen accepts, give the money back (void, or refund what was captured) when
+ * the kitchen will not cook, and read what the provider's answers mean for the order. Every
+ * provider call carries a key derived from the order (paymentKeys), so a retry after a crash or a
+ * lost answer acts once; every change it plans is applied by the caller as one compare-and-set.
+ */
+import { DomainError } from '../shared/errors.js';
+import type { Order } from '../orders/order.js';
+import { planMove, planPaymentChange, type OrderMove } from '../orders/order-lifecycle.js';
+import type { PaymentGateway, PaymentIntentOutcome, Refund } from './payment-gateway.js';
+import { paymentKeys } from './payment-keys.js';
+import { capturedStatus, nextCheck, refundable, withRefunds, type OrderPayment, type RefundRecord } from './order-payment.js';
+
+/** Why an unpaid order was cancelled by its payment. */
+export type PaymentCancelReason = 'payment_failed' | 'payment_expired';
+
+/** The refund made when the kitchen cancels an order it had captured: one per order, whatever is retried. */
+export const cancellationRefundId = (orderId: string): string => `rf_${orderId.replace(/^ord_/, '')}_cancel`;
+
+export class PaymentDesk {
+  constructor(
+    readonly gateway: PaymentGateway,
+    /** How long a customer has to pay (PAYMENT_WINDOW_MINUTES). */
+    readonly windowMs: number,
+  ) {}
+
+  /**
+   * The order as it is stored when payments are on: awaiting its payment with the intent's client
+   * secret (or placed when the provider authorized it at once). The intent's key derives from the
+   * order id, reserved with the Idempotency-Key's first claim: one order, one intent.
+   */
+  async open(order: Order): Promise<Order> {
+    const outcome = await this.gateway.authorize({
+      orderId: order.orderId,
+      amount: order.amount,
+      currency: order.currency,
+      idempotencyKey: paymentKeys.authorize(order.orderId),
+    });
+    const base = {
+      provider: this.gateway.provider,
+      intentId: outcomeIntent(outcome),
+      amount: order.amount,
+      currency: order.currency,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      refunds: [],
+      payBy: new Date(order.createdAt.getTime() + this.windowMs),
+    };
+    if (outcome.status === 'authorized') {
+      return { ...order, payment: { ...base, clientSecret: null, status: 'authorized', checkAt: null } };
+    }
+    if (outcome.status === 'awaiting' || outcome.status === 'declined' || outcome.status === 'requires_action') {
+      const payment: OrderPayment = { ...base, clientSecret: outcome.clientSecret, status: 'awaiting', checkAt: null };
+      const at = order.createdAt;
+      return {
+        ...order,
+        status: 'awaiting_payment',
+        statusHistory: [{ status: 'awaiting_payment', at }],
+        payment: { ...payment, checkAt: nextCheck(payment, at) },
+      };
+    }
+    throw new DomainError('payment_provider_unavailable', `The payment provider answered ${outcome.status} for a new payment.`, {
+      retryAfterSeconds: 5,
+    });
+  }
+
+  /** Gives up an intent that no stored order will ever use (its placement lost to another). */
+  async abandon(order: Order): Promise<void> {
+    if (order.payment === undefined) return;
+    await this.gateway.cancel({ intentId: order.payment.intentId, reason: 'abandoned', idempotencyKey: paymentKeys.cancel(order.orderId) });
+  }
+
+  /**
+   * Captures the whole authorized amount before the kitchen accepts: the payment as captured.
+   * An intent that can no longer be captured → `payment_failed` (the order stays placed).
+   */
+  async capture(order: Order, payment: OrderPayment): Promise<OrderPayment> {
+    if (payment.status !== 'authorized') return payment;
+    const outcome = await this.gateway.capture({ intentId: payment.intentId, idempotencyKey: paymentKeys.capture(order.orderId) });
+    if (outcome.status === 'captured' || outcome.status === 'refunded') {
+      return { ...payment, status: capturedStatus(outcome.amountCaptured, payment.amountRefunded), amountCaptured: outcome.amountCaptured, clientSecret: null };
+    }
+    throw new DomainError('payment_failed', `The payment cannot be captured (it is ${outcome.status}); reject the order.`);
+  }
+
+  /**
+   * The payment after the money is given back for an order the kitchen will not cook: an intent not
+   * captured is cancelled (nothing is charged); a captured one is refunded in whole. An intent
+   * captured meanwhile (a capture whose answer was lost) is refunded too.
+   */
+  async release(order: Order, payment: OrderPayment, now: Date): Promise<OrderPayment> {
+    if (payment.status === 'awaiting' || payment.status === 'authorized') {
+      const outcome = await this.gateway.cancel({ intentId: payment.intentId, reason: 'requested_by_customer', idempotencyKey: paymentKeys.cancel(order.orderId) });
+      if (outcome.status === 'canceled') return { ...payment, status: 'voided', clientSecret: null, checkAt: null };
+      const now_ = await this.gateway.read(payment.intentId);
+      if (now_.status !== 'captured') throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${now_.status}).`);
+      return this.refundAll(order, { ...payment, status: 'captured', amountCaptured: now_.amountCaptured, clientSecret: null }, now);
+    }
+    if (payment.status === 'captured' || payment.status === 'partially_refunded') return this.refundAll(order, payment, now);
+    return payment;
+  }
+
+  private async refundAll(order: Order, payment: OrderPayment, now: Date): Promise<OrderPayment> {
+    const amount = refundable(payment);
+    if (amount <= 0) return payment;
+    const refundId = cancellationRefundId(order.orderId);
+    const outcome = await this.gateway.refund({
+      intentId: payment.intentId,
+      amount,
+      reason: 'order cancelled by the kitchen',
+      category: 'requested_by_customer',
+      idempotencyKey: paymentKeys.refund(refundId),
+    });
+    if (outcome.status === 'refused') throw new DomainError('payment_failed', `The payment cannot be refunded (${outcome.refusal}).`);
+    const record: RefundRecord = {
+      refundId,
+      providerRefundId: outcome.refundId,
+      amount,
+      reason: 'order cancelled by the kitchen',
+      status: outcome.status,
+      createdAt: now,
+      fingerprint: 'cancellation',
+    };
+    return withRefunds(payment, [...payment.refunds, record], now);
+  }
+}
+
+function outcomeIntent(outcome: PaymentIntentOutcome): string {
+  return outcome.intentId;
+}
+
+/**
+ * What the intent as the provider now has it means for an order awaiting its payment: placed once
+ * authorized; cancelled once the intent is cancelled (`payment_expired` after the window, else
+ * `payment_failed`); null while the customer may still pay (a declined card may be followed by a
+ * good one) or when the order is past awaiting (later news changes nothing our own calls did not).
+ */
+export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: Date): OrderMove | null {
+  const payment = order.payment;
+  if (payment === undefined || order.status !== 'awaiting_payment' || outcome.status === 'refused' || outcome.intentId !== payment.intentId) {
+    return null;
+  }
+  if (outcome.status === 'authorized' || outcome.status === 'captured') {
+    const authorized: OrderPayment = { ...payment, status: 'authorized', clientSecret: null, checkAt: null };
+    return { ...planMove(order, { to: 'placed', by: 'payment' }, now), payment: authorized };
+  }
+  if (outcome.status === 'canceled') return cancelUnpaid(order, payment.payBy.getTime() <= now.getTime() ? 'payment_expired' : 'payment_failed', now);
+  return null;
+}
+
+/** The move that cancels an order whose payment never came: nothing was charged. */
+export function cancelUnpaid(order: Order, reason: PaymentCancelReason, now: Date): OrderMove {
+  const payment = order.payment!;
+  const status = reason === 'payment_expired' ? 'voided' : 'failed';
+  return { ...planMove(order, { to: 'cancelled', by: 'payment', reason }, now), payment: { ...payment, status, clientSecret: null, checkAt: null } };
+}
+
+/**
+ * What a refund as the provider now has it means for the order: its record settled (`pending` →
+ * `succeeded` or `failed`; a failed refund's amount may be refunded again), or null when nothing
+ * changes. The record is found by the provider's id, or (when our answer was lost) as the one
+ * pending record without it of the same amount.
+ */
+export function settleRefund(order: Order, refund: Refund, now: Date): OrderMove | null {
+  const payment = order.payment;
+  if (payment === undefined) return null;
+  let index = payment.refunds.findIndex((record) => record.providerRefundId === refund.refundId);
+  if (index < 0) {
+    const orphans = payment.refunds.flatMap((record, i) => (record.providerRefundId === null && record.amount === refund.amount ? [i] : []));
+    if (orphans.length !== 1) return null;
+    index = orphans[0]!;
+  }
+  const record = payment.refunds[index]!;
+  if (record.status === refund.status && record.providerRefundId === refund.refundId) return null;
+  if (record.status !== 'pending' && record.providerRefundId !== null) return null;
+  const refunds = payment.refunds.map((r, i) => (i === index ? { ...r, providerRefundId: refund.refundId, status: refund.status } : r));
+  return planPaymentChange(order, withRefunds(payment, refunds, now), {}, now);
+}
+
+/**
+ * Asks the provider for a recorded refund (again: the key derives from our record, so a retry is the
+ * same refund) and plans the record's update with the provider's answer: its id and status, or
+ * `failed` when the provider refuses it. Null when the record is gone or already answered.
+ */
+export async function askRefund(gateway: PaymentGateway, order: Order, refundId: string, now: Date): Promise<OrderMove | null> {
+  const payment = order.payment;
+  const record = payment?.refunds.find((r) => r.refundId === refundId);
+  if (payment === undefined || record === undefined || record.providerRefundId !== null) return null;
+  const outcome = await gateway.refund({
+    intentId: payment.intentId,
+    amount: record.amount,
+    reason: record.reason,
+    idempotencyKey: paymentKeys.refund(refundId),
+  });
+  const answered: RefundRecord =
+    outcome.status === 'refused' ? { ...record, status: 'failed' } : { ...record, providerRefundId: outcome.refundId, status: outcome.status };
+  const refunds = payment.refunds.map((r) => (r.refundId === refundId ? answered : r));
+  return planPaymentChange(order, withRefunds(payment, refunds, now), {}, now);
+}

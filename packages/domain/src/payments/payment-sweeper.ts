@@ -1,0 +1,124 @@
+/**
+ * Settles payments whose news never came (DECISIONS "Payments", missed webhooks): every `intervalMs`
+ * it takes the orders due a check (an awaiting payment past its window or quiet for 2 minutes, a
+ * refund the provider has not answered or settled), at most a batch, each under a lease so that one
+ * instance at a time reads it, and reads the provider: the same transitions as the events. An
+ * awaiting payment past its window is cancelled at the provider, then the order (`payment_expired`).
+ */
+import type { BackgroundTasks } from '../shared/background-tasks.js';
+import type { Clock } from '../shared/security.js';
+import { clearTimer, setTimer } from '../shared/timers.js';
+import type { Order } from '../orders/order.js';
+import type { OrderPayments } from './order-payments.js';
+import { askRefund, cancelUnpaid, settleIntent, settleRefund, type PaymentDesk } from './payment-desk.js';
+import { paymentKeys } from './payment-keys.js';
+import type { PaymentSettler } from './payment-settler.js';
+
+export interface PaymentSweeperOptions {
+  /** How often due checks are looked for. Default 15,000 ms (DECISIONS: at least every 15 s). */
+  readonly intervalMs?: number;
+  /** How long a taken check keeps other instances off the order. Default 60,000 ms. */
+  readonly leaseMs?: number;
+  /** Orders taken per sweep. Default 50. */
+  readonly batchSize?: number;
+}
+
+const TASK = 'settle payments without news';
+
+export class PaymentSweeper {
+  private readonly intervalMs: number;
+  private readonly leaseMs: number;
+  private readonly batchSize: number;
+  private timer: unknown = null;
+  private started = false;
+  private stopped = false;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly payments: OrderPayments,
+    private readonly desk: PaymentDesk,
+    private readonly settler: PaymentSettler,
+    private readonly clock: Clock,
+    /** Where each sweep runs: a failure is reported there; a shutdown that settles it waits for the sweep. */
+    private readonly background: BackgroundTasks,
+    options: PaymentSweeperOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 15_000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.batchSize = options.batchSize ?? 50;
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.tick();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimer(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * One sweep: takes the due checks and settles each; resolves with how many were taken. A failure
+   * (the provider down) ends the sweep: the orders' leases pass and the next sweep takes them again.
+   */
+  sweep(): Promise<number> {
+    this.running ??= this.run().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private tick(): void {
+    this.background.run(TASK, async () => {
+      await this.sweep();
+    });
+    if (this.stopped) return;
+    this.timer = setTimer(() => {
+      this.timer = null;
+      if (!this.stopped) this.tick();
+    }, this.intervalMs);
+    (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private async run(): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.payments.claimChecks(now, new Date(now.getTime() + this.leaseMs), this.batchSize);
+    for (const order of due) await this.check(order);
+    return due.length;
+  }
+
+  /** Reads the provider for one order and applies what it says. */
+  async check(order: Order): Promise<Order> {
+    const payment = order.payment;
+    if (payment === undefined) return order;
+    if (order.status === 'awaiting_payment') return this.checkAwaiting(order);
+    let current = order;
+    for (const record of payment.refunds) {
+      if (record.status !== 'pending') continue;
+      if (record.providerRefundId === null) {
+        current = await this.settler.apply(current, (o, now) => askRefund(this.desk.gateway, o, record.refundId, now));
+      } else {
+        const refund = await this.desk.gateway.readRefund(record.providerRefundId);
+        current = await this.settler.apply(current, (o, now) => settleRefund(o, refund, now));
+      }
+    }
+    return current;
+  }
+
+  private async checkAwaiting(order: Order): Promise<Order> {
+    const payment = order.payment!;
+    const outcome = await this.desk.gateway.read(payment.intentId);
+    const now = this.clock.now();
+    if (settleIntent(order, outcome, now) !== null || now.getTime() < payment.payBy.getTime()) return this.settler.settle(order, { intent: outcome });
+    // The window has passed unpaid: the intent is cancelled first, so that it can no longer be paid.
+    const cancelled = await this.desk.gateway.cancel({ intentId: payment.intentId, reason: 'abandoned', idempotencyKey: paymentKeys.cancel(order.orderId) });
+    if (cancelled.status !== 'canceled') {
+      // Paid at the last moment (the cancel was refused): read it again and settle what it is.
+      return this.settler.settle(order, { intent: await this.desk.gateway.read(payment.intentId) });
+    }
+    return this.settler.apply(order, (current, at) => (current.status === 'awaiting_payment' ? cancelUnpaid(current, 'payment_expired', at) : null));
+  }
+}
