@@ -61,6 +61,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   database_unavailable: 500,
   service_unavailable: 503,
   payment_provider_unavailable: 503,
+  payment_failed: 422,
+  refund_exceeds_captured: 422,
 };
 
 /** A failure of the request itself, answered with its code's status and its message. */

@@ -37,6 +37,8 @@ const EXPECTED_STATUS: Readonly<Record<DomainErrorCode, number>> = {
   database_unavailable: 500,
   service_unavailable: 503,
   payment_provider_unavailable: 503,
+  payment_failed: 422,
+  refund_exceeds_captured: 422,
 };
 
 describe('HTTP error mapping', () => {
