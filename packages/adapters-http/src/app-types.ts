@@ -1,5 +1,6 @@
 /** The types of the adapter's public surface: what createHttpApp takes and returns. */
 import type { Storefront } from '@storefront/domain';
+import type { ProviderEventInput } from '@storefront/domain/adapter-kit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventStreamsOptions } from './sse/event-streams.js';
 import type { ApiReference } from './routes/docs.js';
@@ -85,8 +86,24 @@ export interface HttpAppOptions {
   readonly ready?: (() => boolean) | undefined;
 }
 
+/**
+ * The payment provider's signed events (`POST /api/payments/stripe/webhook`): the app wires the
+ * provider's own verifier (@storefront/adapters-stripe). Absent: payments are off and the path is
+ * unknown (404).
+ */
+export interface PaymentEventsIntake {
+  /**
+   * The event read from the raw body once its signature verifies (the body is read by nothing
+   * else first), or null when it does not (missing, malformed, forged, stale: 400
+   * `invalid_signature`, nothing changes).
+   */
+  verify(rawBody: Buffer, signature: string | undefined): ProviderEventInput | null;
+}
+
 export interface HttpAppDependencies {
   readonly storefront: Storefront;
+  /** Card payments' events; absent when payments are off. */
+  readonly paymentEvents?: PaymentEventsIntake | undefined;
   readonly logger: HttpLogger;
   /** Default: the access log of access-log.ts through `logger.info`. */
   readonly accessLog?: AccessLog | undefined;
