@@ -289,6 +289,9 @@ const UPGRADES: readonly Upgrade[] = [
       expect(old).not.to.have.property('payment');
       const accepted = await orders.applyMove(planMove(old!, { to: 'accepted', by: 'staff' }, new Date('2025-07-01T12:05:00Z')));
       expect(accepted).not.to.have.property('payment');
+      // An instance of the previous release, still running, moves with the function it knows.
+      await moveAtVersion2(pool, planMove(accepted!, { to: 'preparing', by: 'staff' }, new Date('2025-07-01T12:06:00Z')));
+      expect(await orders.findById('ord_before_payments')).to.deep.include({ status: 'preparing', version: 3 });
       const unpaid = anUnpaidOrder({ checkAt: new Date('2025-07-01T12:02:00Z') }, { createdAt: new Date('2025-07-01T12:00:30Z') });
       await orders.insert(unpaid);
       expect((await orders.listByStatus(['awaiting_payment'], { page: 1, limit: 5 })).items).to.deep.equal([unpaid]);
@@ -310,7 +313,7 @@ async function insertAtVersion2(pool: pg.Pool, order: Order): Promise<void> {
   await pool.query(`INSERT INTO orders (${columns}) VALUES (${Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ')})`, orderParameters(order).slice(0, 16));
 }
 
-/** A move as the repository made it at version 2 (the function is version 1's). */
+/** A move as the repository made it from version 2 to 9 (the function is version 1's). */
 async function moveAtVersion2(pool: pg.Pool, move: OrderMove): Promise<void> {
   await pool.query('SELECT order_id FROM storefront_move_order($1, $2, $3, $4, $5, $6)', [move.orderId, move.fromVersion, move.status, move.at, move.reason ?? null, JSON.stringify(historyEntry(move))]);
 }

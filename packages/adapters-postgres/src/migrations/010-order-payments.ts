@@ -8,7 +8,9 @@
  *
  * `awaiting_payment` is a status like any other (no constraint lists them): it gets its list's
  * size row, and storefront_order_is_open leaves it out of the kitchen's open queue. A kitchen move
- * now writes the payment when it changes with the move, in the same compare-and-set UPDATE.
+ * now writes the payment when it changes with the move, in the same compare-and-set UPDATE: an
+ * overload of storefront_move_order, the previous one kept for instances of the previous release
+ * still running during a rolling deploy (their moves keep the stored payment).
  */
 import type { Migration } from './migration.js';
 
@@ -24,7 +26,6 @@ CREATE INDEX orders_payment_check ON orders (payment_check_at, order_id) WHERE p
 
 INSERT INTO order_list_sizes (list, size) VALUES ('status:awaiting_payment', 0) ON CONFLICT (list) DO NOTHING;
 
-DROP FUNCTION storefront_move_order(text, integer, text, timestamptz, text, jsonb);
 -- A kitchen move (or a payment's change): one compare-and-set on the version, after the lock of
 -- the shared queue. A NULL new_payment keeps the stored payment and its two columns.
 CREATE FUNCTION storefront_move_order(move_order_id text, from_version integer, to_status text, moved_at timestamptz, move_reason text, history_entry jsonb,
