@@ -21,7 +21,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
-import type { KeyedOrderWrites, ProviderEvents } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, OrderPayments, ProviderEvents } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { PostgresCustomerRepository } from './postgres-customer-repository.js';
 import { PostgresPendingErasures } from './postgres-pending-erasures.js';
@@ -29,6 +29,7 @@ import { PostgresIdempotencyKeys } from './postgres-idempotency-keys.js';
 import { PostgresKeyedOrderWrites } from './postgres-keyed-order-writes.js';
 import { PostgresMenuRepository } from './postgres-menu-repository.js';
 import { PostgresOrderOutbox } from './postgres-order-outbox.js';
+import { PostgresOrderPayments } from './postgres-order-payments.js';
 import { PostgresOrderRepository } from './postgres-order-repository.js';
 import { PostgresProviderEvents } from './postgres-provider-events.js';
 import { PostgresPasswordResetTokenStore } from './postgres-password-reset-token-store.js';
@@ -69,6 +70,8 @@ export interface PostgresAdapters {
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** An extra, not a port createStorefront takes (yet): the provider events taken in, each id once (issue 35 item 5). */
   readonly providerEvents: ProviderEvents;
+  /** An extra, like providerEvents: orders by their payment's intent, and the sweeper's due checks. */
+  readonly orderPayments: OrderPayments;
   /** `store`: `SELECT 1` on the pool. */
   readonly probes: readonly HealthProbe[];
 }
@@ -96,6 +99,7 @@ export async function createPostgresAdapters({ pool }: PostgresAdapterOptions): 
     webhookDeliveryLog: new PostgresWebhookDeliveryLog(pool),
     webhookDeliveryUpkeep: new PostgresWebhookDeliveryUpkeep(pool),
     providerEvents: new PostgresProviderEvents(pool),
+    orderPayments: new PostgresOrderPayments(pool),
     probes: [postgresDatabaseProbe(pool)],
   };
 }

@@ -23,3 +23,4 @@ export { PostgresWebhookDeliveryLog } from './postgres-webhook-delivery-log.js';
 export { PostgresWebhookDeliveryQueue } from './postgres-webhook-delivery-queue.js';
 export { PostgresWebhookDeliveryUpkeep } from './postgres-webhook-delivery-upkeep.js';
 export { PostgresProviderEvents } from './postgres-provider-events.js';
+export { PostgresOrderPayments } from './postgres-order-payments.js';

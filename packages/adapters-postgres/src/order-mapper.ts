@@ -4,10 +4,13 @@
  * of the caller's objects nor later edits to them reach the store; history times are ISO strings
  * in jsonb and Dates again when read. Money is bigint, which node-postgres hands back as a string.
  * The tax columns (version 8) default to an untaxed order, and a line stored before them to rate 0.
+ * The payment's columns (version 10) are NULL on an order without one (payment-mapper.ts).
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
+import type { PaymentChangeNote } from '@storefront/domain/adapter-kit';
 import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
+import { paymentOf, paymentParameters, type PaymentColumns } from './payment-mapper.js';
 
 /** The fulfilment as jsonb, without `promised_at` (a column of its own: the kitchen's sort key). */
 interface FulfilmentJson {
@@ -17,7 +20,14 @@ interface FulfilmentJson {
   zone?: string;
 }
 
-export interface OrderRow {
+/** A history entry as jsonb holds it. */
+interface HistoryJson {
+  status: OrderStatus;
+  at: string;
+  paymentChange?: PaymentChangeNote;
+}
+
+export interface OrderRow extends PaymentColumns {
   order_id: string;
   customer_id: string;
   items: OrderLine[];
@@ -27,7 +37,7 @@ export interface OrderRow {
   status: OrderStatus;
   version: number;
   updated_at: Date;
-  status_history: { status: OrderStatus; at: string }[];
+  status_history: HistoryJson[];
   reason: string | null;
   subtotal: string | number;
   delivery_fee: string | number;
@@ -45,7 +55,7 @@ type TaxLine = Order['taxes'][number];
 
 /** The columns an Order is read from (a select list), for every query of this package. */
 export const ORDER_COLUMNS =
-  'order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, reason, subtotal, delivery_fee, tip, fulfilment, promised_at, prices_include_tax, taxes, tax_total';
+  'order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, reason, subtotal, delivery_fee, tip, fulfilment, promised_at, prices_include_tax, taxes, tax_total, payment, payment_intent_id, payment_check_at';
 
 /** The parameters of INSERT_ORDER, in its order. */
 export function orderParameters(order: Order): unknown[] {
@@ -69,10 +79,11 @@ export function orderParameters(order: Order): unknown[] {
     order.pricesIncludeTax,
     JSON.stringify(order.taxes.map(copyTaxLine)),
     order.taxTotal,
+    ...paymentParameters(order.payment),
   ];
 }
 
-export const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`;
+export const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS}) VALUES (${ORDER_COLUMNS.split(',').map((_, i) => `$${i + 1}`).join(', ')})`;
 
 function fulfilmentJson(f: Fulfilment): FulfilmentJson {
   const json: FulfilmentJson = { type: f.type, time: f.time };
@@ -110,15 +121,27 @@ export function toOrder(row: OrderRow): Order {
     status: row.status,
     version: row.version,
     updatedAt: row.updated_at,
-    statusHistory: row.status_history.map((change): StatusChange => ({ status: change.status, at: new Date(change.at) })),
+    statusHistory: row.status_history.map(statusChangeOf),
     fulfilment: fulfilmentOf(row),
   };
-  return row.reason === null ? order : { ...order, reason: row.reason };
+  const payment = paymentOf(row);
+  const paid = payment === undefined ? order : { ...order, payment };
+  return row.reason === null ? paid : { ...paid, reason: row.reason };
 }
 
 /** A history entry as jsonb holds it. */
-export function historyEntry(change: StatusChange): { status: OrderStatus; at: string } {
-  return { status: change.status, at: change.at.toISOString() };
+export function historyEntry(change: StatusChange): HistoryJson {
+  const entry = { status: change.status, at: change.at.toISOString() };
+  return change.paymentChange === undefined ? entry : { ...entry, paymentChange: copyNote(change.paymentChange) };
+}
+
+function statusChangeOf(entry: HistoryJson): StatusChange {
+  const change = { status: entry.status, at: new Date(entry.at) };
+  return entry.paymentChange === undefined ? change : { ...change, paymentChange: copyNote(entry.paymentChange) };
+}
+
+function copyNote(note: PaymentChangeNote): PaymentChangeNote {
+  return note.refundId === undefined ? {} : { refundId: note.refundId };
 }
 
 function copyLine(line: OrderLine): OrderLine {

@@ -16,6 +16,7 @@ import type { InsertResult, OrderMove, PageRequest } from '@storefront/domain/ad
 import { toPage } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { copyDate } from './account-mappers.js';
+import { paymentParameters } from './payment-mapper.js';
 import { historyEntry, INSERT_ORDER, ORDER_COLUMNS, orderParameters, toOrder, type OrderRow } from './order-mapper.js';
 import {
   customerOrdersQuery,
@@ -65,8 +66,16 @@ export class PostgresOrderRepository implements OrderRepository {
 
   applyMove(move: OrderMove): Promise<Order | null> {
     return this.one({
-      text: `SELECT ${ORDER_COLUMNS} FROM storefront_move_order($1, $2, $3, $4, $5, $6)`,
-      values: [move.orderId, move.fromVersion, move.status, copyDate(move.at), move.reason ?? null, JSON.stringify(historyEntry(move))],
+      text: `SELECT ${ORDER_COLUMNS} FROM storefront_move_order($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      values: [
+        move.orderId,
+        move.fromVersion,
+        move.status,
+        copyDate(move.at),
+        move.reason ?? null,
+        JSON.stringify(historyEntry(move)),
+        ...paymentParameters(move.payment),
+      ],
     });
   }
 

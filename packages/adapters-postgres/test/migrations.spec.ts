@@ -3,7 +3,7 @@
  * migration adds its case there), re-running is a no-op, several instances starting at once
  * migrate once, and a schema newer than the code is refused and left alone.
  */
-import { createTestDatabaseOrSkip, aCustomer, anOrder, aTaxedOrder, aWebhookEndpoint, aWebhookEvent, type TestDatabase } from '@storefront/testing';
+import { createTestDatabaseOrSkip, aCustomer, anOrder, anUnpaidOrder, aTaxedOrder, aWebhookEndpoint, aWebhookEvent, type TestDatabase } from '@storefront/testing';
 import { ORDER_STATUSES, type Order, type Product } from '@storefront/domain';
 import { applyOrderMove, OPEN_STATUSES, planMove, type OrderMove } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
@@ -17,6 +17,7 @@ import { webhookRetention } from '../src/migrations/006-webhook-retention.js';
 import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import { taxes } from '../src/migrations/008-taxes.js';
 import { providerEvents } from '../src/migrations/009-provider-events.js';
+import { orderPayments } from '../src/migrations/010-order-payments.js';
 import { historyEntry, orderParameters } from '../src/order-mapper.js';
 import {
   createPostgresAdapters,
@@ -267,6 +268,43 @@ const UPGRADES: readonly Upgrade[] = [
       expect(await events.removeBefore(new Date('2025-06-02T00:00:00Z'), 10)).to.equal(1);
     },
   },
+  {
+    // Order payments (file 010): orders stored before read and move without a payment (no key);
+    // an awaiting order keeps its payment, lists under its own status (not the kitchen's), is found
+    // by its intent and due for its check, and moves to placed with its payment; lists stay in place.
+    to: MIGRATIONS.indexOf(orderPayments) + 1,
+    seed: async (pool) => {
+      const at = '2025-07-01T12:00:00Z';
+      await pool.query(
+        `INSERT INTO orders (order_id, customer_id, items, amount, currency, created_at, status, version, updated_at, status_history, subtotal, delivery_fee, tip, fulfilment, promised_at)
+         VALUES ('ord_before_payments', 'cus_before_payments', '[{"productId":"prd_x","name":"Soup","quantity":1,"unitPrice":450,"lineTotal":450,"options":[]}]', 450, 'USD', $1, 'placed', 1, $1, $2,
+                 450, 0, 0, '{"type":"pickup","time":"asap"}', $1)`,
+        [at, JSON.stringify([{ status: 'placed', at }])],
+      );
+    },
+    check: async (pool) => {
+      const { orders, orderPayments: payments } = await createPostgresAdapters({ pool });
+      const old = await orders.findById('ord_before_payments');
+      expect(old).to.deep.include({ amount: 450, status: 'placed' });
+      expect(old).not.to.have.property('payment');
+      const accepted = await orders.applyMove(planMove(old!, { to: 'accepted', by: 'staff' }, new Date('2025-07-01T12:05:00Z')));
+      expect(accepted).not.to.have.property('payment');
+      // An instance of the previous release, still running, moves with the function it knows.
+      await moveAtVersion2(pool, planMove(accepted!, { to: 'preparing', by: 'staff' }, new Date('2025-07-01T12:06:00Z')));
+      expect(await orders.findById('ord_before_payments')).to.deep.include({ status: 'preparing', version: 3 });
+      const unpaid = anUnpaidOrder({ checkAt: new Date('2025-07-01T12:02:00Z') }, { createdAt: new Date('2025-07-01T12:00:30Z') });
+      await orders.insert(unpaid);
+      expect((await orders.listByStatus(['awaiting_payment'], { page: 1, limit: 5 })).items).to.deep.equal([unpaid]);
+      expect((await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 5 })).items.map((order) => order.orderId)).to.deep.equal(['ord_before_payments']);
+      expect(await payments.findByIntent(unpaid.payment!.intentId)).to.deep.equal(unpaid);
+      const lease = new Date('2025-07-01T12:03:00Z');
+      expect((await payments.claimChecks(new Date('2025-07-01T12:02:00Z'), lease, 5)).map((order) => order.payment!.checkAt)).to.deep.equal([lease]);
+      const leased = (await orders.findById(unpaid.orderId))!;
+      const move = { ...planMove(leased, { to: 'placed', by: 'payment' }, new Date('2025-07-01T12:02:30Z')), payment: { ...leased.payment!, status: 'authorized' as const, checkAt: null } };
+      expect(await orders.applyMove(move)).to.deep.equal(applyOrderMove(leased, move));
+      expect(await listsOutOfPlace(pool)).to.deep.equal([]);
+    },
+  },
 ];
 
 /** INSERT of an order as the repository wrote it at version 2: the columns up to promised_at. */
@@ -275,7 +313,7 @@ async function insertAtVersion2(pool: pg.Pool, order: Order): Promise<void> {
   await pool.query(`INSERT INTO orders (${columns}) VALUES (${Array.from({ length: 16 }, (_, i) => `$${i + 1}`).join(', ')})`, orderParameters(order).slice(0, 16));
 }
 
-/** A move as the repository made it at version 2 (the function is version 1's). */
+/** A move as the repository made it from version 2 to 9 (the function is version 1's). */
 async function moveAtVersion2(pool: pg.Pool, move: OrderMove): Promise<void> {
   await pool.query('SELECT order_id FROM storefront_move_order($1, $2, $3, $4, $5, $6)', [move.orderId, move.fromVersion, move.status, move.at, move.reason ?? null, JSON.stringify(historyEntry(move))]);
 }

@@ -12,7 +12,8 @@ import { webhookRetention } from './006-webhook-retention.js';
 import { erasurePending } from './007-erasure-pending.js';
 import { taxes } from './008-taxes.js';
 import { providerEvents } from './009-provider-events.js';
+import { orderPayments } from './010-order-payments.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes, providerEvents];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes, providerEvents, orderPayments];
 
 export type { Migration };
