@@ -57,15 +57,15 @@ export function toOrderPayment(document: PaymentDocument): OrderPayment {
   return {
     provider: document.provider,
     intentId: document.intentId,
-    clientSecret: document.clientSecret ?? null,
+    clientSecret: document.clientSecret,
     status: document.status,
     amount: fromStoredMoney(document.amount),
     currency: document.currency,
     amountCaptured: fromStoredMoney(document.amountCaptured),
     amountRefunded: fromStoredMoney(document.amountRefunded),
-    refunds: (document.refunds ?? []).map(toRefundRecord),
+    refunds: document.refunds.map(toRefundRecord),
     payBy: document.payBy,
-    checkAt: document.checkAt ?? null,
+    checkAt: document.checkAt,
   };
 }
 
@@ -89,7 +89,7 @@ function toRefundDocument(refund: RefundRecord): RefundDocument {
 function toRefundRecord(document: RefundDocument): RefundRecord {
   return {
     refundId: document.refundId,
-    providerRefundId: document.providerRefundId ?? null,
+    providerRefundId: document.providerRefundId,
     amount: fromStoredMoney(document.amount),
     reason: document.reason,
     status: document.status,
