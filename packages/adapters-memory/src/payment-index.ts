@@ -57,12 +57,11 @@ export class PaymentIndex {
     if (after !== undefined) this.intents.set(after.intentId, orderId);
     const atMs = after?.checkAtMs ?? null;
     if (atMs === (before?.checkAtMs ?? null)) return;
-    if (atMs === null) {
-      this.due.delete(orderId);
-      return;
+    if (atMs === null) this.due.delete(orderId);
+    else {
+      this.due.set(orderId, atMs);
+      this.checks.push({ atMs, orderId });
     }
-    this.due.set(orderId, atMs);
-    this.checks.push({ atMs, orderId });
     if (this.checks.size > 2 * this.due.size + SLACK) this.rebuild();
   }
 
