@@ -16,14 +16,11 @@ import { aWorld, withMenu, type World } from './world.js';
 const MINUTE = 60_000;
 
 async function aPayingStore(options: { windowMs?: number } = {}) {
-  const clockless = aWorld();
-  void clockless;
-  let gateway!: InMemoryPaymentGateway;
-  const world: World = (() => {
-    const probe = aWorld();
-    gateway = new InMemoryPaymentGateway({ clock: probe.clock });
-    return aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE } }, { paymentGateway: gateway, clock: probe.clock });
-  })();
+  // The card network reads the world's clock, made with the world.
+  let clockOf: () => Date = () => new Date();
+  const gateway = new InMemoryPaymentGateway({ clock: { now: () => clockOf() } });
+  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE } }, { paymentGateway: gateway });
+  clockOf = () => world.clock.now();
   const { soup, pizza } = await withMenu(world);
   const owner = await world.storefront.registerCustomer.execute({ email: 'paula@example.com', name: 'Paula', password: 'paula-password' });
   const storefront = world.storefront;
