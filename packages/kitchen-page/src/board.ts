@@ -3,7 +3,8 @@
  * tested without a browser (test/board.spec.ts). Versions decide: whatever arrives (live, replayed,
  * a list read, one order read again after a 412), the board keeps the newest version of each order
  * and ignores anything older or equal; orders that left the board keep their last version, so a
- * late or replayed event cannot bring them back.
+ * late or replayed event cannot bring them back. A refund is a version of its own: it changes the
+ * card's payment and nothing else.
  */
 import { isOpen, type OpenStatus, type Status } from './lifecycle.js';
 
@@ -36,6 +37,29 @@ export interface Fulfilment {
   readonly zone?: string | undefined;
 }
 
+export type PaymentStatus = 'awaiting' | 'authorized' | 'captured' | 'voided' | 'partially_refunded' | 'refunded' | 'failed';
+
+export interface Refund {
+  readonly refund_id: string;
+  readonly amount: number;
+  readonly reason: string;
+  readonly status: 'pending' | 'succeeded' | 'failed';
+  readonly created_at: string;
+}
+
+/** A card payment as the order shows it (amounts in minor units); null when the customer pays on pickup or delivery. */
+export interface Payment {
+  readonly provider: string;
+  readonly status: PaymentStatus;
+  readonly amount: number;
+  readonly currency: string;
+  readonly amount_captured: number;
+  /** Pending and succeeded refunds together. */
+  readonly amount_refunded: number;
+  readonly payment_intent_id: string;
+  readonly refunds: readonly Refund[];
+}
+
 /** An order as GET /api/staff/orders, GET /api/orders/{id} and `order.placed` give it (the fields the board reads). */
 export interface KitchenOrder {
   readonly order_id: string;
@@ -51,6 +75,8 @@ export interface KitchenOrder {
   readonly prices_include_tax?: boolean | undefined;
   readonly taxes?: readonly { readonly rate: number; readonly tax: number }[] | undefined;
   readonly tax_total?: number | undefined;
+  /** Absent on orders read before payments existed. */
+  readonly payment?: Payment | null | undefined;
 }
 
 /** The data of an `order.status` event. */
@@ -62,11 +88,26 @@ export interface StatusChange {
   readonly reason?: string | undefined;
 }
 
+/** The data of an `order.refunded` event: the refund asked for and the order's payment with it. */
+export interface RefundChange {
+  readonly order_id: string;
+  readonly version: number;
+  readonly at: string;
+  readonly refund: Refund;
+  readonly payment: Payment;
+}
+
+/** What the events told of an order whose details are still to be read: the newest move, the newest payment. */
+export interface Pending {
+  readonly change?: StatusChange | undefined;
+  readonly refund?: RefundChange | undefined;
+}
+
 export interface Board {
   /** Open orders whose details are known, by id. */
   readonly orders: Readonly<Record<string, KitchenOrder>>;
-  /** Open orders known only from an `order.status` event: their details are to be read (`awaited`). */
-  readonly pending: Readonly<Record<string, StatusChange>>;
+  /** Orders known only from events (open, or not known to be closed): their details are to be read (`awaited`). */
+  readonly pending: Readonly<Record<string, Pending>>;
   /** The last version of orders that left the board. */
   readonly closed: Readonly<Record<string, number>>;
   /** Live changes applied so far; `touched[id]` is the count when `id` last changed live. */
@@ -81,6 +122,8 @@ export type BoardAction =
   | { readonly kind: 'placed'; readonly order: KitchenOrder }
   /** An `order.status` event. */
   | { readonly kind: 'status'; readonly change: StatusChange }
+  /** An `order.refunded` event. */
+  | { readonly kind: 'refunded'; readonly change: RefundChange }
   /** One order read again (after a 412, or the details of a pending one). */
   | { readonly kind: 'loaded'; readonly order: KitchenOrder }
   /**
@@ -101,6 +144,8 @@ export function apply(board: Board, action: BoardAction): Board {
     }
     case 'status':
       return live(mergeChange(board, action.change), action.change.order_id);
+    case 'refunded':
+      return live(mergeRefund(board, action.change), action.change.order_id);
     case 'loaded':
       return mergeOrder(board, action.order);
     case 'snapshot':
@@ -110,7 +155,8 @@ export function apply(board: Board, action: BoardAction): Board {
 
 /** The newest version the board knows of an order; 0 when it has never seen it. */
 export function newestVersion(board: Board, orderId: string): number {
-  return Math.max(board.orders[orderId]?.version ?? 0, board.pending[orderId]?.version ?? 0, board.closed[orderId] ?? 0);
+  const pending = board.pending[orderId];
+  return Math.max(board.orders[orderId]?.version ?? 0, pending?.change?.version ?? 0, pending?.refund?.version ?? 0, board.closed[orderId] ?? 0);
 }
 
 /** Ids of the orders whose details the page must read (GET /api/orders/{id}). */
@@ -146,11 +192,13 @@ function live(board: Board, orderId: string): Board {
   return { ...board, seq: board.seq + 1, touched: { ...board.touched, [orderId]: board.seq + 1 } };
 }
 
-/** An order's details: kept when newer than what the board knows, with a newer pending status on top. */
+/** An order's details: kept when newer than what the board knows, with what pending events say that is newer on top. */
 function mergeOrder(board: Board, order: KitchenOrder): Board {
   const id = order.order_id;
-  const pending = board.pending[id];
-  const latest = pending !== undefined && pending.version > order.version ? withChange(order, pending) : order;
+  const { change, refund } = board.pending[id] ?? {};
+  let latest = order;
+  if (change !== undefined && change.version > order.version) latest = withChange(latest, change);
+  if (refund !== undefined && refund.version > order.version) latest = withPayment(latest, refund);
   if (latest.version <= Math.max(board.orders[id]?.version ?? 0, board.closed[id] ?? 0)) return board;
   return place(board, latest);
 }
@@ -161,7 +209,17 @@ function mergeChange(board: Board, change: StatusChange): Board {
   const known = board.orders[id];
   if (known !== undefined) return place(board, withChange(known, change));
   if (!isOpen(change.status)) return place(board, { order_id: id, status: change.status, version: change.version, created_at: change.at, items: [] });
-  return { ...board, pending: { ...board.pending, [id]: change } };
+  return { ...board, pending: { ...board.pending, [id]: { ...board.pending[id], change } } };
+}
+
+function mergeRefund(board: Board, change: RefundChange): Board {
+  const id = change.order_id;
+  if (change.version <= newestVersion(board, id)) return board;
+  const known = board.orders[id];
+  if (known !== undefined) return place(board, withPayment(known, change));
+  // Refunded after it left the board (after the hand-over, say): it stays off.
+  if (board.closed[id] !== undefined) return { ...board, closed: { ...board.closed, [id]: change.version } };
+  return { ...board, pending: { ...board.pending, [id]: { ...board.pending[id], refund: change } } };
 }
 
 /** Puts the newest version of an order where it belongs: on the board when open, else among the closed. */
@@ -183,6 +241,10 @@ function place(board: Board, order: KitchenOrder): Board {
 function withChange(order: KitchenOrder, change: StatusChange): KitchenOrder {
   const { reason: _reason, ...rest } = order;
   return { ...rest, status: change.status, version: change.version, ...(change.reason === undefined ? {} : { reason: change.reason }) };
+}
+
+function withPayment(order: KitchenOrder, change: RefundChange): KitchenOrder {
+  return { ...order, payment: change.payment, version: Math.max(order.version, change.version) };
 }
 
 function mergeSnapshot(board: Board, orders: readonly KitchenOrder[], since: number): Board {

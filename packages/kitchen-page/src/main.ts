@@ -5,7 +5,8 @@
  * `reset` or a stream opened without Last-Event-ID; what arrives meanwhile is applied, versions
  * decide.
  */
-import { apply, awaited, EMPTY_BOARD, type Board, type BoardAction, type KitchenOrder, type StatusChange } from './board.js';
+import { apply, awaited, EMPTY_BOARD, type Board, type BoardAction, type KitchenOrder } from './board.js';
+import { boardAction } from './events.js';
 import { Chime } from './chime.js';
 import { isOpen, MOVES, REASON_MAX_LENGTH, type Move } from './lifecycle.js';
 import { LiveFeed } from './live.js';
@@ -116,12 +117,8 @@ byId('sign-out').addEventListener('click', () => void signOut('Signed out.'));
 
 function onEvent(type: string, data: string): void {
   if (type === 'reset') return void reads?.reread();
-  try {
-    if (type === 'order.placed') dispatch({ kind: 'placed', order: JSON.parse(data) as KitchenOrder });
-    else if (type === 'order.status') dispatch({ kind: 'status', change: JSON.parse(data) as StatusChange });
-  } catch {
-    // An event this page cannot read is skipped: the next re-read shows the order as it is.
-  }
+  const action = boardAction(type, data);
+  if (action !== null) dispatch(action);
 }
 
 // ---------------------------------------------------------------------------------------------

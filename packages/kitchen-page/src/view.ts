@@ -8,6 +8,7 @@ import { columns, type Board, type KitchenOrder } from './board.js';
 import { clockTime, dueOf } from './due.js';
 import { el } from './dom.js';
 import { totalText } from './total.js';
+import { paymentBadge } from './payment.js';
 import { COLUMN_TITLES, MOVES, OPEN_STATUSES, type OpenStatus } from './lifecycle.js';
 
 interface Drawn {
@@ -88,7 +89,10 @@ function drawCard(order: KitchenOrder, notice: string | undefined, now: number):
   const title = el('h3', 'ref', ref);
   title.id = titleId;
   const fulfilment = order.fulfilment?.type ?? 'pickup';
-  head.append(title, el('span', `kind ${fulfilment}`, fulfilment === 'delivery' ? 'Delivery' : 'Pickup'), el('span', 'due'));
+  head.append(title, el('span', `kind ${fulfilment}`, fulfilment === 'delivery' ? 'Delivery' : 'Pickup'));
+  const payment = paymentBadge(order);
+  if (payment !== null) head.append(el('span', `payment ${payment.tone}`, payment.text));
+  head.append(el('span', 'due'));
 
   const promised = order.fulfilment?.promised_at;
   const when = el('p', 'when', promised === undefined ? `ASAP · placed ${clockTime(order.created_at)}` : `for ${clockTime(promised)} · placed ${clockTime(order.created_at)}`);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
-import { apply, awaited, columns, EMPTY_BOARD, type Board, type BoardAction, type KitchenOrder, type StatusChange } from '../src/board.js';
+import { apply, awaited, columns, EMPTY_BOARD, type Board, type BoardAction, type KitchenOrder, type Payment, type RefundChange, type StatusChange } from '../src/board.js';
 import type { Status } from '../src/lifecycle.js';
 
 const T0 = Date.parse('2026-11-25T12:00:00Z');
@@ -20,7 +20,18 @@ function change(id: string, status: Status, version: number, reason?: string): S
   return { order_id: id, status, version, at: new Date(T0 + version * 1000).toISOString(), ...(reason === undefined ? {} : { reason }) };
 }
 
+function paid(refunded = 0, overrides: Partial<Payment> = {}): Payment {
+  const status = refunded === 0 ? 'captured' : refunded >= 2380 ? 'refunded' : 'partially_refunded';
+  return { provider: 'stripe', status, amount: 2380, currency: 'usd', amount_captured: 2380, amount_refunded: refunded, payment_intent_id: 'pi_1', refunds: [], ...overrides };
+}
+
+function refund(id: string, version: number, refunded: number): RefundChange {
+  const at = new Date(T0 + version * 1000).toISOString();
+  return { order_id: id, version, at, refund: { refund_id: `rf_${version}`, amount: refunded, reason: 'Cold', status: 'pending', created_at: at }, payment: paid(refunded) };
+}
+
 const placed = (o: KitchenOrder): BoardAction => ({ kind: 'placed', order: o });
+const refunded = (c: RefundChange): BoardAction => ({ kind: 'refunded', change: c });
 const status = (c: StatusChange): BoardAction => ({ kind: 'status', change: c });
 
 function run(...actions: BoardAction[]): Board {
@@ -96,6 +107,76 @@ describe('The kitchen board (events applied to plain data)', () => {
     expect(apply(board, { kind: 'loaded', order: order('ord_a') })).to.equal(board);
     const moved = apply(board, { kind: 'loaded', order: order('ord_a', { status: 'preparing', version: 3 }) });
     expect(shown(moved).preparing).to.deep.equal(['ord_a']);
+  });
+
+  describe('refunds (order.refunded)', () => {
+    const paidOrder = (o: Partial<KitchenOrder> = {}): KitchenOrder => order('ord_a', { payment: paid(), ...o });
+
+    it('changes the card\'s payment and version, and leaves it where it is', () => {
+      const board = run(placed(paidOrder()), status(change('ord_a', 'accepted', 2)), refunded(refund('ord_a', 3, 450)));
+      expect(shown(board).accepted).to.deep.equal(['ord_a']);
+      expect(board.orders['ord_a']!.payment).to.deep.equal(paid(450));
+      expect(board.orders['ord_a']!.version, 'the next move sends If-Match "3"').to.equal(3);
+      expect(board.orders['ord_a']!.items).to.have.length(1);
+    });
+
+    it('keeps a newer refund over an older one that arrives after it, and ignores a replay', () => {
+      const board = run(placed(paidOrder()), refunded(refund('ord_a', 3, 900)), refunded(refund('ord_a', 2, 450)));
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(900);
+      expect(apply(board, refunded(refund('ord_a', 3, 900))).orders).to.equal(board.orders);
+    });
+
+    it('keeps the refunded payment through later moves, and a read older than the refund does not undo it', () => {
+      let board = run(placed(paidOrder()), refunded(refund('ord_a', 2, 450)), status(change('ord_a', 'accepted', 3)));
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(450);
+      board = apply(board, { kind: 'snapshot', orders: [paidOrder()], since: 0 });
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(450);
+      expect(board.orders['ord_a']!.status).to.equal('accepted');
+    });
+
+    it('does not bring back an order refunded after it left the board', () => {
+      const board = run(placed(paidOrder()), status(change('ord_a', 'completed', 2)), refunded(refund('ord_a', 3, 2380)));
+      expect(Object.keys(board.orders)).to.deep.equal([]);
+      expect(awaited(board)).to.deep.equal([]);
+      expect(board.closed['ord_a']).to.equal(3);
+    });
+
+    it('reads an order it first hears of by its refund, and shows the refund on the older details read', () => {
+      let board = run(refunded(refund('ord_a', 4, 450)));
+      expect(awaited(board)).to.deep.equal(['ord_a']);
+      expect(shown(board).accepted).to.deep.equal([]);
+      board = apply(board, { kind: 'loaded', order: paidOrder({ status: 'accepted', version: 3 }) });
+      expect(awaited(board)).to.deep.equal([]);
+      expect(shown(board).accepted).to.deep.equal(['ord_a']);
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(450);
+      expect(board.orders['ord_a']!.version).to.equal(4);
+    });
+
+    it('keeps both a pending move and a pending refund until the details are read', () => {
+      const board = run(status(change('ord_a', 'preparing', 3)), refunded(refund('ord_a', 4, 450)), { kind: 'loaded', order: paidOrder() });
+      expect(shown(board).preparing).to.deep.equal(['ord_a']);
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(450);
+      expect(board.orders['ord_a']!.version).to.equal(4);
+    });
+
+    it('keeps the newer of two pending refunds that arrive out of order', () => {
+      const board = run(refunded(refund('ord_a', 4, 900)), refunded(refund('ord_a', 3, 450)), { kind: 'loaded', order: paidOrder({ version: 2 }) });
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(900);
+      expect(board.orders['ord_a']!.version).to.equal(4);
+    });
+
+    it('takes the details read when they are newer than the pending refund', () => {
+      const board = run(refunded(refund('ord_a', 2, 450)), { kind: 'loaded', order: paidOrder({ status: 'ready', version: 5, payment: paid(900) }) });
+      expect(shown(board).ready).to.deep.equal(['ord_a']);
+      expect(board.orders['ord_a']!.payment!.amount_refunded).to.equal(900);
+    });
+
+    it('puts an order first heard of by its refund among the closed once the read finds it completed', () => {
+      const board = run(refunded(refund('ord_a', 6, 450)), { kind: 'loaded', order: paidOrder({ status: 'completed', version: 6, payment: paid(450) }) });
+      expect(Object.keys(board.orders)).to.deep.equal([]);
+      expect(awaited(board)).to.deep.equal([]);
+      expect(board.closed['ord_a']).to.equal(6);
+    });
   });
 
   describe('a re-read (at start, after a reset)', () => {

@@ -235,6 +235,31 @@ describe('Kitchen display in headless Chromium', function () {
     for (const id of [loud, quiet]) expect((await call(base, `/api/staff/orders/${id}/status`, { token: staff, json: { status: 'rejected', reason: 'Test order' } })).status).to.equal(200);
   });
 
+  it('shows an order\'s card payment on its card: Paid, Part refunded', async () => {
+    const [paid, refunded] = [await place(menu[0]!), await place(menu[1]!)];
+    const page = await screen();
+    // The service here takes no card payments: the list read is given the payments a card-paying store would show.
+    const payment = (order: { amount: number; currency: string }, status: string, refunded: number) => ({
+      provider: 'stripe', status, amount: order.amount, currency: order.currency.toLowerCase(), amount_captured: order.amount,
+      amount_refunded: refunded, payment_intent_id: 'pi_test', refunds: [],
+    });
+    await page.route((url) => url.pathname === '/api/staff/orders', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { orders: { order_id: string; amount: number; currency: string; payment?: unknown }[] };
+      for (const order of body.orders) {
+        if (order.order_id === paid) order.payment = payment(order, 'captured', 0);
+        if (order.order_id === refunded) order.payment = payment(order, 'partially_refunded', 450);
+      }
+      await route.fulfill({ response, json: body });
+    });
+    await signIn(page, KITCHEN);
+    await card(page, refunded).waitFor({ timeout: 2_000 });
+    expect(await card(page, paid).locator('.payment').innerText()).to.equal('Paid');
+    expect(await card(page, refunded).locator('.payment').innerText()).to.equal('Part refunded 4.50');
+    await page.close();
+    for (const id of [paid, refunded]) expect((await call(base, `/api/staff/orders/${id}/status`, { token: staff, json: { status: 'rejected', reason: 'Test order' } })).status).to.equal(200);
+  });
+
   it('has no serious or critical axe-core violation, and every button has an accessible name', async () => {
     const page = screens[0]!;
     await page.getByRole('button', { name: 'Menu & store' }).click();
