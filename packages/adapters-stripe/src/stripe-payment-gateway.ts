@@ -13,9 +13,10 @@ import {
   type RefundOutcome,
   type RefundRequest,
 } from '@storefront/domain/adapter-kit';
-import { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome, type IntentView, type RefundView } from '@storefront/adapter-support';
+import { METADATA_VALUE_MAX, paymentIntentOutcome, refundOutcome } from '@storefront/adapter-support';
 import type Stripe from 'stripe';
 import { settleFailure } from './stripe-errors.js';
+import { intentView, refundView } from './stripe-views.js';
 
 export class StripePaymentGateway implements PaymentGateway {
   readonly provider = 'stripe';
@@ -60,7 +61,7 @@ export class StripePaymentGateway implements PaymentGateway {
       ...(request.category === undefined ? {} : { reason: request.category }),
     };
     try {
-      return refundOutcome(refundViewOf(await this.stripe.refunds.create(params, { idempotencyKey: request.idempotencyKey })));
+      return refundOutcome(refundView(await this.stripe.refunds.create(params, { idempotencyKey: request.idempotencyKey })));
     } catch (failure) {
       const settled = settleFailure(failure, 'refund', request.intentId);
       if (settled.status === 'refused') return settled;
@@ -70,7 +71,7 @@ export class StripePaymentGateway implements PaymentGateway {
 
   async readRefund(refundId: string): Promise<Refund> {
     try {
-      return refundOutcome(refundViewOf(await this.stripe.refunds.retrieve(refundId)));
+      return refundOutcome(refundView(await this.stripe.refunds.retrieve(refundId)));
     } catch (failure) {
       settleFailure(failure, 'refund retrieve');
       throw failure;
@@ -79,40 +80,10 @@ export class StripePaymentGateway implements PaymentGateway {
 
   private async intentCall(operation: string, intentId: string | undefined, call: () => Promise<Stripe.PaymentIntent>): Promise<PaymentIntentOutcome> {
     try {
-      return paymentIntentOutcome(viewOf(await call()));
+      return paymentIntentOutcome(intentView(await call()));
     } catch (failure) {
       const settled = settleFailure(failure, operation, intentId);
-      return settled.status === 'refused' ? settled : paymentIntentOutcome(viewOf(settled.intent));
+      return settled.status === 'refused' ? settled : paymentIntentOutcome(intentView(settled.intent));
     }
   }
-}
-
-/** The intent's fields the outcome reads; `amount_refunded` from its latest charge when expanded. */
-function viewOf(intent: Stripe.PaymentIntent): IntentView {
-  const charge = intent.latest_charge;
-  return {
-    id: intent.id,
-    status: intent.status,
-    amount: intent.amount,
-    currency: intent.currency,
-    client_secret: intent.client_secret,
-    metadata: intent.metadata,
-    amount_capturable: intent.amount_capturable,
-    amount_received: intent.amount_received,
-    cancellation_reason: intent.cancellation_reason,
-    last_payment_error: intent.last_payment_error,
-    amount_refunded: typeof charge === 'object' && charge !== null ? charge.amount_refunded : 0,
-  };
-}
-
-function refundViewOf(refund: Stripe.Refund): RefundView {
-  const intent = refund.payment_intent;
-  return {
-    id: refund.id,
-    status: refund.status,
-    amount: refund.amount,
-    payment_intent: typeof intent === 'object' && intent !== null ? intent.id : intent,
-    reason: refund.reason,
-    metadata: refund.metadata ?? {},
-  };
 }

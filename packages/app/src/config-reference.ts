@@ -17,8 +17,8 @@ export interface ConfigVariable {
   readonly bad: string;
 }
 
-/** The modes that read variables of their own (a database URL, the metrics listener's host). */
-const CONTEXTS: readonly Env[] = [{}, { METRICS_PORT: '9100' }, { STOREFRONT_STORE: 'postgres' }, { STOREFRONT_STORE: 'mongo' }];
+/** The modes that read variables of their own (a database URL, the metrics listener's host, Stripe's keys). */
+const CONTEXTS: readonly Env[] = [{}, { METRICS_PORT: '9100' }, { STOREFRONT_STORE: 'postgres' }, { STOREFRONT_STORE: 'mongo' }, { STOREFRONT_PAYMENTS: 'stripe' }];
 /** Values that no variable accepts as given, tried in turn: a word, then an over-long text. */
 const PROBES: readonly string[] = ['not-valid', 'x'.repeat(1000)];
 

@@ -128,7 +128,29 @@ export interface StorefrontConfig {
   /** The kitchen display at GET /kitchen (STOREFRONT_KITCHEN_PAGE, default on). */
   readonly kitchenPage: boolean;
   readonly webhooks: WebhooksConfig;
+  /** Card payments (STOREFRONT_PAYMENTS): none, or Stripe with its keys. */
+  readonly payments: PaymentsConfig;
 }
+
+/** Stripe's keys and where its API is (STRIPE_*): secrets, handed to the Stripe client only and never logged. */
+export interface StripeConfig {
+  /** STRIPE_SECRET_KEY: `sk_test_…`, `sk_live_…` or a restricted `rk_…` key. */
+  readonly secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: `whsec_…`, the endpoint's signing secret. */
+  readonly webhookSecret: string;
+  /** STRIPE_API_BASE: Stripe's own API unless a stand-in is named (tests). */
+  readonly apiBase: string;
+}
+
+/** DECISIONS "Payments": `none` (pay on pickup or delivery) or `stripe` with a payment window. */
+export type PaymentsConfig =
+  | { readonly provider: 'none' }
+  | {
+      readonly provider: 'stripe';
+      readonly stripe: StripeConfig;
+      /** PAYMENT_WINDOW_MINUTES, in ms: how long a customer has to pay before the order is cancelled. */
+      readonly windowMs: number;
+    };
 
 /** Outgoing webhooks (DECISIONS "Webhooks (outgoing)"). */
 export interface WebhooksConfig {
@@ -163,6 +185,10 @@ export class ConfigError extends Error {
 }
 
 const DATABASES: readonly DatabaseKind[] = ['memory', 'mongo', 'postgres'];
+const PAYMENT_PROVIDERS: readonly PaymentsConfig['provider'][] = ['none', 'stripe'];
+/** Read only with STOREFRONT_PAYMENTS=stripe; set without it, they would silently do nothing. */
+const STRIPE_VARIABLES = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE', 'PAYMENT_WINDOW_MINUTES'] as const;
+const STRIPE_API = 'https://api.stripe.com';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MAX_LIMIT = 1_000_000_000;
 const MAX_WINDOW_SECONDS = 86_400;
@@ -254,6 +280,7 @@ export function loadConfig(env: Env, observe?: ConfigObserver): StorefrontConfig
       allowPrivate: read.boolean('WEBHOOK_ALLOW_PRIVATE', false),
       retentionDays: read.integer('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
+    payments: read.payments(),
   };
   read.throwIfAny();
   return config;
@@ -510,6 +537,68 @@ class Reader {
     if (protocol !== undefined && protocols.includes(protocol)) return value;
     this.fail(name, `${name} must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}; the value given is not`);
     return undefined;
+  }
+
+  /**
+   * STOREFRONT_PAYMENTS and, with `stripe`, its keys (required; never echoed), its API's origin
+   * and the payment window. The Stripe variables set without `stripe` stop the start: they would
+   * otherwise do nothing while the operator believes customers pay by card.
+   */
+  payments(): PaymentsConfig {
+    const provider = this.oneOf('STOREFRONT_PAYMENTS', PAYMENT_PROVIDERS, 'none');
+    if (provider === 'none') {
+      for (const name of STRIPE_VARIABLES) {
+        if (this.peek(name) !== undefined) this.fail(name, `${name} is set but STOREFRONT_PAYMENTS is not stripe; set STOREFRONT_PAYMENTS=stripe or unset ${name}`);
+      }
+      return { provider };
+    }
+    const secretKey = this.stripeKey('STRIPE_SECRET_KEY');
+    const webhookSecret = this.required('STRIPE_WEBHOOK_SECRET', /^whsec_[A-Za-z0-9+/=]+$/, 'the webhook endpoint\'s signing secret (whsec_…, shown by the Dashboard or `stripe listen`)');
+    const apiBase = this.origin('STRIPE_API_BASE', STRIPE_API);
+    // A live key is sent to Stripe itself, never over plain HTTP to a stand-in.
+    if (secretKey.includes('_live_') && new URL(apiBase).protocol !== 'https:') this.fail('STRIPE_API_BASE', 'STRIPE_API_BASE must be https:// with a live STRIPE_SECRET_KEY');
+    const windowMinutes = this.integer('PAYMENT_WINDOW_MINUTES', 15, 1, 1440);
+    return { provider, stripe: { secretKey, webhookSecret, apiBase }, windowMs: windowMinutes * 60_000 };
+  }
+
+  /** A Stripe secret or restricted key; the value is never echoed (a publishable one is named as such). */
+  private stripeKey(name: string): string {
+    const value = this.raw(name);
+    if (value !== undefined && /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(value)) return value;
+    if (value === undefined) this.fail(name, `${name} is required with STOREFRONT_PAYMENTS=stripe: the account's secret key (sk_test_… or sk_live_…, or a restricted rk_… key)`);
+    else if (value.startsWith('pk_')) this.fail(name, `${name} must be a secret key (sk_…), not the publishable one (pk_…), which belongs to the front end`);
+    else this.fail(name, `${name} must be a Stripe secret key (sk_test_…, sk_live_…) or restricted key (rk_…); the value given is not`);
+    return '';
+  }
+
+  /** A value that must be set and match `pattern`; never echoed (a secret). */
+  private required(name: string, pattern: RegExp, expected: string): string {
+    const value = this.raw(name);
+    if (value !== undefined && pattern.test(value)) return value;
+    this.fail(name, value === undefined ? `${name} is required with STOREFRONT_PAYMENTS=stripe: ${expected}` : `${name} must be ${expected}; the value given is not`);
+    return '';
+  }
+
+  /** An http(s) origin (scheme, host, optional port; no path), as the Stripe client takes its base. */
+  private origin(name: string, fallback: string): string {
+    const value = this.raw(name, fallback);
+    if (value === undefined) return fallback;
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    const bare = url !== undefined && url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    if (url !== undefined && bare && (url.protocol === 'https:' || url.protocol === 'http:')) return url.origin;
+    this.fail(name, `${name} must be an http(s) origin with no path, e.g. https://api.stripe.com or http://127.0.0.1:12111; the value given is not`);
+    return fallback;
+  }
+
+  /** Whether a variable is set, without counting it as read (a variable only read in another mode). */
+  private peek(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
   }
 
   /** Never echoes the value: it is a secret, and error messages end up in logs. */

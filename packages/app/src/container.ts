@@ -1,6 +1,6 @@
 /**
  * The Inversify container of a Storefront process: settings, one adapter set per port family
- * (chosen by STOREFRONT_STORE), crypto, the domain and the HTTP app. Only this package knows
+ * (chosen by STOREFRONT_STORE), crypto, payments (STOREFRONT_PAYMENTS), the domain and the HTTP app. Only this package knows
  * Inversify; every other package is wired through plain factories.
  */
 import type { Clock } from '@storefront/domain';
@@ -14,6 +14,7 @@ import { httpModule, type StreamTimings } from './modules/http-module.js';
 import { mailModule } from './modules/mail-module.js';
 import { memoryLimiterModule, memoryModule } from './modules/memory-module.js';
 import { mongoModule } from './modules/mongo-module.js';
+import { paymentsModule } from './modules/payments-module.js';
 import { postgresModule } from './modules/postgres-module.js';
 import { redisLimiterModule } from './modules/redis-module.js';
 import { settingsModule } from './modules/settings-module.js';
@@ -47,6 +48,6 @@ export function limiterModule(config: StorefrontConfig): ContainerModule {
 
 export function createContainer(config: StorefrontConfig, logger: Logger, overrides: ContainerOverrides = {}): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), databaseModule(config), limiterModule(config), cryptoModule(), mailModule(), webhooksModule(), coreModule(), httpModule(overrides.streams));
+  container.load(settingsModule(config, logger, overrides.clock, overrides.metrics), databaseModule(config), limiterModule(config), cryptoModule(), mailModule(), webhooksModule(), paymentsModule(), coreModule(), httpModule(overrides.streams));
   return container;
 }

@@ -20,7 +20,7 @@ import type {
   WebhookEndpointStore,
 } from '@storefront/domain';
 import { DomainError } from '@storefront/domain';
-import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, OrderPayments, ProviderEvents } from '@storefront/domain/adapter-kit';
 import type { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
@@ -41,6 +41,9 @@ export interface DatabaseAdapterSet {
   readonly webhookDeliveryQueue: WebhookDeliveryQueue;
   readonly webhookDeliveryLog: WebhookDeliveryLog;
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
+  /** Card payments: orders by their intent, and the provider's events taken in. */
+  readonly orderPayments: OrderPayments;
+  readonly providerEvents: ProviderEvents;
   /** The database's own first (named `store` in /api/status, a public name). */
   readonly probes: readonly HealthProbe[];
 }

@@ -30,10 +30,11 @@ import type {
   WebhookUrlPolicy,
 } from '@storefront/domain';
 import type { HttpWebhookSender } from '@storefront/adapters-webhooks';
-import type { KeyedOrderWrites } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, OrderPayments, ProviderEvents } from '@storefront/domain/adapter-kit';
 import type { createHttpApp } from '@storefront/adapters-http';
 import type { Redis } from 'ioredis';
 import type { ServiceMetrics } from './metrics/service-metrics.js';
+import type { CardPayments } from './modules/payments-module.js';
 import type { ServingPressure } from './serving-pressure.js';
 import type { StartGate } from './start-gate.js';
 import type { MongoDatabaseConnection } from './mongo-connection.js';
@@ -80,6 +81,9 @@ const WebhookDeliveryLogId: unique symbol = Symbol.for('storefront.WebhookDelive
 const WebhookDeliveryUpkeepId: unique symbol = Symbol.for('storefront.WebhookDeliveryUpkeep');
 const WebhookSenderId: unique symbol = Symbol.for('storefront.WebhookSender');
 const WebhookUrlPolicyId: unique symbol = Symbol.for('storefront.WebhookUrlPolicy');
+const OrderPaymentsId: unique symbol = Symbol.for('storefront.OrderPayments');
+const ProviderEventsId: unique symbol = Symbol.for('storefront.ProviderEvents');
+const CardPaymentsId: unique symbol = Symbol.for('storefront.CardPayments');
 
 export const TYPES = {
   Config,
@@ -144,6 +148,12 @@ export const TYPES = {
   WebhookSender: WebhookSenderId,
   /** The address rules at registration (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
   WebhookUrlPolicy: WebhookUrlPolicyId,
+  /** Orders found by their payment's intent, and the sweeper's due checks, in the selected store. */
+  OrderPayments: OrderPaymentsId,
+  /** The provider's events taken in, each id once, in the selected store (shared by every instance). */
+  ProviderEvents: ProviderEventsId,
+  /** The payment provider and its events' intake (STOREFRONT_PAYMENTS=stripe); undefined when payments are off. */
+  CardPayments: CardPaymentsId,
 } as const;
 
 /** What each identifier resolves to. */
@@ -188,6 +198,9 @@ export interface Services {
   [TYPES.WebhookDeliveryUpkeep]: WebhookDeliveryUpkeep;
   [TYPES.WebhookSender]: HttpWebhookSender;
   [TYPES.WebhookUrlPolicy]: WebhookUrlPolicy;
+  [TYPES.OrderPayments]: OrderPayments;
+  [TYPES.ProviderEvents]: ProviderEvents;
+  [TYPES.CardPayments]: CardPayments | undefined;
 }
 
 export type ServiceId = keyof Services;

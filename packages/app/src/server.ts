@@ -16,6 +16,7 @@ import { TYPES } from './identifiers.js';
 import { createLogger, type Logger } from './logger.js';
 import { closeMetricsServer, createMetricsServer, METRICS_PATH } from './metrics/metrics-server.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import { startPaymentUpkeep, type PaymentUpkeep } from './payment-upkeep.js';
 import { seedDatabase } from './seed.js';
 
 export interface RunningStorefront {
@@ -89,6 +90,7 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
     });
     const metricsServer = metrics && createMetricsServer(metrics, (error) => logger.error({ err: error }, 'metrics could not be collected'));
     let closing: Promise<void> | undefined;
+    let paymentUpkeep: PaymentUpkeep | undefined;
     const stop = (): Promise<void> =>
       (closing ??= shutdown()
         .then(() => closeMetricsServer(metricsServer))
@@ -96,6 +98,8 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
         // After the relay (which may still enqueue) and before the adapters close: the attempts in
         // flight are recorded; leased ones not yet sent are taken over when their lease runs out.
         .then(() => storefront.webhookDispatcher?.stop())
+        // A sweep in flight is then waited for with the other background tasks.
+        .then(() => paymentUpkeep?.stop())
         // Its sampling timer would otherwise outlive the instance (tests start many in one process).
         .then(() => resolve(container, TYPES.ServingPressure).stop())
         .then(() => settleBackground(storefront, Math.min(BACKGROUND_SETTLE_MS, config.shutdownTimeoutSeconds * 1000), logger))
@@ -127,6 +131,8 @@ export async function startStorefront(env: Env = process.env, options: StartOpti
       storefront.orderEvents.start();
       // Webhook deliveries: what is pending in the store (left by a restart included) is sent now.
       storefront.webhookDispatcher?.start();
+      // Payments without news settled by reading the provider; processed events kept 30 days.
+      paymentUpkeep = startPaymentUpkeep(storefront, resolve(container, TYPES.ProviderEvents), clock, logger);
     }, () => undefined);
 
     await listen(server, config.port, config.host);
@@ -180,6 +186,9 @@ function describe(config: StorefrontConfig, port: number, url: string): Record<s
     // Which address the per-IP limits see: a wrong hop count is the usual proxy mistake.
     trust_proxy_hops: config.trustProxy ? config.trustProxyHops : 0,
     scrypt_log_n: config.scrypt.logN,
+    // Which provider and where, never its keys.
+    payments: config.payments.provider,
+    ...(config.payments.provider === 'stripe' && { stripe_api: config.payments.stripe.apiBase, payment_window_minutes: config.payments.windowMs / 60_000 }),
   };
 }
 

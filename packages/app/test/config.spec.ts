@@ -61,6 +61,7 @@ describe('loadConfig', () => {
       docs: true,
       kitchenPage: true,
       webhooks: { timeoutMs: 10_000, allowHttp: false, allowPrivate: false, retentionDays: 30 },
+      payments: { provider: 'none' },
     });
     expect(openingHours.schedule).to.equal(null);
     expect(openingHours.timeZone).to.equal('UTC');
@@ -129,6 +130,11 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE: '1',
       WEBHOOK_RETENTION_DAYS: '7',
+      STOREFRONT_PAYMENTS: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_51AbCdEf',
+      STRIPE_WEBHOOK_SECRET: 'whsec_0123abcd',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      PAYMENT_WINDOW_MINUTES: '30',
     });
     const { openingHours, deliveryZones, ...config } = loaded;
     expect(deliveryZones?.lookup(0, 0)).to.deep.equal([]);
@@ -176,6 +182,7 @@ describe('loadConfig', () => {
       docs: false,
       kitchenPage: false,
       webhooks: { timeoutMs: 2500, allowHttp: true, allowPrivate: true, retentionDays: 7 },
+      payments: { provider: 'stripe', stripe: { secretKey: 'sk_test_51AbCdEf', webhookSecret: 'whsec_0123abcd', apiBase: 'http://127.0.0.1:12111' }, windowMs: 30 * 60_000 },
     });
   });
 
@@ -487,5 +494,67 @@ describe('loadConfig', () => {
       expect(error.message, uri).not.to.include('hunter2');
     }
     expect(loadConfig({ STOREFRONT_STORE: 'mongo', TOKEN_SECRET_KEY: key, MONGODB_URI: `mongodb://127.0.0.1:1/${'d'.repeat(63)}` }).database).to.equal('mongo');
+  });
+
+  describe('card payments (STOREFRONT_PAYMENTS)', () => {
+    const stripe = { STOREFRONT_PAYMENTS: 'stripe', STRIPE_SECRET_KEY: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc', STRIPE_WEBHOOK_SECRET: 'whsec_9f8e7d6c5b4a' };
+
+    it('takes Stripe\'s own API and a 15-minute window unless told otherwise; the provider name in any case', () => {
+      expect(loadConfig(stripe).payments).to.deep.equal({
+        provider: 'stripe',
+        stripe: { secretKey: stripe.STRIPE_SECRET_KEY, webhookSecret: stripe.STRIPE_WEBHOOK_SECRET, apiBase: 'https://api.stripe.com' },
+        windowMs: 15 * 60_000,
+      });
+      expect(loadConfig({ ...stripe, STOREFRONT_PAYMENTS: 'Stripe', STRIPE_SECRET_KEY: 'rk_live_abc123' }).payments).to.have.nested.property('stripe.secretKey', 'rk_live_abc123');
+      expect(loadConfig({ STOREFRONT_PAYMENTS: 'none' }).payments).to.deep.equal({ provider: 'none' });
+      expect(configError({ STOREFRONT_PAYMENTS: 'paypal' }).issues).to.deep.equal([{ variable: 'STOREFRONT_PAYMENTS', message: 'STOREFRONT_PAYMENTS must be one of none, stripe, got "paypal"' }]);
+    });
+
+    it('requires STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET with stripe, naming each', () => {
+      expect(configError({ STOREFRONT_PAYMENTS: 'stripe' }).issues.map((issue) => issue.variable)).to.deep.equal(['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+      expect(configError({ ...stripe, STRIPE_WEBHOOK_SECRET: ' ' }).message).to.match(/^STRIPE_WEBHOOK_SECRET is required with STOREFRONT_PAYMENTS=stripe/);
+    });
+
+    it('refuses keys of the wrong kind without echoing them, and names a publishable key as such', () => {
+      for (const bad of ['sk_prod_abc', 'whsec_abc', 'sk_test_has space', 'hunter2']) {
+        const error = configError({ ...stripe, STRIPE_SECRET_KEY: bad });
+        expect(error.issues.map((issue) => issue.variable), bad).to.deep.equal(['STRIPE_SECRET_KEY']);
+        expect(error.message).not.to.include(bad);
+      }
+      expect(configError({ ...stripe, STRIPE_SECRET_KEY: 'pk_test_TYooMQauvdEDq54NiTphI7jx' }).message).to.equal(
+        'STRIPE_SECRET_KEY must be a secret key (sk_…), not the publishable one (pk_…), which belongs to the front end',
+      );
+      const webhook = configError({ ...stripe, STRIPE_WEBHOOK_SECRET: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' });
+      expect(webhook.issues.map((issue) => issue.variable)).to.deep.equal(['STRIPE_WEBHOOK_SECRET']);
+      expect(webhook.message).not.to.include('4eC39');
+    });
+
+    it('takes STRIPE_API_BASE as an http(s) origin, never plain http with a live key', () => {
+      expect(loadConfig({ ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).payments).to.have.nested.property('stripe.apiBase', 'http://127.0.0.1:12111');
+      for (const bad of ['127.0.0.1:12111', 'ftp://stripe.example', 'https://api.stripe.com/v1', 'https://user:pw@api.stripe.com']) {
+        expect(configError({ ...stripe, STRIPE_API_BASE: bad }).issues.map((issue) => issue.variable), bad).to.deep.equal(['STRIPE_API_BASE']);
+      }
+      expect(configError({ ...stripe, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_API_BASE: 'http://127.0.0.1:12111' }).issues).to.deep.equal([
+        { variable: 'STRIPE_API_BASE', message: 'STRIPE_API_BASE must be https:// with a live STRIPE_SECRET_KEY' },
+      ]);
+    });
+
+    it('bounds PAYMENT_WINDOW_MINUTES to 1..1440', () => {
+      expect(loadConfig({ ...stripe, PAYMENT_WINDOW_MINUTES: '1' }).payments).to.have.property('windowMs', 60_000);
+      expect(loadConfig({ ...stripe, PAYMENT_WINDOW_MINUTES: '1440' }).payments).to.have.property('windowMs', 86_400_000);
+      for (const bad of ['0', '1441', '2.5', 'soon']) {
+        expect(configError({ ...stripe, PAYMENT_WINDOW_MINUTES: bad }).issues).to.deep.equal([
+          { variable: 'PAYMENT_WINDOW_MINUTES', message: `PAYMENT_WINDOW_MINUTES must be an integer from 1 to 1440, got "${bad}"` },
+        ]);
+      }
+    });
+
+    it('refuses Stripe variables set without STOREFRONT_PAYMENTS=stripe: they would do nothing', () => {
+      expect(configError({ STRIPE_SECRET_KEY: stripe.STRIPE_SECRET_KEY, PAYMENT_WINDOW_MINUTES: '20' }).issues).to.deep.equal([
+        { variable: 'STRIPE_SECRET_KEY', message: 'STRIPE_SECRET_KEY is set but STOREFRONT_PAYMENTS is not stripe; set STOREFRONT_PAYMENTS=stripe or unset STRIPE_SECRET_KEY' },
+        { variable: 'PAYMENT_WINDOW_MINUTES', message: 'PAYMENT_WINDOW_MINUTES is set but STOREFRONT_PAYMENTS is not stripe; set STOREFRONT_PAYMENTS=stripe or unset PAYMENT_WINDOW_MINUTES' },
+      ]);
+      expect(loadConfig({ STRIPE_API_BASE: '' }).payments).to.deep.equal({ provider: 'none' });
+    });
   });
 });

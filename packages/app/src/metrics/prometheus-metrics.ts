@@ -6,10 +6,21 @@
 import type { HttpObserver, RequestSample } from '@storefront/adapters-http';
 import { isDomainError } from '@storefront/domain';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LimiterKind, RedisErrorSource, ServiceMetrics, WebhookAttemptOutcome } from './service-metrics.js';
+import type {
+  LimiterKind,
+  PaymentOperation,
+  PaymentOutcome,
+  ProviderCallOutcome,
+  RedisErrorSource,
+  RefundOutcomeName,
+  ServiceMetrics,
+  WebhookAttemptOutcome,
+} from './service-metrics.js';
 
 /** Seconds: a read from memory answers well under a millisecond, a login's hash in tens of them; the request time-out is 10 s. */
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds: Stripe answers in a few hundred ms; a call is cut after 10 s and retried once. */
+const PROVIDER_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
 
 /** The `route` label of a request no route matched (404, 405, OPTIONS): one value, whatever the path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -48,6 +59,10 @@ export class PrometheusMetrics implements ServiceMetrics {
   private readonly redisErrors: Counter<'source'>;
   private readonly degraded: Gauge;
   private readonly webhookAttempts: Counter<'outcome'>;
+  private readonly providerCalls: Counter<'operation' | 'outcome'>;
+  private readonly providerDurations: Histogram<'operation' | 'outcome'>;
+  private readonly payments: Counter<'outcome'>;
+  private readonly refunds: Counter<'outcome'>;
 
   constructor() {
     const registers = [this.registry];
@@ -145,6 +160,31 @@ export class PrometheusMetrics implements ServiceMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.providerCalls = new Counter({
+      name: 'storefront_payment_provider_calls_total',
+      help: 'Calls to the payment provider, by operation and outcome (ok, declined, refused, unavailable, invalid).',
+      labelNames: ['operation', 'outcome'],
+      registers,
+    });
+    this.providerDurations = new Histogram({
+      name: 'storefront_payment_provider_call_duration_seconds',
+      help: 'Time the payment provider took to answer, by operation and outcome (the SDK\'s retry included).',
+      labelNames: ['operation', 'outcome'],
+      buckets: PROVIDER_BUCKETS,
+      registers,
+    });
+    this.payments = new Counter({
+      name: 'storefront_payments_total',
+      help: 'Card payments by outcome (authorized, captured, voided, failed: a card declined, expired: the window passed or the hold lapsed), once each as this instance heard them from the provider.',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.refunds = new Counter({
+      name: 'storefront_refunds_total',
+      help: 'Refunds by status reached (pending, succeeded, failed), once each as this instance heard them from the provider.',
+      labelNames: ['outcome'],
+      registers,
+    });
     // One read of the store per scrape, shared by the two gauges that show it.
     let backlog: Promise<{ pending: number; oldestPendingSeconds: number } | undefined> | undefined;
     const readBacklog = () => (backlog ??= (sources()?.webhookBacklog?.() ?? Promise.resolve(undefined)).catch(() => undefined).finally(() => setImmediate(() => (backlog = undefined))));
@@ -191,6 +231,19 @@ export class PrometheusMetrics implements ServiceMetrics {
 
   webhookAttempted(outcome: WebhookAttemptOutcome): void {
     this.webhookAttempts.inc({ outcome });
+  }
+
+  paymentProviderCalled(operation: PaymentOperation, outcome: ProviderCallOutcome, seconds: number): void {
+    this.providerCalls.inc({ operation, outcome });
+    this.providerDurations.observe({ operation, outcome }, seconds);
+  }
+
+  paymentSettled(outcome: PaymentOutcome): void {
+    this.payments.inc({ outcome });
+  }
+
+  refundSettled(outcome: RefundOutcomeName): void {
+    this.refunds.inc({ outcome });
   }
 
   /** The exposition text, and its Content-Type. */

@@ -20,7 +20,27 @@ export interface ServiceMetrics {
   rateLimiterDegraded(degraded: boolean): void;
   /** A webhook delivery attempt was recorded by this instance's dispatcher. */
   webhookAttempted(outcome: WebhookAttemptOutcome): void;
+  /** A call to the payment provider answered (or failed) after `seconds`. */
+  paymentProviderCalled(operation: PaymentOperation, outcome: ProviderCallOutcome, seconds: number): void;
+  /** A payment reached an outcome, as this instance heard it (the provider's answers and events). */
+  paymentSettled(outcome: PaymentOutcome): void;
+  /** A refund reached a status, as this instance heard it. */
+  refundSettled(outcome: RefundOutcomeName): void;
 }
+
+/** The PaymentGateway's operations, as metric labels. */
+export type PaymentOperation = 'authorize' | 'read' | 'capture' | 'cancel' | 'refund' | 'read_refund';
+
+/**
+ * What a provider call came to: an answer (`ok`), a card declined, a request the intent's state or
+ * amounts refused, the provider unreachable or failing (`unavailable`), or a request it can never
+ * take (`invalid`: a programming or configuration error, such as a bad key).
+ */
+export type ProviderCallOutcome = 'ok' | 'declined' | 'refused' | 'unavailable' | 'invalid';
+
+export type PaymentOutcome = 'authorized' | 'captured' | 'voided' | 'failed' | 'expired';
+
+export type RefundOutcomeName = 'pending' | 'succeeded' | 'failed';
 
 /** What an attempt came to: delivered, to be tried again, or failed for good. */
 export type WebhookAttemptOutcome = 'delivered' | 'retry' | 'failed';

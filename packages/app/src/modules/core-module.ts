@@ -50,8 +50,11 @@ export function coreModule(): ContainerModule {
         TYPES.ServingPressure,
         TYPES.DatabaseReady,
         TYPES.KeyedOrderWrites,
+        TYPES.CardPayments,
+        TYPES.OrderPayments,
+        TYPES.ProviderEvents,
       ],
-      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady, keyedOrderWrites) =>
+      (config, clock, menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, limiter, hasher, tokens, probes, storeState, events, logger, resetTokens, mailers, slotPlaces, webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy, metrics, pressure, databaseReady, keyedOrderWrites, payments, orderPayments, providerEvents) =>
         withErasureSweep(databaseReady, createStorefront(
           {
             ...{ menu, orders, idempotencyKeys, orderOutbox, customers, pendingErasures, sessions, resetTokens, ...(mailers && { mailer: mailers.mailer }), limiter, hasher, tokens, clock, probes, storeState, events },
@@ -59,6 +62,8 @@ export function coreModule(): ContainerModule {
             ...(keyedOrderWrites && { keyedOrderWrites }),
             ...{ webhookEndpoints, webhookDeliveryQueue, webhookDeliveryLog, webhookDeliveryUpkeep, webhookSender, webhookUrlPolicy },
             ...(config.deliveryZones !== null && { deliveryZones: config.deliveryZones }),
+            // Card payments (STOREFRONT_PAYMENTS=stripe); without them orders are paid on pickup or delivery.
+            ...(payments && { paymentGateway: payments.gateway, orderPayments, providerEvents }),
           },
           {
             events: {
@@ -77,6 +82,7 @@ export function coreModule(): ContainerModule {
             loginEmailPolicy: { name: 'login-email', limit: config.loginEmailRateLimitMax, windowSeconds: config.loginRateLimit.windowSeconds },
             pollPolicy: { name: 'poll', limit: config.statusRateLimit.max, windowSeconds: config.statusRateLimit.windowSeconds },
             registerPolicy: { name: 'register', limit: config.registerRateLimit.max, windowSeconds: config.registerRateLimit.windowSeconds },
+            ...(config.payments.provider === 'stripe' && { payments: { windowMs: config.payments.windowMs } }),
             ...(config.mail.passwordResetUrl !== undefined && { passwordResetUrl: config.mail.passwordResetUrl }),
             // The reset emails run off the request path: a failure (mail server down, no mailer) is logged here.
             background: { onError: (error, task) => logger.error({ err: error, task }, `background task failed: ${task}`) },
@@ -98,8 +104,12 @@ export function coreModule(): ContainerModule {
           },
         )),
     )
-      // Stopped with the instance (unloading the container), or its timer would outlive it.
-      .onDeactivation((storefront) => storefront.erasureSweep.stop());
+      // Stopped with the instance (unloading the container), or their timers would outlive it. The
+      // payment sweeper is started by the service only (server.ts), not by the CLI.
+      .onDeactivation((storefront) => {
+        storefront.erasureSweep.stop();
+        storefront.paymentSweeper?.stop();
+      });
   });
 }
 

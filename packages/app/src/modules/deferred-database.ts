@@ -74,6 +74,10 @@ export function bindDeferredDatabase(bind: Bind, connection: ConnectionId): void
   bindFactory(bind, TYPES.WebhookDeliveryUpkeep, [connection], (c) =>
     deferredPort(() => c.require().webhookDeliveryUpkeep, { rewritePayload: true, removeEndpoint: true, removeExpired: true, endpointsWithDeliveries: true }),
   );
+  bindFactory(bind, TYPES.OrderPayments, [connection], (c) => deferredPort(() => c.require().orderPayments, { findByIntent: true, claimChecks: true }));
+  bindFactory(bind, TYPES.ProviderEvents, [connection], (c) =>
+    deferredPort(() => c.require().providerEvents, { claim: true, complete: true, release: true, isCompleted: true, removeBefore: true }),
+  );
   bindFactory(bind, TYPES.DatabaseProbe, [connection], (c): HealthProbe => ({
     // `checks.store` of /api/status: a public name, kept (docs/decisions.md).
     name: 'store',

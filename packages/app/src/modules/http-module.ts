@@ -1,6 +1,7 @@
 /**
  * The HTTP app of @storefront/adapters-http, handed the Storefront, the logger, the proxy settings,
- * the metrics observer and, with STOREFRONT_DOCS, the API reference (limits are the adapter's).
+ * the metrics observer, the payment events' intake (with payments on) and, with STOREFRONT_DOCS, the
+ * API reference (limits are the adapter's).
  */
 import { createHttpApp } from '@storefront/adapters-http';
 import type { Clock } from '@storefront/domain';
@@ -22,9 +23,11 @@ export interface StreamTimings {
 
 export function httpModule(timings: StreamTimings = {}): ContainerModule {
   return new ContainerModule(({ bind }) => {
-    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics, TYPES.ServingPressure, TYPES.StartGate], (storefront, logger, config, metrics, pressure, gate) =>
+    bindFactory(bind, TYPES.HttpApp, [TYPES.Storefront, TYPES.Logger, TYPES.Config, TYPES.Metrics, TYPES.ServingPressure, TYPES.StartGate, TYPES.CardPayments], (storefront, logger, config, metrics, pressure, gate, payments) =>
       createHttpApp({
         storefront,
+        // POST /api/payments/stripe/webhook, with payments on.
+        paymentEvents: payments?.events,
         logger,
         accessLog: createAccessLog(logger),
         options: {

@@ -30,6 +30,8 @@ export function memoryModule(): ContainerModule {
     bindFactory(bind, TYPES.WebhookDeliveryQueue, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryQueue);
     bindFactory(bind, TYPES.WebhookDeliveryLog, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryLog);
     bindFactory(bind, TYPES.WebhookDeliveryUpkeep, [TYPES.MemoryAdapters], (memory) => memory.webhookDeliveryUpkeep);
+    bindFactory(bind, TYPES.OrderPayments, [TYPES.MemoryAdapters], (memory) => memory.orderPayments);
+    bindFactory(bind, TYPES.ProviderEvents, [TYPES.MemoryAdapters], (memory) => memory.providerEvents);
     bindFactory(bind, TYPES.DatabaseReady, [], () => () => Promise.resolve());
     bindFactory(bind, TYPES.DatabaseProbe, [TYPES.MemoryAdapters], (memory) => probeNamed(memory.probes, 'store'));
   });
