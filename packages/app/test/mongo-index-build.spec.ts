@@ -43,7 +43,7 @@ describe('MongoDB index builds at start-up (stand-in server)', () => {
     );
     expect(failure).to.be.instanceOf(IndexBuildError);
     expect((failure as Error).message)
-      .to.match(/^creating the indexes of orders \(orders_by_customer, orders_kitchen_queue, orders_outbox\) failed: /)
+      .to.match(/^creating the indexes of orders \(orders_by_customer, orders_kitchen_queue, orders_outbox, orders_by_payment_intent, orders_payment_checks\) failed: /)
       .and.include('a majority of the replica set\'s voting members (commitQuorum "majority")');
   });
 });

@@ -16,7 +16,7 @@ export {
   DEFAULT_REGISTER_POLICY,
   DEFAULT_REQUEST_POLICY,
 } from './storefront.js';
-export type { PaymentOptions, Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
+export type { Storefront, StorefrontOptions, StorefrontPorts, WebhookOptions } from './storefront.js';
 export type { SlotRules } from './fulfilment/slot-rules.js';
 
 // Errors: a stable code, never an HTTP status.

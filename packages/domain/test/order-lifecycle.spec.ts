@@ -21,9 +21,11 @@ const LEGAL: Readonly<Record<string, Partial<Record<Mover, 'free' | 'reason'>>>>
   'placed>cancelled': { owner: 'free', staff: 'reason' },
   'accepted>cancelled': { staff: 'reason' },
   'preparing>cancelled': { staff: 'reason' },
+  'awaiting_payment>placed': { payment: 'free' },
+  'awaiting_payment>cancelled': { owner: 'free', payment: 'reason' },
 };
 
-const MOVERS: readonly Mover[] = ['owner', 'staff'];
+const MOVERS: readonly Mover[] = ['owner', 'staff', 'payment'];
 const CREATED = new Date(Date.UTC(2025, 0, 15, 12, 0, 0));
 const NOW = new Date(CREATED.getTime() + 5 * 60_000);
 
@@ -60,7 +62,7 @@ function thrown(action: () => unknown): unknown {
 
 describe('Order lifecycle', () => {
   it('has every status in the table', () => {
-    expect([...ORDER_STATUSES].sort()).to.deep.equal(['accepted', 'cancelled', 'completed', 'placed', 'preparing', 'ready', 'rejected']);
+    expect([...ORDER_STATUSES].sort()).to.deep.equal(['accepted', 'awaiting_payment', 'cancelled', 'completed', 'placed', 'preparing', 'ready', 'rejected']);
   });
 
   describe('planMove, for every status × status × mover', () => {
@@ -164,7 +166,8 @@ describe('Order lifecycle', () => {
 
   describe('pathFromPlaced', () => {
     it('gives the shortest way from placed to every status, as the table allows', () => {
-      expect(Object.fromEntries(ORDER_STATUSES.map((status) => [status, pathFromPlaced(status)]))).to.deep.equal({
+      const reachable = ORDER_STATUSES.filter((status) => status !== 'awaiting_payment');
+      expect(Object.fromEntries(reachable.map((status) => [status, pathFromPlaced(status)]))).to.deep.equal({
         placed: [],
         accepted: ['accepted'],
         preparing: ['accepted', 'preparing'],
@@ -173,6 +176,10 @@ describe('Order lifecycle', () => {
         rejected: ['rejected'],
         cancelled: ['cancelled'],
       });
+    });
+
+    it('refuses a status that comes before placed', () => {
+      expect(() => pathFromPlaced('awaiting_payment')).to.throw(RangeError);
     });
   });
 });

@@ -28,7 +28,7 @@ describe('ManageWebhooks', () => {
     const { endpoint, secret } = await w.admin.add({ url: RECEIVER, description: '  Front-desk POS  ' });
     expect(endpoint.webhookId).to.match(/^whk_[0-9a-z]{20}$/);
     expect(endpoint).to.include({ url: RECEIVER, description: 'Front-desk POS', enabled: true });
-    expect(endpoint.events).to.deep.equal(['order.placed', 'order.status']);
+    expect(endpoint.events).to.deep.equal(['order.placed', 'order.status', 'order.refunded']);
     const match = SECRET.exec(secret);
     expect(match, secret).to.not.equal(null);
     expect(Buffer.from(match![1]!, 'base64')).to.have.length(32);

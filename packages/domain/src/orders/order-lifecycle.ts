@@ -101,7 +101,9 @@ export function pathFromPlaced(status: OrderStatus): readonly OrderStatus[] {
       frontier.push(move.to);
     }
   }
-  return paths.get(status) ?? [];
+  const path = paths.get(status);
+  if (path === undefined) throw new RangeError(`no way leads from placed to ${status}`);
+  return path;
 }
 
 /** The legal move from `from` to `to` by `by`, or undefined. */
