@@ -180,11 +180,12 @@ export class OrderFeeds {
   }
 
   /**
-   * Every paid order's events (`order.placed`, `order.status`, `order.refunded`): the kitchen's
-   * screen. Nothing of an order awaiting its payment, nor of one cancelled unpaid.
+   * Every paid order's events (`order.placed`, `order.status`, `order.refunded`, `order.payment`):
+   * the kitchen's screen, which follows each order's version for its next move. Nothing of an
+   * order awaiting its payment, nor of one cancelled unpaid.
    */
   async openKitchen(input: OpenKitchenFeedInput, sink: FeedSink): Promise<Feed> {
-    const route = new FeedRoute(sink, (event) => (isKitchenEvent(event) && event.type !== 'order.payment' ? event : null), false);
+    const route = new FeedRoute(sink, (event) => (isKitchenEvent(event) ? event : null), false);
     return this.start(route, null, async () => {
       if (await this.resume(route, input.lastEventId)) return;
       route.goLive((await this.log.position()).head);
