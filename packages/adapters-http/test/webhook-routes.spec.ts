@@ -36,7 +36,7 @@ describe('/api/admin/webhooks', () => {
     const created = await add({ url: 'https://pos.example.com/hooks', description: 'POS' });
     expect(created.status).to.equal(201);
     expect(created.body).to.include({ url: 'https://pos.example.com/hooks', description: 'POS', enabled: true });
-    expect(created.body?.['events']).to.deep.equal(['order.placed', 'order.status']);
+    expect(created.body?.['events']).to.deep.equal(['order.placed', 'order.status', 'order.refunded']);
     expect(created.body?.['webhook_id']).to.match(/^whk_[0-9a-z]{20}$/);
     expect(created.body?.['secret']).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const id = created.body?.['webhook_id'] as string;
