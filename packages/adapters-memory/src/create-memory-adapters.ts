@@ -22,13 +22,14 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
-import type { KeyedOrderWrites, ProviderEvents } from '@storefront/domain/adapter-kit';
+import type { KeyedOrderWrites, OrderPayments, ProviderEvents } from '@storefront/domain/adapter-kit';
 import { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 import { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 import { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 import { InMemoryOrderEventLog } from './in-memory-order-event-log.js';
 import { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
 import { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
+import { InMemoryOrderPayments } from './in-memory-order-payments.js';
 import { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { InMemoryPaymentGateway } from './in-memory-payment-gateway.js';
 import { InMemoryProviderEvents } from './in-memory-provider-events.js';
@@ -56,6 +57,8 @@ export interface MemoryAdapters {
   /** A fresh key's claim, order and completion in one step (the same key records and orders). */
   readonly keyedOrderWrites: KeyedOrderWrites;
   readonly orderOutbox: OrderOutbox;
+  /** The orders by their card payment: the provider's events and the sweeper find them here. */
+  readonly orderPayments: OrderPayments;
   readonly customers: CustomerRepository;
   /** The erasure marks, on the accounts above. */
   readonly pendingErasures: PendingErasures;
@@ -102,6 +105,7 @@ export function createMemoryAdapters(options: MemoryAdapterOptions = {}): Memory
     idempotencyKeys: keys,
     keyedOrderWrites: keys,
     orderOutbox: new InMemoryOrderOutbox(orders),
+    orderPayments: new InMemoryOrderPayments(orders),
     customers,
     pendingErasures: new InMemoryPendingErasures(customers),
     sessions: new InMemorySessionStore({ clock }),

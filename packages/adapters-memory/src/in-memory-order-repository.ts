@@ -3,7 +3,7 @@
  * version exactly one finds it stored. Key records and the outbox read rows synchronously (`find`,
  * `locate`), so their steps are atomic too. A move swaps the row in the customer's log and the
  * status queue and puts the order last in the outbox marks in the same step, so no change is stored
- * without being due for publishing.
+ * without being due for publishing; the payment index (intents, checks) is written in that step too.
  */
 import type {
   Order,
@@ -16,7 +16,9 @@ import { orderIdTime, pageOffset, toPage } from '@storefront/domain/adapter-kit'
 import { CustomerOrderLog } from './customer-order-log.js';
 import { OrderLinePool } from './order-line-pool.js';
 import { OutboxMarks } from './outbox-marks.js';
-import { movedRow, toOrder, toRow, versionOf, withoutAddress, type OrderRow } from './order-row.js';
+import { movedRow, toOrder, toRow, versionOf, withoutAddress, withPayment, type OrderRow } from './order-row.js';
+import { PaymentIndex } from './payment-index.js';
+import { withCheckAt } from './payment-row.js';
 import { StatusQueues } from './status-queues.js';
 
 export class InMemoryOrderRepository implements OrderRepository {
@@ -25,6 +27,8 @@ export class InMemoryOrderRepository implements OrderRepository {
   private readonly queues = new StatusQueues();
   /** Written in the same step as each change; InMemoryOrderOutbox reads and raises them. */
   readonly outbox = new OutboxMarks();
+  /** Intents and due checks, written in the same step as each change; InMemoryOrderPayments reads them. */
+  readonly payments = new PaymentIndex();
   /**
    * Orders whose id does not carry their creation time (ids not stamped by the domain, as some
    * tests and imports make): they cannot be found by key, so they are indexed by id here.
@@ -56,10 +60,12 @@ export class InMemoryOrderRepository implements OrderRepository {
       this.logs.set(order.customerId, log);
     }
     const row = toRow(order, log.customerId, this.lines);
+    this.payments.checkIntent(row.orderId, row.payment);
     log.add(row);
     this.queues.add(row);
     this.outbox.added(row.orderId);
     if (orderIdTime(row.orderId) !== row.createdAtMs) this.unstamped.set(row.orderId, row);
+    if (row.payment !== undefined) this.payments.changed(row.orderId, undefined, row.payment);
     return { order, inserted: true };
   }
 
@@ -83,11 +89,21 @@ export class InMemoryOrderRepository implements OrderRepository {
   async applyMove(move: OrderMove): Promise<Order | null> {
     const before = this.locate(move.orderId);
     if (before === undefined || versionOf(before) !== move.fromVersion) return null;
-    const after = movedRow(before, move.status, move.at.getTime(), move.reason);
-    this.logs.get(before.customerId)?.replace(after);
-    this.queues.move(before, after);
+    const after = movedRow(before, move);
+    this.payments.checkIntent(after.orderId, after.payment);
+    this.replace(before, after);
     this.outbox.changed(after.orderId, move.fromVersion);
-    if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
+    this.payments.changed(after.orderId, before.payment, after.payment);
+    return toOrder(after);
+  }
+
+  /** Moves the order's next check to `untilMs`, nothing else: no new version, nothing to publish (a claim's lease). */
+  leaseCheck(orderId: string, untilMs: number): Order | null {
+    const before = this.locate(orderId);
+    if (before?.payment === undefined) return null;
+    const after = withPayment(before, withCheckAt(before.payment, untilMs));
+    this.replace(before, after);
+    this.payments.leased(orderId, untilMs);
     return toOrder(after);
   }
 
@@ -96,10 +112,7 @@ export class InMemoryOrderRepository implements OrderRepository {
     if (log === undefined) return;
     for (const before of log.slice(0, log.size)) {
       const after = withoutAddress(before);
-      if (after === before) continue;
-      log.replace(after);
-      this.queues.move(before, after);
-      if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
+      if (after !== before) this.replace(before, after);
     }
   }
 
@@ -113,6 +126,13 @@ export class InMemoryOrderRepository implements OrderRepository {
   find(customerId: string, orderId: string): Order | null {
     const row = this.locate(orderId);
     return row === undefined || row.customerId !== customerId ? null : toOrder(row);
+  }
+
+  /** Puts `after` where `before` is stored: the customer's log, the status queues, the unstamped index. */
+  private replace(before: OrderRow, after: OrderRow): void {
+    this.logs.get(before.customerId)?.replace(after);
+    this.queues.move(before, after);
+    if (this.unstamped.has(after.orderId)) this.unstamped.set(after.orderId, after);
   }
 
   /** The stored row of an order, by the time its id carries, or by id for an unstamped one. */

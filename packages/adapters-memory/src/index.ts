@@ -6,6 +6,8 @@ export { InMemoryMenuRepository } from './in-memory-menu-repository.js';
 export { InMemoryOrderRepository } from './in-memory-order-repository.js';
 export { InMemoryIdempotencyKeys } from './in-memory-idempotency-keys.js';
 export { InMemoryOrderOutbox } from './in-memory-order-outbox.js';
+export { InMemoryOrderPayments } from './in-memory-order-payments.js';
+export { IntentTakenError } from './payment-index.js';
 export { InMemoryCustomerRepository } from './in-memory-customer-repository.js';
 export { InMemoryPendingErasures } from './in-memory-pending-erasures.js';
 export { InMemoryStoreStateRepository } from './in-memory-store-state-repository.js';

@@ -3,11 +3,13 @@
  * changed with setTime), lines shared through the OrderLinePool; an order still placed has no
  * lifecycle fields (status, version 1 and history follow from `createdAtMs`), and a moved order's
  * dates are one array of numbers, not an object per history entry. Rows never change; moves swap.
+ * A card payment and the history's payment-only notes are kept apart, on the rows that have them.
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderStatus } from '@storefront/domain';
-import type { FulfilmentType, StatusChange } from '@storefront/domain/adapter-kit';
+import type { FulfilmentType, OrderMove, PaymentChangeNote, StatusChange } from '@storefront/domain/adapter-kit';
 import { ORDER_STATUSES } from '@storefront/domain';
 import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
+import { paymentOf, toRowPayment, type RowPayment } from './payment-row.js';
 
 /** An order's fulfilment and charges as a row keeps them; rows of pickup as soon as possible without a tip share one. */
 export interface RowFulfilment {
@@ -54,6 +56,16 @@ export interface OrderRow {
   readonly fulfilment?: RowFulfilment;
   /** Absent for an order without taxes, as every order placed before taxes. */
   readonly tax?: RowTax;
+  /** Absent for an order paid on pickup or delivery. */
+  readonly payment?: RowPayment;
+  /** The history entries that changed the payment alone, by index, ascending; absent when none did. */
+  readonly notes?: readonly HistoryNote[];
+}
+
+/** A history entry's payment-only change: `index` counts from 0, the first entry. */
+export interface HistoryNote {
+  readonly index: number;
+  readonly note: PaymentChangeNote;
 }
 
 /** The sort key of every list of the store: created_at, then order_id. */
@@ -95,18 +107,33 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
     promisedAtMs: order.fulfilment.promisedAt.getTime(),
     fulfilment: rowFulfilment(order),
     ...rowTax(order),
+    ...(order.payment === undefined ? {} : { payment: toRowPayment(order.payment) }),
   };
   if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
   const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
-  return withLifecycle(row, order.status, order.version, [order.updatedAt.getTime()].concat(history), order.reason);
+  const notes = historyNotes(order.statusHistory);
+  const withNotes = notes === undefined ? row : { ...row, notes };
+  return withLifecycle(withNotes, order.status, order.version, [order.updatedAt.getTime()].concat(history), order.reason);
 }
 
-/** The row after a move to `status` at `atMs` (the caller has checked the version). */
-export function movedRow(row: OrderRow, status: OrderStatus, atMs: number, reason: string | undefined): OrderRow {
+/** The row after `move` (the caller has checked the version): a new history entry, the move's payment if it has one. */
+export function movedRow(row: OrderRow, move: OrderMove): OrderRow {
+  const atMs = move.at.getTime();
   const history = row.lifecycle === undefined ? [pack('placed', row.createdAtMs)] : row.lifecycle.slice(1);
   // concat allocates exactly what it needs; a spread or push would leave spare capacity (~130 bytes a row).
-  const lifecycle = [atMs].concat(history, [pack(status, atMs)]);
-  return withLifecycle(row, status, versionOf(row) + 1, lifecycle, reason ?? row.reason);
+  const lifecycle = [atMs].concat(history, [pack(move.status, atMs)]);
+  let base = row;
+  if (move.payment !== undefined) base = { ...base, payment: toRowPayment(move.payment) };
+  if (move.paymentChange !== undefined) {
+    const added: HistoryNote = Object.freeze({ index: history.length, note: copyNote(move.paymentChange) });
+    base = { ...base, notes: Object.freeze((row.notes ?? []).concat([added])) };
+  }
+  return withLifecycle(base, move.status, versionOf(row) + 1, lifecycle, move.reason ?? row.reason);
+}
+
+/** The row with its payment replaced, nothing else changed (a check's lease is no change of the order). */
+export function withPayment(row: OrderRow, payment: RowPayment): OrderRow {
+  return Object.freeze({ ...row, payment });
 }
 
 export function toOrder(row: OrderRow): Order {
@@ -115,6 +142,7 @@ export function toOrder(row: OrderRow): Order {
   const statusHistory: StatusChange[] = [];
   if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: new Date(row.createdAtMs) });
   else for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
+  if (row.notes !== undefined) addNotes(statusHistory, row.notes);
   const { deliveryFee, tip } = row.fulfilment ?? PLAIN_PICKUP;
   const { pricesIncludeTax, taxes, taxTotal } = row.tax ?? NO_TAX_ROW;
   const order: Order = {
@@ -136,7 +164,8 @@ export function toOrder(row: OrderRow): Order {
     statusHistory,
     fulfilment: fulfilmentOf(row),
   };
-  return row.reason === undefined ? order : { ...order, reason: row.reason };
+  const withPaymentOf = row.payment === undefined ? order : { ...order, payment: paymentOf(row.payment) };
+  return row.reason === undefined ? withPaymentOf : { ...withPaymentOf, reason: row.reason };
 }
 
 function withLifecycle(row: OrderRow, status: OrderStatus, version: number, lifecycle: number[], reason: string | undefined): OrderRow {
@@ -152,6 +181,8 @@ function withLifecycle(row: OrderRow, status: OrderStatus, version: number, life
     lifecycle,
     ...promise(row),
     ...(row.tax === undefined ? {} : { tax: row.tax }),
+    ...(row.payment === undefined ? {} : { payment: row.payment }),
+    ...(row.notes === undefined ? {} : { notes: row.notes }),
   };
   return Object.freeze(reason === undefined ? moved : { ...moved, reason });
 }
@@ -209,6 +240,28 @@ function unpack(packed: number): StatusChange {
   return { status: ORDER_STATUSES[packed - atMs * 8]!, at: new Date(atMs) };
 }
 
+function historyNotes(history: readonly StatusChange[]): readonly HistoryNote[] | undefined {
+  let notes: HistoryNote[] | undefined;
+  for (let index = 0; index < history.length; index++) {
+    const note = history[index]!.paymentChange;
+    if (note !== undefined) (notes ??= []).push(Object.freeze({ index, note: copyNote(note) }));
+  }
+  return notes === undefined ? undefined : Object.freeze(notes);
+}
+
+function copyNote(note: PaymentChangeNote): PaymentChangeNote {
+  return Object.freeze(note.refundId === undefined ? {} : { refundId: note.refundId });
+}
+
+/** Puts each note back on its entry, as a note of its own (the row's stays frozen and unshared). */
+function addNotes(history: StatusChange[], notes: readonly HistoryNote[]): void {
+  for (const { index, note } of notes) {
+    const change = history[index];
+    if (change === undefined) continue;
+    history[index] = { ...change, paymentChange: note.refundId === undefined ? {} : { refundId: note.refundId } };
+  }
+}
+
 function isAsPlaced(order: Order, createdAtMs: number): boolean {
   const [first, ...rest] = order.statusHistory;
   return (
@@ -218,6 +271,7 @@ function isAsPlaced(order: Order, createdAtMs: number): boolean {
     order.updatedAt.getTime() === createdAtMs &&
     rest.length === 0 &&
     first?.status === 'placed' &&
+    first.paymentChange === undefined &&
     first.at.getTime() === createdAtMs
   );
 }

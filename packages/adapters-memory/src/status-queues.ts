@@ -1,6 +1,6 @@
 /**
  * Every order in two sorted lists per status: by promise (the kitchen's queue) and by placement
- * (the way to an order by id: an id carries its creation time, so at most seven lists are
+ * (the way to an order by id: an id carries its creation time, so at most eight lists are
  * searched). A page over several statuses needs no walk: per list, a binary search for how many of
  * its rows precede the page, then a merge of `limit` rows (cost: docs/performance.md).
  */

@@ -8,6 +8,7 @@ import {
   describeIdempotencyKeysContract,
   describeKeyedOrderWritesContract,
   describeOrderOutboxContract,
+  describeOrderPaymentsContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describePendingErasuresContract,
@@ -48,6 +49,10 @@ describeOrderRepositoryContract('InMemoryOrderRepository', async () => new InMem
 describeOrderLifecycleContract('InMemoryOrderRepository', async () => new InMemoryOrderRepository());
 describeIdempotencyKeysContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
 describeOrderOutboxContract('InMemoryOrderOutbox', async () => createMemoryAdapters());
+describeOrderPaymentsContract('InMemoryOrderPayments', async () => {
+  const { orders, orderPayments } = createMemoryAdapters();
+  return { orders, payments: orderPayments };
+});
 describeOrderPlacementFaultsContract('InMemoryOrderRepository', async () => createMemoryAdapters());
 describeKeyedOrderWritesContract('InMemoryIdempotencyKeys', async () => createMemoryAdapters());
 describeSlotCapacityContract('InMemorySlotPlaces', async () => {

@@ -1,9 +1,10 @@
 /** What is the memory log's own: bounded records, and the id order of appends made while delivering. */
-import { eventOfVersion } from '@storefront/domain/adapter-kit';
+import { eventOfVersion, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
 import { anOrder, EventRecorder, FakeClock, placedEvents, readAllEvents } from '@storefront/testing';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { createMemoryAdapters, InMemoryOrderEventLog } from '../src/index.js';
+import { aRefundedDeliveryOrder } from './paid-orders.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -66,5 +67,17 @@ describe('InMemoryOrderEventLog', () => {
     await events.append(placedEvents(1));
     expect(await events.readAfter('0', 1)).to.deep.equal({ kind: 'reset' });
     expect(await events.readAfter('1', 1)).to.deep.include({ kind: 'events', more: true });
+  });
+
+  it('erases the delivery address from the order each order.refunded carries, as from order.placed', async () => {
+    const log = new InMemoryOrderEventLog();
+    const order = aRefundedDeliveryOrder();
+    const appended = [1, 2, 3, 4].map((version) => eventOfVersion(order, version));
+    expect(appended.map((event) => event.type)).to.deep.equal(['order.status', 'order.placed', 'order.refunded', 'order.payment']);
+    await log.append(appended);
+    await log.eraseDeliveryAddresses(order.customerId);
+    const erased = [1, 2, 3, 4].map((version) => eventOfVersion(withoutDeliveryAddress(order), version));
+    expect(await readAllEvents(log)).to.deep.equal(erased.map((event, i) => ({ ...event, id: String(i + 1) })));
+    expect((await readAllEvents(log))[2]!.order!.fulfilment).not.to.have.property('address');
   });
 });

@@ -40,6 +40,16 @@ export const INDEXES = {
    * the backlog, not the store. Older orders without the flag are not in it.
    */
   ordersOutbox: 'orders_outbox',
+  /**
+   * findByIntent, and one order per provider intent: unique, partial on the intent id being a
+   * string, so that orders without a payment (every order stored before payments) are not in it.
+   */
+  ordersByPaymentIntent: 'orders_by_payment_intent',
+  /**
+   * claimChecks (the payment sweeper): only the orders whose payment waits on the provider
+   * (partial on `payment.checkAt` being a date; null is nothing to check), earliest first.
+   */
+  ordersPaymentChecks: 'orders_payment_checks',
   /** One record per customer and key: the unique rule that makes a claim atomic. */
   idempotencyKey: 'idempotency_keys_by_customer_key',
   idempotencyExpiry: 'idempotency_keys_expiry',
@@ -92,6 +102,8 @@ const SPECS: Readonly<Record<string, readonly IndexDescription[]>> = {
     { name: INDEXES.ordersByCustomer, key: { customerId: 1, createdAt: 1, _id: 1 } },
     { name: INDEXES.ordersByStatus, key: { status: 1, promisedAt: 1, createdAt: 1, _id: 1 } },
     { name: INDEXES.ordersOutbox, key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } },
+    { name: INDEXES.ordersByPaymentIntent, key: { 'payment.intentId': 1 }, unique: true, partialFilterExpression: { 'payment.intentId': { $type: 'string' } } },
+    { name: INDEXES.ordersPaymentChecks, key: { 'payment.checkAt': 1, _id: 1 }, partialFilterExpression: { 'payment.checkAt': { $type: 'date' } } },
   ],
   [COLLECTIONS.idempotencyKeys]: [
     { name: INDEXES.idempotencyKey, key: { customerId: 1, key: 1 }, unique: true },

@@ -21,7 +21,7 @@ import type {
   WebhookDeliveryUpkeep,
   WebhookEndpointStore,
 } from '@storefront/domain';
-import type { ProviderEvents } from '@storefront/domain/adapter-kit';
+import type { OrderPayments, ProviderEvents } from '@storefront/domain/adapter-kit';
 import type { Db } from 'mongodb';
 import { deploymentOn } from './client-settings.js';
 import { COLLECTIONS, ensureIndexes } from './collections.js';
@@ -34,6 +34,7 @@ import { MongoPendingErasures } from './mongo-pending-erasures.js';
 import { MongoIdempotencyKeys } from './mongo-idempotency-keys.js';
 import { MongoMenuRepository } from './mongo-menu-repository.js';
 import { MongoOrderOutbox } from './mongo-order-outbox.js';
+import { MongoOrderPayments } from './mongo-order-payments.js';
 import { MongoOrderRepository } from './mongo-order-repository.js';
 import { MongoPasswordResetTokenStore } from './mongo-password-reset-token-store.js';
 import { MongoSessionStore } from './mongo-session-store.js';
@@ -76,6 +77,8 @@ export interface MongoAdapters {
   readonly webhookDeliveryUpkeep: WebhookDeliveryUpkeep;
   /** An extra, not a port createStorefront takes (yet): the provider events taken in, each id once (issue 35 item 5). */
   readonly providerEvents: ProviderEvents;
+  /** Orders by their payment: found by the provider's intent, and their checks handed to one sweeper at a time. */
+  readonly orderPayments: OrderPayments;
   /** `store`: a ping of the database. */
   readonly probes: readonly HealthProbe[];
 }
@@ -116,6 +119,7 @@ export async function createMongoAdapters({ db }: MongoAdapterOptions): Promise<
     webhookDeliveryLog: new MongoWebhookDeliveryLog(deliveries),
     webhookDeliveryUpkeep: new MongoWebhookDeliveryUpkeep(deliveries),
     providerEvents: new MongoProviderEvents(db.collection<ProviderEventDocument>(COLLECTIONS.providerEvents)),
+    orderPayments: new MongoOrderPayments(orders),
     probes: [probe],
   };
 }

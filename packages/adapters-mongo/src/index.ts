@@ -7,6 +7,7 @@ export { createMongoAdapters, type MongoAdapterOptions, type MongoAdapters } fro
 export { MongoMenuRepository } from './mongo-menu-repository.js';
 export { MongoOrderRepository } from './mongo-order-repository.js';
 export { MongoOrderOutbox } from './mongo-order-outbox.js';
+export { MongoOrderPayments } from './mongo-order-payments.js';
 export { MongoPendingErasures } from './mongo-pending-erasures.js';
 export { MongoCustomerRepository } from './mongo-customer-repository.js';
 export { MongoSessionStore, type MongoSessionStoreOptions } from './mongo-session-store.js';
@@ -40,6 +41,7 @@ export {
 export { mongoStartError, type StartFailure } from './start-errors.js';
 export type { ProductDocument } from './product-mapper.js';
 export type { OrderDocument, OrderLineDocument, StatusChangeDocument } from './order-mapper.js';
+export type { PaymentChangeDocument, PaymentDocument, RefundDocument } from './payment-mapper.js';
 export type { IdempotencyDocument } from './idempotency-record.js';
 export type { CustomerDocument } from './customer-mapper.js';
 export type { SessionDocument } from './session-mapper.js';

@@ -2,7 +2,8 @@
  * Orders in MongoDB: one document per order (`_id` = order id), listed from the (customerId,
  * createdAt, _id) index; key claims live in MongoIdempotencyKeys, and every holder of a key places
  * the order id reserved by its first claim, so `_id` makes a second order impossible. A kitchen
- * move is one findOneAndUpdate filtered on its planned version (atomic per document). The
+ * move is one findOneAndUpdate filtered on its planned version (atomic per document), the order's
+ * payment and the history entry (with its payment note) written in the same update. The
  * collection is its own outbox (MongoOrderOutbox): `publishedVersion` and `eventsPending` are
  * written in the same document write as the change, and orders stored before events have neither
  * (docs/decisions.md).
@@ -18,6 +19,7 @@ import { toPage } from '@storefront/domain/adapter-kit';
 import type { Collection, MatchKeysAndValues, MongoClient } from 'mongodb';
 import { inCausalSession, readIn } from './causal-session.js';
 import { toInsertedOrderDocument, toOrder, toStatusChange, type OrderDocument } from './order-mapper.js';
+import { toPaymentDocument } from './payment-mapper.js';
 import { countCustomerOrders, countOrdersByStatus, findCustomerOrders, findOrdersByStatus } from './order-queries.js';
 import { isDuplicateKey, databaseOperation } from './database-errors.js';
 
@@ -75,6 +77,7 @@ export class MongoOrderRepository implements OrderRepository {
         version: move.fromVersion + 1,
         updatedAt: new Date(move.at.getTime()),
         ...(move.reason === undefined ? {} : { reason: move.reason }),
+        ...(move.payment === undefined ? {} : { payment: toPaymentDocument(move.payment) }),
         eventsPending: true,
       };
       // The version in the filter is the compare-and-set: an order that moved on matches nothing.

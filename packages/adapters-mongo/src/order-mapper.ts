@@ -4,12 +4,14 @@
  * reach the store. The outbox fields are the store's bookkeeping, never read into an Order; amounts
  * are BSON int64 (money.ts), tax rates int32. Older documents lack newer fields and are read with
  * their defaults: no status is a placed order (collections.ts writes that state once), no chosen
- * options is none, no taxes is untaxed (lines at 0, prices not including tax, [], 0).
+ * options is none, no taxes is untaxed (lines at 0, prices not including tax, [], 0), no payment
+ * is an order without a card payment (no `payment` key).
  */
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
 import { copyDeliveryAddress, placedState } from '@storefront/domain/adapter-kit';
 import { fromStoredMoney, toStoredMoney, type StoredMoney } from './money.js';
+import { copyPaymentChange, toOrderPayment, toPaymentDocument, type PaymentChangeDocument, type PaymentDocument } from './payment-mapper.js';
 
 /** How and when, as stored; `promisedAt` sits at the top of the document, where the kitchen's index reads it. */
 export interface FulfilmentDocument {
@@ -49,6 +51,8 @@ const NO_OPTIONS: readonly OrderLineOption[] = Object.freeze([]);
 export interface StatusChangeDocument {
   status: OrderStatus;
   at: Date;
+  /** Only on an entry of a payment-only change (the status stayed). */
+  paymentChange?: PaymentChangeDocument;
 }
 
 export interface OrderDocument {
@@ -77,6 +81,8 @@ export interface OrderDocument {
   pricesIncludeTax?: boolean;
   taxes?: TaxLineDocument[];
   taxTotal?: StoredMoney;
+  /** The card payment (payment-mapper.ts); absent on an order paid on pickup or delivery, and on every order stored before payments. */
+  payment?: PaymentDocument;
   /**
    * The outbox: the newest version whose event is published, and `true` while a newer version is
    * not (the partial index orders_outbox holds exactly these orders). Both absent on orders stored
@@ -108,6 +114,7 @@ export function toOrderDocument(order: Order): OrderDocument {
     taxTotal: toStoredMoney(order.taxTotal),
   };
   if (order.reason !== undefined) document.reason = order.reason;
+  if (order.payment !== undefined) document.payment = toPaymentDocument(order.payment);
   return document;
 }
 
@@ -137,12 +144,18 @@ export function toOrder(document: OrderDocument): Order {
     taxes: (document.taxes ?? []).map((line) => ({ rate: line.rate, taxable: fromStoredMoney(line.taxable), tax: fromStoredMoney(line.tax) })),
     taxTotal: document.taxTotal === undefined ? 0 : fromStoredMoney(document.taxTotal),
   };
-  return document.reason === undefined ? order : { ...order, reason: document.reason };
+  return {
+    ...order,
+    ...(document.reason === undefined ? {} : { reason: document.reason }),
+    ...(document.payment === undefined ? {} : { payment: toOrderPayment(document.payment) }),
+  };
 }
 
-/** The history entry a move appends (also what `$push` writes). */
-export function toStatusChange(change: StatusChange): StatusChangeDocument {
-  return { status: change.status, at: copyDate(change.at) };
+/** A history entry both ways; given a move, the entry it appends (also what `$push` writes). */
+export function toStatusChange(change: StatusChange | StatusChangeDocument): StatusChangeDocument {
+  const entry: StatusChangeDocument = { status: change.status, at: copyDate(change.at) };
+  if (change.paymentChange !== undefined) entry.paymentChange = copyPaymentChange(change.paymentChange);
+  return entry;
 }
 
 function toFulfilmentDocument(fulfilment: Fulfilment): FulfilmentDocument {

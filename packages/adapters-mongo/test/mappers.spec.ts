@@ -1,12 +1,12 @@
-import { applyOrderMove, assignOptionIds, planMove } from '@storefront/domain/adapter-kit';
-import { aCustomer, aPizzaDraft, aProductDraft, aSession, aTaxedOrder, anIdempotencyClaim, anOrder, anOrderLine } from '@storefront/testing';
+import { applyOrderMove, assignOptionIds, planMove, planPaymentChange, type OrderPayment } from '@storefront/domain/adapter-kit';
+import { aCustomer, aPizzaDraft, aProductDraft, aSession, aTaxedOrder, anIdempotencyClaim, anOrder, anOrderLine, anUnpaidOrder } from '@storefront/testing';
 import type { Product } from '@storefront/domain';
 import { expect } from 'chai';
 import { BSON, Long, type Document } from 'mongodb';
 import { describe, it } from 'mocha';
 import { toCustomer, toCustomerDocument } from '../src/customer-mapper.js';
 import { toIdempotencyDocument, toIdempotencyRecord } from '../src/idempotency-record.js';
-import { toInsertedOrderDocument, toOrder, toOrderDocument, type OrderDocument } from '../src/order-mapper.js';
+import { toInsertedOrderDocument, toOrder, toOrderDocument, toStatusChange, type OrderDocument } from '../src/order-mapper.js';
 import { productNameKey } from '@storefront/domain/adapter-kit';
 import { freezeProduct, productFields, toProduct } from '../src/product-mapper.js';
 import { toSession, toSessionDocument } from '../src/session-mapper.js';
@@ -192,6 +192,90 @@ describe('document mappers', () => {
   it('read an order line stored before options with none', () => {
     const document = toOrderDocument(anOrder());
     expect(toOrder(document).items[0]!.options).to.deep.equal([]);
+  });
+
+  describe("an order's card payment", () => {
+    /** What a real server hands back: BSON both ways, int64 read as numbers (the driver's default). */
+    const throughTheWire = (order: Parameters<typeof toOrderDocument>[0]) => toOrder(BSON.deserialize(BSON.serialize(toOrderDocument(order))) as OrderDocument);
+    /** As stored: int64 kept as Long. */
+    const stored = (order: Parameters<typeof toOrderDocument>[0]) => BSON.deserialize(BSON.serialize(toOrderDocument(order)), { promoteLongs: false });
+
+    /** An order accepted, paid, then refunded twice (one settled, one pending), with the history of each change. */
+    function aRefundedOrder() {
+      const awaiting = anUnpaidOrder({ amount: 3_000_000_000 }, { amount: 3_000_000_000 });
+      const at = (seconds: number) => new Date(awaiting.createdAt.getTime() + seconds * 1000);
+      const authorized: OrderPayment = { ...awaiting.payment!, status: 'authorized', clientSecret: null, checkAt: null };
+      const placed = applyOrderMove(awaiting, { ...planMove(awaiting, { to: 'placed', by: 'payment' }, at(30)), payment: authorized });
+      const captured: OrderPayment = { ...authorized, status: 'captured', amountCaptured: 3_000_000_000 };
+      const accepted = applyOrderMove(placed, { ...planMove(placed, { to: 'accepted', by: 'staff' }, at(60)), payment: captured });
+      const refunds: OrderPayment['refunds'] = [
+        { refundId: 'rf_1', providerRefundId: 're_1', amount: 500, reason: 'cold fries, sorry', status: 'succeeded', createdAt: at(90), fingerprint: 'f1' },
+        { refundId: 'rf_2', providerRefundId: null, amount: 250, reason: 'no drink', status: 'pending', createdAt: at(120), fingerprint: 'f2' },
+      ];
+      const refunded: OrderPayment = { ...captured, status: 'partially_refunded', amountRefunded: 750, refunds, checkAt: at(240) };
+      const afterRefund = applyOrderMove(accepted, planPaymentChange(accepted, refunded, { refundId: 'rf_2' }, at(120)));
+      return applyOrderMove(afterRefund, planPaymentChange(afterRefund, { ...refunded, checkAt: null }, {}, at(180)));
+    }
+
+    it('is stored as a subdocument, amounts int64 and dates BSON dates, and given back exactly with its refunds', () => {
+      const order = aRefundedOrder();
+      const payment = stored(order)['payment'] as Document;
+      expect(Object.keys(payment)).to.have.members(['provider', 'intentId', 'clientSecret', 'status', 'amount', 'currency', 'amountCaptured', 'amountRefunded', 'refunds', 'payBy', 'checkAt']);
+      for (const amount of [payment['amount'], payment['amountCaptured'], payment['amountRefunded'], ...(payment['refunds'] as Document[]).map((r) => r['amount'])]) {
+        expect(amount).to.be.instanceOf(Long);
+      }
+      expect(payment['payBy']).to.be.instanceOf(Date);
+      expect(payment['checkAt']).to.equal(null);
+      expect((payment['refunds'] as Document[]).map((r) => r['createdAt'])).to.satisfy((dates: unknown[]) => dates.every((d) => d instanceof Date));
+      expect((payment['refunds'] as Document[])[1]).to.include({ providerRefundId: null, status: 'pending' });
+      expect(throughTheWire(order)).to.deep.equal(order);
+    });
+
+    it('keeps a due check as a BSON date, and the client secret while awaiting', () => {
+      const order = anUnpaidOrder();
+      const payment = stored(order)['payment'] as Document;
+      expect(payment['checkAt']).to.deep.equal(order.payment!.checkAt);
+      expect(payment['clientSecret']).to.equal(order.payment!.clientSecret);
+      expect(throughTheWire(order)).to.deep.equal(order);
+    });
+
+    it("keeps the history's payment-only entries with their note, and no note on the others", () => {
+      const order = aRefundedOrder();
+      const history = stored(order)['statusHistory'] as Document[];
+      expect(history.map((entry) => entry['paymentChange'] ?? 'none')).to.deep.equal(['none', 'none', 'none', { refundId: 'rf_2' }, {}]);
+      expect(throughTheWire(order).statusHistory).to.deep.equal(order.statusHistory);
+      expect(throughTheWire(order).statusHistory[1]).to.not.have.property('paymentChange');
+    });
+
+    it("appends a move's entry with its payment note (what applyMove pushes), copied", () => {
+      const order = anUnpaidOrder();
+      const change = planPaymentChange(order, { ...order.payment!, checkAt: null }, { refundId: 'rf_9' }, new Date(order.createdAt.getTime() + 1000));
+      const entry = toStatusChange(change);
+      expect(entry).to.deep.equal({ status: 'awaiting_payment', at: change.at, paymentChange: { refundId: 'rf_9' } });
+      expect(entry.paymentChange).to.not.equal(change.paymentChange);
+      expect(toStatusChange(planPaymentChange(order, order.payment!, {}, change.at))).to.deep.equal({ status: 'awaiting_payment', at: change.at, paymentChange: {} });
+      expect(toStatusChange(planMove(order, { to: 'placed', by: 'payment' }, change.at))).to.deep.equal({ status: 'placed', at: change.at });
+    });
+
+    it('is absent from an order without one, stored and read back (no `payment` key)', () => {
+      const order = anOrder();
+      expect(toOrderDocument(order)).to.not.have.property('payment');
+      expect(stored(order)).to.not.have.property('payment');
+      expect(throughTheWire(order)).to.not.have.property('payment');
+      expect(throughTheWire(order)).to.deep.equal(order);
+    });
+
+    it('is copied, so later edits of the caller reach nothing stored, and extra properties are not written', () => {
+      const order = anUnpaidOrder();
+      const payment = { ...order.payment!, extra: 'x', refunds: [{ refundId: 'rf_1', providerRefundId: null, amount: 1, reason: 'r', status: 'pending' as const, createdAt: new Date(0), fingerprint: 'f', extra: 'y' }] };
+      const document = toOrderDocument({ ...order, payment });
+      payment.payBy.setTime(0);
+      payment.refunds[0]!.createdAt.setTime(5);
+      expect(document.payment!.payBy.getTime()).to.not.equal(0);
+      expect(document.payment!.refunds[0]!.createdAt.getTime()).to.equal(0);
+      expect(document.payment).to.not.have.property('extra');
+      expect(document.payment!.refunds[0]).to.not.have.property('extra');
+    });
   });
 
   it('store a session and give it back exactly', () => {

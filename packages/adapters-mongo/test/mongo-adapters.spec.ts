@@ -4,11 +4,13 @@ import {
   anOrder,
   anOrderLine,
   aSession,
+  anUnpaidOrder,
   describeCustomerRepositoryContract,
   describeMenuRepositoryContract,
   describeOrderLifecycleContract,
   describeIdempotencyKeysContract,
   describeOrderOutboxContract,
+  describeOrderPaymentsContract,
   describeOrderPlacementFaultsContract,
   describeOrderRepositoryContract,
   describePendingErasuresContract,
@@ -28,6 +30,7 @@ import { COLLECTIONS, createMongoAdapters, INDEXES, upgradeOrders, type MongoAda
 import { toOrderDocument } from '../src/order-mapper.js';
 import { isDuplicateKey } from '../src/database-errors.js';
 import { findCustomerOrders, findOrdersByStatus, findUnpublishedOrders } from '../src/order-queries.js';
+import { CHECK_ORDER, dueCheckFilter, intentFilter } from '../src/mongo-order-payments.js';
 import { useTestDatabase } from './mongo-server.js';
 
 describe('Mongo adapters', function () {
@@ -50,6 +53,7 @@ describe('Mongo adapters', function () {
   describeSessionStoreContract('MongoSessionStore', async () => adapters.sessions);
   describePasswordResetTokenStoreContract('MongoPasswordResetTokenStore', async () => adapters.resetTokens);
   describeProviderEventsContract('MongoProviderEvents', async () => adapters.providerEvents);
+  describeOrderPaymentsContract('MongoOrderPayments', async () => ({ orders: adapters.orders, payments: adapters.orderPayments }));
 
   describe('createMongoAdapters', () => {
     it('can be run again on the same database (its indexes already exist)', async () => {
@@ -121,6 +125,51 @@ describe('Mongo adapters', function () {
       expectIndexedPlan(explained, INDEXES.ordersOutbox);
       const index = (await orders.indexes()).find((spec) => spec['name'] === INDEXES.ordersOutbox);
       expect(index).to.deep.include({ key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { eventsPending: true } });
+    });
+  });
+
+  describe('order payments', () => {
+    it('refuse a second order with the same intent (the orders_by_payment_intent unique index), and keep orders without one out of it', async () => {
+      const first = anUnpaidOrder();
+      await adapters.orders.insert(first);
+      const error = await adapters.orders.insert(anUnpaidOrder({ intentId: first.payment!.intentId })).then(
+        () => null,
+        (refused: unknown) => refused,
+      );
+      expect(isDuplicateKey(error, INDEXES.ordersByPaymentIntent), String(error)).to.equal(true);
+      // Two orders without a payment: no null intent held twice.
+      for (let i = 0; i < 2; i++) expect((await adapters.orders.insert(anOrder())).inserted).to.equal(true);
+    });
+
+    it('find an order by its intent from the orders_by_payment_intent index', async () => {
+      const order = anUnpaidOrder();
+      await adapters.orders.insert(order);
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      expectIndexedPlan(await orders.find(intentFilter(order.payment!.intentId)).explain('queryPlanner'), INDEXES.ordersByPaymentIntent);
+    });
+
+    it('take a check from the partial orders_payment_checks index, earliest first, without sorting in memory', async () => {
+      for (let i = 0; i < 3; i++) await adapters.orders.insert(anUnpaidOrder({ checkAt: null }));
+      const explained = await db().command({
+        explain: { findAndModify: COLLECTIONS.orders, query: dueCheckFilter(new Date(Date.UTC(1900, 0, 1))), sort: CHECK_ORDER, update: { $set: { 'payment.checkAt': new Date() } }, new: true },
+        verbosity: 'queryPlanner',
+      });
+      expectIndexedPlan(explained, INDEXES.ordersPaymentChecks);
+    });
+
+    it('lease a check without touching the outbox fields: the lease is no change of the order', async () => {
+      // A year before every lease the contract's checks leave, so that only this order is due.
+      const t0 = Date.UTC(1900, 0, 1);
+      const order = anUnpaidOrder({ checkAt: new Date(t0) });
+      await adapters.orders.insert(order);
+      const orders = db().collection<OrderDocument>(COLLECTIONS.orders);
+      await adapters.orderOutbox.markPublished(order.orderId, 1);
+      const before = await orders.findOne({ _id: order.orderId });
+      const claimed = await adapters.orderPayments.claimChecks(new Date(t0 + 1000), new Date(t0 + 61_000), 5);
+      expect(claimed.map((o) => o.orderId)).to.deep.equal([order.orderId]);
+      const after = await orders.findOne({ _id: order.orderId });
+      expect(after).to.deep.equal({ ...before, payment: { ...before!.payment, checkAt: new Date(t0 + 61_000) } });
+      expect(after).to.not.have.property('eventsPending');
     });
   });
 

@@ -1,24 +1,29 @@
 /**
  * An order event as one JSON field of a stream entry, and back. JSON turns Dates into ISO strings;
- * decoding turns them back into Dates (the event's `at`, and the placed order's dates), so what a
- * reader gets from Redis equals what the publisher appended. Entries are replayed for an hour, so
- * some were written by the version before this one: an order line written before options existed
- * is read with none.
+ * decoding turns them back into Dates (the event's `at`, and the dates of the order an
+ * `order.placed` or `order.refunded` carries, its payment's included), so what a reader gets from
+ * Redis equals what the publisher appended. Entries are replayed for an hour, so some were written
+ * by the version before this one: an order line written before options existed is read with none.
  */
 import type { Fulfilment, Order, OrderEvent, OrderLine, OrderStatus } from '@storefront/domain';
-import type { OrderEventData, OrderEventType } from '@storefront/domain/adapter-kit';
+import type { OrderEventData, OrderEventType, OrderPayment, PaymentChangeNote, RefundRecord } from '@storefront/domain/adapter-kit';
 import { legacyFulfilment } from '@storefront/domain/adapter-kit';
 
-type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
+type Stored<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 
-/** Entries written before fulfilment have no money breakdown and no fulfilment. */
-interface StoredOrder extends Omit<Stored<Order>, 'statusHistory' | 'items' | 'fulfilment' | 'subtotal' | 'deliveryFee' | 'tip'> {
-  readonly statusHistory: readonly { readonly status: OrderStatus; readonly at: string }[];
+interface StoredPayment extends Omit<Stored<OrderPayment>, 'refunds'> {
+  readonly refunds: readonly Stored<RefundRecord>[];
+}
+
+/** Entries written before fulfilment have no money breakdown and no fulfilment; before payments, no payment. */
+interface StoredOrder extends Omit<Stored<Order>, 'statusHistory' | 'items' | 'fulfilment' | 'subtotal' | 'deliveryFee' | 'tip' | 'payment'> {
+  readonly statusHistory: readonly { readonly status: OrderStatus; readonly at: string; readonly paymentChange?: PaymentChangeNote }[];
   readonly items: readonly (Omit<OrderLine, 'options'> & { readonly options?: OrderLine['options'] })[];
   readonly subtotal?: number;
   readonly deliveryFee?: number;
   readonly tip?: number;
   readonly fulfilment?: Stored<Fulfilment>;
+  readonly payment?: StoredPayment;
 }
 
 interface StoredEvent {
@@ -30,26 +35,31 @@ interface StoredEvent {
   readonly at: string;
   readonly reason?: string;
   readonly order?: StoredOrder;
+  readonly refundId?: string;
+  readonly unpaid?: true;
 }
 
 /** The known fields only: whatever else a caller's object carries (an id) is not stored. */
 export function encodeEvent(event: OrderEventData): string {
-  const { type, orderId, customerId, version, status, at, reason, order } = event;
-  return JSON.stringify({ type, orderId, customerId, version, status, at, reason, order });
+  const { type, orderId, customerId, version, status, at, reason, order, refundId, unpaid } = event;
+  return JSON.stringify({ type, orderId, customerId, version, status, at, reason, order, refundId, unpaid });
 }
 
 export function decodeEvent(id: string, json: string): OrderEvent {
-  const { at, reason, order, ...rest } = JSON.parse(json) as StoredEvent;
+  const { at, reason, order, refundId, unpaid, ...rest } = JSON.parse(json) as StoredEvent;
   return {
     ...rest,
     id,
     at: new Date(at),
     ...(reason !== undefined && { reason }),
     ...(order !== undefined && { order: decodeOrder(order) }),
+    ...(refundId !== undefined && { refundId }),
+    ...(unpaid === true && { unpaid }),
   };
 }
 
-function decodeOrder(order: StoredOrder): Order {
+function decodeOrder(stored: StoredOrder): Order {
+  const { payment, ...order } = stored;
   const createdAt = new Date(order.createdAt);
   const fulfilment = order.fulfilment;
   return {
@@ -61,7 +71,19 @@ function decodeOrder(order: StoredOrder): Order {
     fulfilment: fulfilment === undefined ? legacyFulfilment(createdAt) : { ...fulfilment, promisedAt: new Date(fulfilment.promisedAt) },
     createdAt,
     updatedAt: new Date(order.updatedAt),
-    statusHistory: order.statusHistory.map((change) => ({ status: change.status, at: new Date(change.at) })),
+    statusHistory: order.statusHistory.map(({ status, at, paymentChange }) =>
+      paymentChange === undefined ? { status, at: new Date(at) } : { status, at: new Date(at), paymentChange },
+    ),
+    ...(payment !== undefined && { payment: decodePayment(payment) }),
+  };
+}
+
+function decodePayment(payment: StoredPayment): OrderPayment {
+  return {
+    ...payment,
+    refunds: payment.refunds.map((refund) => ({ ...refund, createdAt: new Date(refund.createdAt) })),
+    payBy: new Date(payment.payBy),
+    checkAt: payment.checkAt === null ? null : new Date(payment.checkAt),
   };
 }
 

@@ -127,9 +127,9 @@ export class RedisOrderEventLog implements OrderEventLog {
   }
 
   /**
-   * Finds the customer's placed orders that still carry an address (read in pages), then rewrites
-   * the stream once with those entries replaced (REWRITE_EVENTS_LUA). Erasures are rare; appends
-   * and replays stay as they are. Entries appended meanwhile are copied as they are: the erasure
+   * Finds the customer's events that carry an order (`order.placed`, `order.refunded`) still with
+   * an address (read in pages), then rewrites the stream once with those entries replaced
+   * (REWRITE_EVENTS_LUA). Erasures are rare; appends and replays stay as they are. Entries appended meanwhile are copied as they are: the erasure
    * stored the orders without their addresses before it came here, and the log's events derive
    * from stored orders.
    */

@@ -1,12 +1,13 @@
 /** The OrderEventLog contract on a real Redis (two instances on one prefix), and what is Redis's own: keys, TTLs, trimming at scale. */
 import { anOrder, describeOrderEventLogContract, FakeClock, randomHex } from '@storefront/testing';
 import type { OrderEventData } from '@storefront/domain/adapter-kit';
-import { eventOfVersion } from '@storefront/domain/adapter-kit';
+import { eventOfVersion, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { after, afterEach, before, describe, it } from 'mocha';
 import { RedisOrderEventLog, type RedisOrderEventLogOptions } from '../src/index.js';
 import { connect, startTestRedis, type TestRedis } from './redis-server.js';
+import { aRefundedDeliveryOrder } from './paid-orders.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -116,6 +117,16 @@ describe('RedisOrderEventLog', function () {
       expect(replay.kind === 'events' ? replay.events.map((e) => e.id) : replay).to.deep.equal(['4', '5']);
       await fresh.append(placed(2));
       expect((await client!.xrange(`${prefix}stream`, '-', '+')).map(([id]) => id)).to.deep.equal(['1-0', '2-0', '3-0', '4-0', '5-0', '6-0', '7-0']);
+    });
+
+    it('erases the delivery address from the order each order.refunded carries, as from order.placed', async () => {
+      const { log } = aLog();
+      const order = aRefundedDeliveryOrder();
+      await log.append([1, 2, 3, 4].map((version) => eventOfVersion(order, version)));
+      await log.eraseDeliveryAddresses(order.customerId);
+      const erased = [1, 2, 3, 4].map((version, i) => ({ ...eventOfVersion(withoutDeliveryAddress(order), version), id: String(i + 1) }));
+      const read = await log.readAfter('0', 10);
+      expect(read).to.deep.equal({ kind: 'events', events: erased, more: false });
     });
 
     it('answers a limit above 1,000 in pages of 1,000', async () => {

@@ -1,0 +1,337 @@
+/**
+ * Card payments through the use cases (DECISIONS "Payments"), on the memory stores and the memory
+ * card network: placement opens one intent per order, the kitchen sees an order only once paid,
+ * acceptance captures, a rejection or cancellation gives the money back, refunds never pass the
+ * capture, and the provider's news (events, or the sweeper's reads) takes effect once.
+ */
+import { describe, it } from 'mocha';
+import { expect } from 'chai';
+import type { Order } from '@storefront/domain';
+import { isDomainError } from '@storefront/domain';
+import type { PaymentIntentOutcome, Refund } from '@storefront/domain/adapter-kit';
+import { expectDomainError } from '@storefront/testing';
+import { InMemoryPaymentGateway } from '../../src/index.js';
+import { aWorld, withMenu, type World } from './world.js';
+
+const MINUTE = 60_000;
+
+async function aPayingStore(options: { windowMs?: number } = {}) {
+  // The card network reads the world's clock, made with the world.
+  let clockOf: () => Date = () => new Date();
+  const gateway = new InMemoryPaymentGateway({ clock: { now: () => clockOf() } });
+  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE } }, { paymentGateway: gateway });
+  clockOf = () => world.clock.now();
+  const { soup, pizza } = await withMenu(world);
+  const owner = await world.storefront.registerCustomer.execute({ email: 'paula@example.com', name: 'Paula', password: 'paula-password' });
+  const storefront = world.storefront;
+  let events = 0;
+  const place = async (key?: string): Promise<Order> =>
+    (
+      await storefront.placeOrder.execute({
+        customerId: owner.customerId,
+        items: [{ productId: soup.productId, quantity: 2 }],
+        ...(key === undefined ? {} : { idempotencyKey: key }),
+      })
+    ).order;
+  /** The provider's event about the intent as it now stands (a fresh event id each time, unless given). */
+  const tell = async (order: Order, eventId = `evt_${++events}`) =>
+    storefront.takeProviderEvent!.execute({ eventId, news: { intent: await gateway.read(order.payment!.intentId) } });
+  const pay = async (order: Order, card = 'pm_card_visa'): Promise<PaymentIntentOutcome> => gateway.confirm(order.payment!.intentId, card);
+  const find = async (order: Order): Promise<Order> => (await world.adapters.orders.findById(order.orderId))!;
+  const kitchenIds = async (): Promise<string[]> => (await storefront.listKitchenOrders.execute({})).items.map((o) => o.orderId);
+  /** Placed and paid: in the kitchen. */
+  const paidOrder = async (): Promise<Order> => {
+    const order = await place();
+    await pay(order);
+    await tell(order);
+    return find(order);
+  };
+  return { world, storefront, gateway, soup, pizza, owner, place, tell, pay, find, kitchenIds, paidOrder };
+}
+
+describe('Payments (use cases, memory card network)', () => {
+  describe('placement', () => {
+    it('stores the order awaiting its payment, with one intent for its amount and a client secret', async () => {
+      const { place, gateway } = await aPayingStore();
+      const order = await place('k-1');
+      expect(order.status).to.equal('awaiting_payment');
+      expect(order.statusHistory.map((c) => c.status)).to.deep.equal(['awaiting_payment']);
+      expect(order.payment).to.deep.include({ provider: 'memory', status: 'awaiting', amount: order.amount, amountCaptured: 0, amountRefunded: 0 });
+      expect(order.payment!.clientSecret).to.be.a('string').and.not.equal('');
+      const intent = await gateway.read(order.payment!.intentId);
+      expect(intent).to.deep.include({ status: 'awaiting', orderId: order.orderId, amount: order.amount });
+    });
+
+    it('answers a replay of the Idempotency-Key with the same order, intent and client secret', async () => {
+      const { place } = await aPayingStore();
+      const first = await place('k-replay');
+      const again = await place('k-replay');
+      expect(again).to.deep.equal(first);
+    });
+
+    it('answers 503 while the provider is down, stores nothing, and the retry with the same key completes it', async () => {
+      const { place, gateway, world, owner } = await aPayingStore();
+      gateway.available = false;
+      const error = await place('k-down').catch((e: unknown) => e);
+      expect(isDomainError(error) && error.code).to.equal('payment_provider_unavailable');
+      expect(isDomainError(error) && error.retryAfterSeconds).to.be.a('number');
+      expect((await world.adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(0);
+      gateway.available = true;
+      const order = await place('k-down');
+      expect(order.status).to.equal('awaiting_payment');
+      expect((await world.adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(1);
+    });
+
+    it('keeps an unpaid order out of the kitchen until its payment is authorized', async () => {
+      const { place, pay, tell, kitchenIds, find } = await aPayingStore();
+      const order = await place();
+      expect(await kitchenIds()).not.to.include(order.orderId);
+      await pay(order);
+      expect(await tell(order)).to.equal('applied');
+      const placed = await find(order);
+      expect(placed.status).to.equal('placed');
+      expect(placed.payment).to.deep.include({ status: 'authorized', clientSecret: null, checkAt: null });
+      expect(await kitchenIds()).to.include(order.orderId);
+    });
+  });
+
+  describe("the provider's events", () => {
+    it('takes each event id once, whatever repeats it', async () => {
+      const { place, pay, tell, find } = await aPayingStore();
+      const order = await place();
+      await pay(order);
+      expect(await tell(order, 'evt_same')).to.equal('applied');
+      const placed = await find(order);
+      expect(await tell(order, 'evt_same')).to.equal('repeat');
+      expect(await find(order)).to.deep.equal(placed);
+    });
+
+    it('leaves the order awaiting after a declined card, and places it when another card is good', async () => {
+      const { place, pay, tell, find } = await aPayingStore();
+      const order = await place();
+      const declined = await pay(order, 'pm_card_chargeDeclined');
+      expect(declined.status).to.equal('declined');
+      await tell(order);
+      expect((await find(order)).status).to.equal('awaiting_payment');
+      await pay(order, 'pm_card_visa');
+      await tell(order);
+      expect((await find(order)).status).to.equal('placed');
+    });
+
+    it('changes nothing with news that comes late or out of order', async () => {
+      const { place, pay, find, storefront, gateway } = await aPayingStore();
+      const order = await place();
+      const awaitingNews = await gateway.read(order.payment!.intentId);
+      await pay(order);
+      const authorizedNews = await gateway.read(order.payment!.intentId);
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_b', news: { intent: authorizedNews } });
+      const placed = await find(order);
+      // The older event arrives after the newer one.
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_a', news: { intent: awaitingNews } });
+      expect(await find(order)).to.deep.equal(placed);
+    });
+
+    it('ignores an event about an intent no order has', async () => {
+      const { storefront, gateway } = await aPayingStore();
+      const stranger = await gateway.authorize({ orderId: 'ord_elsewhere', amount: 100, currency: 'USD', idempotencyKey: 'x' });
+      expect(await storefront.takeProviderEvent!.execute({ eventId: 'evt_x', news: { intent: stranger } })).to.equal('ignored');
+    });
+
+    it("cancels the order once the intent is cancelled (payment_failed), giving the slot's place back", async () => {
+      const { place, find, gateway, storefront } = await aPayingStore();
+      const order = await place();
+      const cancelled = await gateway.cancel({ intentId: order.payment!.intentId, idempotencyKey: 'provider-side' });
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_c', news: { intent: cancelled } });
+      const now = await find(order);
+      expect(now).to.deep.include({ status: 'cancelled', reason: 'payment_failed' });
+      expect(now.payment!.status).to.equal('failed');
+    });
+  });
+
+  describe('the kitchen', () => {
+    it('captures the whole amount before accepting', async () => {
+      const { paidOrder, storefront, gateway } = await aPayingStore();
+      const order = await paidOrder();
+      const accepted = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+      expect(accepted.payment).to.deep.include({ status: 'captured', amountCaptured: order.amount });
+      expect(await gateway.read(order.payment!.intentId)).to.deep.include({ status: 'captured', amountCaptured: order.amount });
+    });
+
+    it('leaves the order placed when the provider is down at acceptance (503), and accepts on the retry', async () => {
+      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+      const order = await paidOrder();
+      gateway.available = false;
+      await expectDomainError(storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }), 'payment_provider_unavailable');
+      expect((await find(order)).status).to.equal('placed');
+      gateway.available = true;
+      expect((await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' })).status).to.equal('accepted');
+    });
+
+    it('refuses to accept an order whose intent can no longer be captured (payment_failed), and it stays placed', async () => {
+      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+      const order = await paidOrder();
+      await gateway.cancel({ intentId: order.payment!.intentId, idempotencyKey: 'lapsed' });
+      await expectDomainError(storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }), 'payment_failed');
+      expect((await find(order)).status).to.equal('placed');
+    });
+
+    it('cancels the intent on a rejection: nothing is charged', async () => {
+      const { paidOrder, storefront, gateway } = await aPayingStore();
+      const order = await paidOrder();
+      const rejected = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'out of dough' });
+      expect(rejected.payment!.status).to.equal('voided');
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
+    });
+
+    it('refunds the whole capture when the kitchen cancels after accepting', async () => {
+      const { paidOrder, storefront, gateway } = await aPayingStore();
+      const order = await paidOrder();
+      await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+      const cancelled = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'cancelled', reason: 'oven broke' });
+      expect(cancelled.payment).to.deep.include({ status: 'refunded', amountCaptured: order.amount, amountRefunded: order.amount });
+      expect(await gateway.read(order.payment!.intentId)).to.deep.include({ status: 'refunded', amountRefunded: order.amount });
+    });
+
+    it('refunds instead when a capture whose answer was lost meets a rejection', async () => {
+      const { paidOrder, storefront, gateway } = await aPayingStore();
+      const order = await paidOrder();
+      // Captured at the provider; the order never heard of it.
+      await gateway.capture({ intentId: order.payment!.intentId, idempotencyKey: `storefront:${order.orderId}:capture` });
+      const rejected = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing early' });
+      expect(rejected.payment).to.deep.include({ status: 'refunded', amountRefunded: order.amount });
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('refunded');
+    });
+  });
+
+  describe('the owner cancels', () => {
+    it('an order awaiting its payment: the intent is cancelled first', async () => {
+      const { place, storefront, gateway, owner } = await aPayingStore();
+      const order = await place();
+      const cancelled = await storefront.cancelOrder.execute({ customerId: owner.customerId, orderId: order.orderId });
+      expect(cancelled.status).to.equal('cancelled');
+      expect(cancelled.payment!.status).to.equal('voided');
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
+    });
+  });
+
+  describe('staff refunds', () => {
+    async function capturedOrder() {
+      const store = await aPayingStore();
+      const paid = await store.paidOrder();
+      const order = await store.storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      return { ...store, order };
+    }
+
+    it('refunds part, then the rest; never more than captured', async () => {
+      const { order, storefront, gateway } = await capturedOrder();
+      const first = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 300, reason: 'cold soup', idempotencyKey: 'r1' });
+      expect(first.refund).to.deep.include({ amount: 300, reason: 'cold soup', status: 'succeeded' });
+      expect(first.order.payment).to.deep.include({ status: 'partially_refunded', amountRefunded: 300 });
+      await expectDomainError(
+        storefront.refundOrder.execute({ orderId: order.orderId, amount: order.amount - 299, reason: 'too much', idempotencyKey: 'r2' }),
+        'refund_exceeds_captured',
+      );
+      const rest = await storefront.refundOrder.execute({ orderId: order.orderId, amount: order.amount - 300, reason: 'all of it', idempotencyKey: 'r3' });
+      expect(rest.order.payment).to.deep.include({ status: 'refunded', amountRefunded: order.amount });
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('refunded');
+    });
+
+    it('answers a repeated Idempotency-Key with the same refund, and refuses it with another body', async () => {
+      const { order, storefront } = await capturedOrder();
+      const first = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'late', idempotencyKey: 'same' });
+      const again = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'late', idempotencyKey: 'same' });
+      expect(again.replayed).to.equal(true);
+      expect(again.refund).to.deep.equal(first.refund);
+      expect(again.order.payment!.amountRefunded).to.equal(100);
+      await expectDomainError(
+        storefront.refundOrder.execute({ orderId: order.orderId, amount: 200, reason: 'late', idempotencyKey: 'same' }),
+        'idempotency_key_reused',
+      );
+    });
+
+    it('lets concurrent refunds together never pass the capture', async () => {
+      const { order, storefront, gateway } = await capturedOrder();
+      const part = Math.floor(order.amount * 0.4);
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, (_, i) => storefront.refundOrder.execute({ orderId: order.orderId, amount: part, reason: 'race', idempotencyKey: `race-${i}` })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(2);
+      const intent = await gateway.read(order.payment!.intentId);
+      expect(intent).to.deep.include({ status: 'captured', amountRefunded: 2 * part });
+    });
+
+    it('refuses a refund of an order that was never captured', async () => {
+      const { paidOrder, storefront } = await aPayingStore();
+      const order = await paidOrder();
+      await expectDomainError(storefront.refundOrder.execute({ orderId: order.orderId, amount: 1, reason: 'x' }), 'refund_exceeds_captured');
+    });
+
+    it('keeps a refund asked while the provider is down, and the retry with the same key makes it once', async () => {
+      const { order, storefront, gateway } = await capturedOrder();
+      gateway.available = false;
+      await expectDomainError(
+        storefront.refundOrder.execute({ orderId: order.orderId, amount: 500, reason: 'down', idempotencyKey: 'dk' }),
+        'payment_provider_unavailable',
+      );
+      gateway.available = true;
+      const retried = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 500, reason: 'down', idempotencyKey: 'dk' });
+      expect(retried.refund.status).to.equal('succeeded');
+      expect(retried.order.payment!.refunds).to.have.length(1);
+      expect((await gateway.read(order.payment!.intentId)) as { amountRefunded: number }).to.deep.include({ amountRefunded: 500 });
+    });
+  });
+
+  describe('the sweeper', () => {
+    it('places a paid order whose event never came, once it has been quiet for 2 minutes', async () => {
+      const { place, pay, world, storefront, find } = await aPayingStore();
+      const order = await place();
+      await pay(order);
+      expect(await storefront.paymentSweeper!.sweep()).to.equal(0);
+      world.clock.advance(2 * MINUTE);
+      expect(await storefront.paymentSweeper!.sweep()).to.equal(1);
+      expect((await find(order)).status).to.equal('placed');
+      expect(await storefront.paymentSweeper!.sweep(), 'nothing left to check').to.equal(0);
+    });
+
+    it('cancels an order left unpaid past its window (payment_expired) and its intent', async () => {
+      const { place, world, storefront, find, gateway } = await aPayingStore({ windowMs: 5 * MINUTE });
+      const order = await place();
+      for (let minute = 0; minute < 6; minute++) {
+        world.clock.advance(MINUTE);
+        await storefront.paymentSweeper!.sweep();
+      }
+      const now = await find(order);
+      expect(now).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
+      expect(now.payment!.status).to.equal('voided');
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
+    });
+
+    it("finishes a refund whose provider answer was lost", async () => {
+      const { paidOrder, storefront, gateway, world, find } = await aPayingStore();
+      const paid = await paidOrder();
+      const order = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      gateway.available = false;
+      await storefront.refundOrder.execute({ orderId: order.orderId, amount: 250, reason: 'lost', idempotencyKey: 'l1' }).catch(() => undefined);
+      gateway.available = true;
+      world.clock.advance(2 * MINUTE);
+      await storefront.paymentSweeper!.sweep();
+      const now = await find(order);
+      expect(now.payment!.refunds[0]).to.deep.include({ status: 'succeeded', amount: 250 });
+      expect(((await gateway.read(order.payment!.intentId)) as { amountRefunded: number }).amountRefunded).to.equal(250);
+    });
+  });
+
+  describe('refund news', () => {
+    it('settles a pending refund from its event', async () => {
+      const { paidOrder, storefront, find } = await aPayingStore();
+      const paid = await paidOrder();
+      const order = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      const { refund } = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'r' });
+      const stored = (await find(order)).payment!.refunds[0]!;
+      const news: Refund = { status: 'failed', refundId: stored.providerRefundId!, intentId: order.payment!.intentId, amount: 100, category: null, reason: 'r' };
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf', news: { refund: news } });
+      const now = await find(order);
+      expect(now.payment!.refunds[0]!.status).to.equal(refund.status === 'succeeded' ? 'succeeded' : 'failed');
+    });
+  });
+});
