@@ -12,5 +12,5 @@ export { OPENAPI_DOCUMENT_PATH, openApiDocument, type OpenApiDocument } from './
 export type { EventStreamsOptions } from './sse/event-streams.js';
 export type { ApiReference, SwaggerUiFile } from './routes/docs.js';
 export type { KitchenPage } from './routes/kitchen-page.js';
-export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, HttpObserver, RequestSample, RouteEntry } from './app-types.js';
+export type { AccessEntry, AccessLog, HttpApp, HttpAppDependencies, HttpAppOptions, HttpLogger, HttpObserver, PaymentEventsIntake, RequestSample, RouteEntry } from './app-types.js';
 export { orderEventJson } from './mappers.js';

@@ -32,6 +32,9 @@ import { OrderJsonCache } from './order-json-cache.js';
 import { kitchenRoutes } from './routes/kitchen.js';
 import { kitchenPageRoutes } from './routes/kitchen-page.js';
 import { orderRoutes } from './routes/orders.js';
+import { paymentEventRoutes } from './routes/payment-events.js';
+import { readRawBody } from './raw-body.js';
+import { refundRoutes } from './routes/refunds.js';
 import { storeRoutes } from './routes/store.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { OpenStreams } from './sse/streamed-replies.js';
@@ -82,11 +85,13 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
     ...menuRoutes(storefront),
     ...orderRoutes(storefront, orderJson),
     ...kitchenRoutes(storefront, orderJson),
+    ...refundRoutes(storefront),
     ...storeRoutes(storefront),
     ...eventRoutes(storefront, events),
     ...authRoutes(storefront, events),
     ...accountRoutes(storefront, events),
     ...webhookRoutes(storefront.webhooks),
+    ...paymentEvents(deps),
   ];
   // The document's checks are compiled now, once per process, not on the first request.
   verifyRoutes(routes);
@@ -98,7 +103,7 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
   for (const route of [...routes, ...reference, ...kitchenPage]) {
     // One middleware per route (admission, the body, the handler in turn): every layer of a
     // chain costs a dispatch per request (docs/performance.md).
-    const readBody = route.method === 'GET' ? undefined : body;
+    const readBody = route.method === 'GET' ? undefined : route.rawBodyLimit === undefined ? body : rawBody(route.rawBodyLimit);
     router.register(route.path, [route.method], async (ctx) => {
       const exchange = exchangeOf(ctx);
       exchange.route = route;
@@ -139,6 +144,21 @@ export function createHttpApp(deps: HttpAppDependencies): HttpApp {
 }
 
 const noNext = (): Promise<void> => Promise.resolve();
+
+/** The payment provider's events route, when payments are on (else its path is unknown: 404). */
+function paymentEvents(deps: HttpAppDependencies): Route[] {
+  if (deps.paymentEvents === undefined) return [];
+  const take = deps.storefront.takeProviderEvent;
+  if (take === undefined) throw new Error('paymentEvents is given but the storefront has no payments: give it the payment ports too');
+  return paymentEventRoutes(deps.paymentEvents, take);
+}
+
+/** The body as bytes, untouched, for a route that verifies them (raw-body.ts): koa-body never sees it. */
+function rawBody(limitBytes: number): Middleware {
+  return async (ctx) => {
+    (ctx.request as { body?: unknown }).body = await readRawBody(ctx.req, limitBytes);
+  };
+}
 
 /**
  * Until `ready` says so, every request but the status check is refused with 503 and Retry-After: a

@@ -5,6 +5,8 @@
 export const HTTP_LIMITS = {
   /** JSON bodies above this are refused with 413. */
   bodyLimitBytes: 16 * 1024,
+  /** The payment provider's signed events, read raw (Stripe's are far smaller; DECISIONS "Payments"). */
+  providerEventBodyLimitBytes: 256 * 1024,
   /** A request still running after this is answered 503 (408 while its body is still arriving). */
   requestTimeoutMs: 10_000,
   /** The request line and headers; above, 431. */

@@ -1,6 +1,7 @@
 /** Domain objects → the snake_case JSON of the interface. */
 import type { CustomerProfile, DeliveryAddress, Fulfilment, OptionGroup, Order, Page, Product, StoreStatus, TokenPair } from '@storefront/domain';
 import { productTaxRate, type DeliveryZone, type TaxSettings, type OrderEventData, type OrderLineOption, type RateLimitStatus, type SlotList } from '@storefront/domain/adapter-kit';
+import { paymentJson, refundJson, secretShown } from './payment-json.js';
 
 /** A product as the menu shows it; `tax_rate` is the rate its lines are taxed at (its own, else the store's). */
 export function productJson(p: Product, taxes: TaxSettings) {
@@ -54,7 +55,14 @@ function fulfilmentJson(f: Fulfilment) {
   };
 }
 
-export function orderJson(o: Order) {
+/**
+ * Who the order is rendered for: `owner`, the customer who placed it (answers to that customer's
+ * own requests), who alone may be shown the payment's client secret; `shared`, anybody else and
+ * anything kept or sent on (staff, streams, webhooks, the cache).
+ */
+export type OrderView = 'owner' | 'shared';
+
+export function orderJson(o: Order, view: OrderView = 'shared') {
   return {
     order_id: o.orderId,
     subtotal: o.subtotal,
@@ -79,7 +87,9 @@ export function orderJson(o: Order) {
     status: o.status,
     updated_at: o.updatedAt.toISOString(),
     version: o.version,
-    status_history: o.statusHistory.map((change) => ({ status: change.status, at: change.at.toISOString() })),
+    // A change of the payment alone (a refund) is a version, not a status the order entered.
+    status_history: o.statusHistory.filter((change) => change.paymentChange === undefined).map((change) => ({ status: change.status, at: change.at.toISOString() })),
+    payment: o.payment === undefined ? null : paymentJson(o.payment, view === 'owner' ? secretShown(o) : undefined),
     // Only once given: an order without a reason has no `reason` key (not `null`).
     ...(o.reason === undefined ? {} : { reason: o.reason }),
   };
@@ -143,15 +153,25 @@ function orderStatusJson(event: OrderEventData) {
   };
 }
 
+/** The `data` of an `order.refunded` event: the refund asked for and the payment after it. */
+function orderRefundedJson(event: OrderEventData) {
+  const payment = event.order?.payment;
+  const refund = payment?.refunds.find((r) => r.refundId === event.refundId);
+  if (payment === undefined || refund === undefined) throw new TypeError(`order.refunded event of ${event.orderId} carries no refund ${event.refundId}`);
+  return { order_id: event.orderId, version: event.version, at: event.at.toISOString(), refund: refundJson(refund), payment: paymentJson(payment) };
+}
+
 /**
  * An order event's `data`, the same on the live streams (sse/frames.ts) and in webhooks (the app
- * passes this to createStorefront as the webhook payload's data): for `order.placed`, the order
- * exactly as GET /api/orders/{id} renders it (at version 1); for `order.status`, the move.
+ * passes this to createStorefront as the webhook payload's data), never with a client secret: for
+ * `order.placed`, the order as GET /api/orders/{id} renders it to staff (at the version it was
+ * placed); for `order.refunded`, the refund and the payment; for `order.status`, the move.
  */
 export function orderEventJson(event: OrderEventData): unknown {
   if (event.type === 'order.placed') {
     if (event.order === undefined) throw new TypeError(`order.placed event of ${event.orderId} carries no order`);
     return orderJson(event.order);
   }
+  if (event.type === 'order.refunded') return orderRefundedJson(event);
   return orderStatusJson(event);
 }

@@ -5,9 +5,14 @@
  * good on every instance: a move raises the version, an erasure removes the address. A Map in
  * least-recently-used order, bounded by `maxEntries`, whatever the number of orders in the store
  * (evicted a sixteenth at a time).
+ *
+ * The cache holds the shared rendering only, the one without the payment's client secret: the
+ * owner's view of an order awaiting its payment is rendered on each request and never kept (such
+ * orders are few and short-lived), so cached bytes can go to staff as they are.
  */
 import type { Order, Page } from '@storefront/domain';
-import { orderJson, pageMeta } from './mappers.js';
+import { orderJson, pageMeta, type OrderView } from './mappers.js';
+import { secretShown } from './payment-json.js';
 
 /** Default bound: the orders a busy kitchen and its customers read within a few minutes. */
 export const ORDER_TEXT_CACHE_ENTRIES = 10_000;
@@ -40,8 +45,9 @@ export class OrderJsonCache {
     return this.entries.has(orderId);
   }
 
-  /** The order as JSON: the UTF-8 bytes of `JSON.stringify(orderJson(order))`. */
-  bytesOf(order: Order): Buffer {
+  /** The order as JSON for `view`: the UTF-8 bytes of `JSON.stringify(orderJson(order, view))`. */
+  bytesOf(order: Order, view: OrderView = 'shared'): Buffer {
+    if (view === 'owner' && secretShown(order) !== undefined) return Buffer.from(JSON.stringify(orderJson(order, 'owner')));
     const id = order.orderId;
     const cached = this.entries.get(id);
     const hasAddress = order.fulfilment.address !== undefined;
@@ -73,12 +79,12 @@ export class OrderJsonCache {
     }
   }
 
-  /** `{"meta": ..., "orders": [...]}` of a page: the bytes of JSON.stringify, without re-rendering the orders. */
-  pageBytes(page: Page<Order>): Buffer {
+  /** `{"meta": ..., "orders": [...]}` of a page for `view`: the bytes of JSON.stringify, without re-rendering the orders. */
+  pageBytes(page: Page<Order>, view: OrderView = 'shared'): Buffer {
     const parts: Buffer[] = [Buffer.from(`{"meta":${JSON.stringify(pageMeta(page))},"orders":[`)];
     for (const order of page.items) {
       if (parts.length > 1) parts.push(COMMA);
-      parts.push(this.bytesOf(order));
+      parts.push(this.bytesOf(order, view));
     }
     parts.push(PAGE_END);
     return Buffer.concat(parts);

@@ -10,6 +10,7 @@ import { validationFailed } from '@storefront/domain/adapter-kit';
 /** Codes of failures that never reach the domain. */
 export type HttpErrorCode =
   | 'bad_request'
+  | 'invalid_signature'
   | 'invalid_json'
   | 'unsupported_media_type'
   | 'payload_too_large'
@@ -27,6 +28,7 @@ export type ErrorCode = DomainErrorCode | HttpErrorCode;
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   bad_request: 400,
   invalid_json: 400,
+  invalid_signature: 400,
   validation_failed: 400,
   invalid_reset_token: 400,
   invalid_credentials: 401,

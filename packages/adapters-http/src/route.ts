@@ -20,6 +20,10 @@ export interface UnlistedInput {
 }
 type UnlistedHandler = (exchange: Exchange, input: UnlistedInput) => Promise<Reply> | Reply;
 
+/** What a route that reads its body raw is given: its operation's parameters, and the body's bytes as they came. */
+export type RawInput<K extends OperationId> = Omit<Input<K>, 'body'> & { readonly body: Buffer };
+type RawHandler<K extends OperationId> = (exchange: Exchange, input: RawInput<K>) => Promise<Reply> | Reply;
+
 /**
  * What a request to the route costs its caller (admission.ts): `counted` against the caller's
  * quota (the default), or `peek`: the caller's quota is only looked at, and the request counts
@@ -53,6 +57,12 @@ interface RouteBase {
   readonly retry: RetryAdvice;
   /** The operation of openapi.yaml the route serves; undefined for the API reference's own pages. */
   readonly operation: OperationId | undefined;
+  /**
+   * Set when the body is read as bytes, at most this many (more: 413), and handed over untouched:
+   * neither parsed nor checked against the document, because what vouches for it is a signature
+   * over the exact bytes (the payment provider's events). Its operation describes no body schema.
+   */
+  readonly rawBodyLimit?: number;
   /** Called with the input its operation's check made (dispatch.ts). */
   readonly handle: (exchange: Exchange, input: CheckedRequest) => Promise<Reply> | Reply;
 }
@@ -89,6 +99,11 @@ export function unlisted(path: string, handle: UnlistedHandler, options: ReadOpt
 
 export function post<K extends OperationId>(path: string, operation: K, options: WriteOptions, handle: Handler<K>): WriteRoute {
   return write('POST', path, operation, options, handle);
+}
+
+/** POST of a body read raw, up to `limitBytes` (see RouteBase.rawBodyLimit). */
+export function rawPost<K extends OperationId>(path: string, operation: K, options: WriteOptions & { readonly limitBytes: number }, handle: RawHandler<K>): WriteRoute {
+  return { ...write('POST', path, operation, options, handle as unknown as Handler<K>), rawBodyLimit: options.limitBytes };
 }
 
 /** PATCH: a partial update of a resource, read as JSON like POST. */

@@ -66,7 +66,7 @@ describe('OrderJsonCache', () => {
     const cache = new OrderJsonCache();
     const items = [anOrder(), anOrder({ reason: 'x' })];
     const page = { items, total: 5, page: 1, perPage: 2, nextPage: 2 };
-    expect(pageText(cache, page)).to.equal(JSON.stringify({ meta: pageMeta(page), orders: items.map(orderJson) }));
+    expect(pageText(cache, page)).to.equal(JSON.stringify({ meta: pageMeta(page), orders: items.map((o) => orderJson(o)) }));
     expect(pageText(cache, { ...page, items: [], nextPage: null })).to.equal(JSON.stringify({ meta: pageMeta({ ...page, nextPage: null }), orders: [] }));
   });
 

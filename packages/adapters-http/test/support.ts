@@ -5,7 +5,7 @@ import type { Storefront, StorefrontOptions, StorefrontPorts } from '@storefront
 import { createStorefront } from '@storefront/domain';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpApp, type AccessLog, type HttpApp, type HttpAppOptions, type HttpLogger } from '../src/index.js';
+import { createHttpApp, type AccessLog, type HttpApp, type HttpAppOptions, type HttpLogger, type PaymentEventsIntake } from '../src/index.js';
 
 export interface LogEntry {
   readonly level: 'info' | 'warn' | 'error';
@@ -31,6 +31,8 @@ export interface ServeSetup {
   readonly storefront?: StorefrontOptions;
   readonly app?: HttpAppOptions;
   readonly accessLog?: AccessLog;
+  /** The payment provider's events (with a `paymentGateway` among the ports): the route is served. */
+  readonly paymentEvents?: PaymentEventsIntake;
 }
 
 export async function serve(overrides: Partial<StorefrontPorts> = {}, setup: ServeSetup = {}): Promise<TestServer> {
@@ -46,7 +48,13 @@ export async function serve(overrides: Partial<StorefrontPorts> = {}, setup: Ser
     warn: (fields, message) => logs.push({ level: 'warn', fields, message }),
     error: (fields, message) => logs.push({ level: 'error', fields, message }),
   };
-  const app = createHttpApp({ storefront, logger, ...(setup.accessLog && { accessLog: setup.accessLog }), ...(setup.app && { options: setup.app }) });
+  const app = createHttpApp({
+    storefront,
+    logger,
+    ...(setup.accessLog && { accessLog: setup.accessLog }),
+    ...(setup.app && { options: setup.app }),
+    ...(setup.paymentEvents && { paymentEvents: setup.paymentEvents }),
+  });
   const server: Server = createServer(app.listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,13 +1,15 @@
 /**
  * A customer's orders: POST /api/orders (idempotent with Idempotency-Key), GET /api/orders (the
  * caller's, paged), GET /api/orders/{order_id} (ETag/304) and POST /api/orders/{order_id}/cancel.
- * Every order is written from its cached text (order-json-cache.ts).
+ * Every order is written from its cached text (order-json-cache.ts), as its owner sees it: the
+ * owner of an order awaiting its payment is shown the payment's client secret, staff never.
  */
-import type { Caller, Storefront, Viewer } from '@storefront/domain';
+import type { Caller, Order, Storefront, Viewer } from '@storefront/domain';
 import type { FulfilmentInput } from '@storefront/domain/adapter-kit';
 import type { Input } from '../contract/input.js';
 import { ifNoneMatch, versionTag } from '../conditional.js';
 import { requireCaller, type Exchange } from '../exchange.js';
+import type { OrderView } from '../mappers.js';
 import type { OrderJsonCache } from '../order-json-cache.js';
 import { pageHeaders } from '../page-links.js';
 import { bytes, empty } from '../reply.js';
@@ -36,6 +38,11 @@ export function viewerOf(caller: Caller): Viewer {
   return { customerId: caller.customer.customerId, role: caller.customer.role };
 }
 
+/** The owner's view for the customer who placed the order; staff reading another's order get the shared one. */
+function viewOf(caller: Caller, order: Order): OrderView {
+  return order.customerId === caller.customer.customerId ? 'owner' : 'shared';
+}
+
 export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): Route[] {
   return [
     post('/api/orders', 'placeOrder', { retry: orderRetryAdvice, access: 'caller' }, async (exchange, { body }) => {
@@ -47,7 +54,7 @@ export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): 
         tip: body.tip,
         idempotencyKey: exchange.header('idempotency-key'),
       });
-      return bytes(201, orderJson.bytesOf(result.order), result.replayed ? REPLAYED : NO_STORE);
+      return bytes(201, orderJson.bytesOf(result.order, 'owner'), result.replayed ? REPLAYED : NO_STORE);
     }),
 
     get(
@@ -56,7 +63,8 @@ export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): 
       async (exchange, { query }) => {
         const caller = requireCaller(exchange);
         const page = await storefront.listOrders.execute({ customerId: caller.customer.customerId, page: query.page, limit: query.limit });
-        return bytes(200, orderJson.pageBytes(page), pageHeaders('/api/orders', page));
+        // Only the caller's own orders.
+        return bytes(200, orderJson.pageBytes(page, 'owner'), pageHeaders('/api/orders', page));
       },
       { access: 'caller' },
     ),
@@ -72,7 +80,7 @@ export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): 
         const headers = ['ETag', etag, 'Cache-Control', ONE_ORDER_CACHE];
         const conditional = exchange.header('if-none-match');
         if (conditional !== undefined && ifNoneMatch(conditional, etag)) return empty(304, headers);
-        return bytes(200, orderJson.bytesOf(order), headers);
+        return bytes(200, orderJson.bytesOf(order, viewOf(caller, order)), headers);
       },
       { access: 'caller' },
     ),
@@ -84,7 +92,7 @@ export function orderRoutes(storefront: Storefront, orderJson: OrderJsonCache): 
     post('/api/orders/:order_id/cancel', 'cancelOrder', { retry: SAFE_TO_RETRY, access: 'caller' }, async (exchange, { params }) => {
       const caller = requireCaller(exchange);
       const order = await storefront.cancelOrder.execute({ customerId: caller.customer.customerId, orderId: params.order_id });
-      return bytes(200, orderJson.bytesOf(order), ['ETag', versionTag(order.version), ...NO_STORE]);
+      return bytes(200, orderJson.bytesOf(order, 'owner'), ['ETag', versionTag(order.version), ...NO_STORE]);
     }),
   ];
 }

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DISPLAY_NAME_RULE, EMAIL_RULE, MONEY_RULE, ORDER_LIMITS, ORDER_STATUSES, PASSWORD_RULE, ROLES, TAX_RATE_RULE, WEBHOOK_EVENT_TYPES } from '@storefront/domain';
-import { emailOf, PAGING, REASON_LIMITS, SEARCH_LIMITS, TEXT_RULE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
+import { emailOf, ORDER_PAYMENT_STATUSES, PAGING, REASON_LIMITS, SEARCH_LIMITS, TEXT_RULE, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_LIMITS } from '@storefront/domain/adapter-kit';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import { parse } from 'yaml';
@@ -51,6 +51,14 @@ describe('packages/adapters-http/openapi.yaml and the domain hold the same rules
     expect(schema('Money')).to.include({ minimum: MONEY_RULE.minimum });
   });
 
+  it('payments: the payment statuses, and a refund\'s amount and reason', () => {
+    expect(schema('PaymentStatus')['enum']).to.deep.equal([...ORDER_PAYMENT_STATUSES]);
+    expect(property('Payment', 'status')).to.deep.equal({ $ref: '#/components/schemas/PaymentStatus' });
+    expect(property('RefundRequest', 'amount')).to.include({ type: 'integer', minimum: 1, maximum: MONEY_RULE.maximum });
+    expect(property('RefundRequest', 'reason')).to.include({ minLength: REASON_LIMITS.minLength, maxLength: REASON_LIMITS.maxLength });
+    expect(property('Refund', 'reason')).to.include({ minLength: REASON_LIMITS.minLength, maxLength: REASON_LIMITS.maxLength });
+  });
+
   it('taxes: a rate is the domain\'s TAX_RATE_RULE wherever the document shows one', () => {
     expect(schema('TaxRate')).to.include({ type: 'integer', minimum: TAX_RATE_RULE.minimum, maximum: TAX_RATE_RULE.maximum });
     const rateRef = { $ref: '#/components/schemas/TaxRate' };
@@ -90,6 +98,7 @@ describe('packages/adapters-http/openapi.yaml and the domain hold the same rules
       [property('PasswordResetConfirmRequest', 'password'), 'StorableText', 'reset password'],
       [property('RegisterRequest', 'name'), 'TextLine', 'name'],
       [property('OrderMoveRequest', 'reason'), 'TextLine', 'reason'],
+      [property('RefundRequest', 'reason'), 'TextLine', 'refund reason'],
       [property('DeliveryAddress', 'line1'), 'TextLine', 'line1'],
       [property('DeliveryAddress', 'line2'), 'TextLine', 'line2'],
       [property('DeliveryAddress', 'city'), 'TextLine', 'city'],
