@@ -161,11 +161,19 @@ function orderRefundedJson(event: OrderEventData) {
   return { order_id: event.orderId, version: event.version, at: event.at.toISOString(), refund: refundJson(refund), payment: paymentJson(payment) };
 }
 
+/** The `data` of an `order.payment` event (a refund settled): the payment after it. */
+function orderPaymentJson(event: OrderEventData) {
+  const payment = event.order?.payment;
+  if (payment === undefined) throw new TypeError(`order.payment event of ${event.orderId} carries no payment`);
+  return { order_id: event.orderId, version: event.version, at: event.at.toISOString(), payment: paymentJson(payment) };
+}
+
 /**
  * An order event's `data`, the same on the live streams (sse/frames.ts) and in webhooks (the app
  * passes this to createStorefront as the webhook payload's data), never with a client secret: for
  * `order.placed`, the order as GET /api/orders/{id} renders it to staff (at the version it was
- * placed); for `order.refunded`, the refund and the payment; for `order.status`, the move.
+ * placed); for `order.refunded`, the refund and the payment; for `order.payment`, the payment; for
+ * `order.status`, the move.
  */
 export function orderEventJson(event: OrderEventData): unknown {
   if (event.type === 'order.placed') {
@@ -173,5 +181,6 @@ export function orderEventJson(event: OrderEventData): unknown {
     return orderJson(event.order);
   }
   if (event.type === 'order.refunded') return orderRefundedJson(event);
+  if (event.type === 'order.payment') return orderPaymentJson(event);
   return orderStatusJson(event);
 }

@@ -88,12 +88,15 @@ export interface StatusChange {
   readonly reason?: string | undefined;
 }
 
-/** The data of an `order.refunded` event: the refund asked for and the order's payment with it. */
+/**
+ * The data of an `order.refunded` event (the refund asked for and the order's payment with it) or an
+ * `order.payment` event (a refund settled: the payment alone).
+ */
 export interface RefundChange {
   readonly order_id: string;
   readonly version: number;
   readonly at: string;
-  readonly refund: Refund;
+  readonly refund?: Refund;
   readonly payment: Payment;
 }
 

@@ -19,8 +19,13 @@ describe('The staff stream\'s events as board actions', () => {
     expect(boardAction('order.refunded', JSON.stringify(refunded))).to.deep.equal({ kind: 'refunded', change: refunded });
   });
 
+  it("reads a refund's settlement (order.payment) as a change of the payment", () => {
+    const settled = { order_id: 'ord_a', version: 5, at: '2026-11-25T12:04:00.000Z', payment: { provider: 'stripe', status: 'refunded' } };
+    expect(boardAction('order.payment', JSON.stringify(settled))).to.deep.equal({ kind: 'refunded', change: settled });
+  });
+
   it('skips events it does not know and data it cannot read', () => {
-    expect(boardAction('order.payment', '{"order_id":"ord_a"}')).to.equal(null);
+    expect(boardAction('order.other', '{"order_id":"ord_a"}')).to.equal(null);
     expect(boardAction('order.refunded', '{not json')).to.equal(null);
   });
 });

@@ -19,7 +19,7 @@ import {
   useServer,
 } from './support.js';
 
-const ORDER_KEYS = ['amount', 'created_at', 'currency', 'delivery_fee', 'fulfilment', 'items', 'order_id', 'prices_include_tax', 'status', 'status_history', 'subtotal', 'tax_total', 'taxes', 'tip', 'updated_at', 'version'];
+const ORDER_KEYS = ['amount', 'created_at', 'currency', 'delivery_fee', 'fulfilment', 'items', 'order_id', 'payment', 'prices_include_tax', 'status', 'status_history', 'subtotal', 'tax_total', 'taxes', 'tip', 'updated_at', 'version'];
 const LINE_KEYS = ['line_total', 'name', 'options', 'product_id', 'quantity', 'tax_rate', 'unit_price'];
 
 interface LineJson {

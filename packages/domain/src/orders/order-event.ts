@@ -25,7 +25,7 @@ export interface OrderEventData {
   readonly at: Date;
   /** Why it was rejected or cancelled, when the change gave a reason. */
   readonly reason?: string;
-  /** `order.placed` and `order.refunded`: the order at that version. */
+  /** `order.placed`, `order.refunded` and `order.payment`: the order at that version. */
   readonly order?: Order;
   /** `order.refunded`: the refund asked for (one of `order.payment.refunds`). */
   readonly refundId?: string;
@@ -79,7 +79,7 @@ export function eventOfVersion(order: Order, version: number): OrderEventData {
   const type = typeOf(order, version);
   if (type === 'order.placed') return { ...base, type, order: orderAtVersion(order, version) };
   if (type === 'order.refunded') return { ...base, type, order: orderAtVersion(order, version), refundId: change.paymentChange!.refundId! };
-  if (type === 'order.payment') return { ...base, type };
+  if (type === 'order.payment') return { ...base, type, order: orderAtVersion(order, version) };
   // A reason belongs to the final move, which is always the order's last status move.
   const reason = order.reason !== undefined && isLastMove(order, version) ? order.reason : undefined;
   return reason === undefined ? { ...base, type } : { ...base, type, reason };
