@@ -6,13 +6,15 @@
  */
 import { generateSigningKey } from '@storefront/adapters-crypto';
 import { createMemoryAdapters } from '@storefront/adapters-memory';
-import { StripeStandIn, signStripePayload } from '@storefront/testing';
+import { StripeStandIn, WebhookReceiver, signStripePayload } from '@storefront/testing';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { TYPES } from '../../src/identifiers.js';
 import { postgresDatabase, postgresMode, type ServerDatabase } from '../postgres-mode.js';
 import { composeStorefront, type ComposedServer } from '../reliability/support.js';
+import { dataOf, follow } from './events-support.js';
 import { staffToken } from './kitchen-support.js';
+import { adminToken, register } from './webhooks-support.js';
 import { availableProducts, call, expectError, login, useServer, type Env, type ServerHandle } from './support.js';
 
 const systemClock = { now: () => new Date() };
@@ -290,6 +292,75 @@ describe('Payments (e2e, Stripe stand-in)', function () {
       expect(check.status).to.equal('placed');
       expect((await orderOf(h.url, token, order.order_id)).status).to.equal('placed');
     });
+  });
+});
+
+describe('Payments: who sees an unpaid order (e2e, Stripe stand-in)', function () {
+  this.timeout(30_000);
+  const { h, standIn, webhookUrl } = usePayingServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_HTTP: 'true' });
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await WebhookReceiver.start();
+    await register(h.url, await adminToken(h.url), receiver);
+  });
+  after(async () => {
+    await receiver?.close();
+  });
+
+  it('sends the kitchen and webhooks nothing until paid, the owner every step; then order.placed and order.refunded', async () => {
+    const token = await customerToken(h.url);
+    const staff = await staffToken(h.url);
+    const productId = (await availableProducts(h.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const kitchen = await follow(h.url, '/api/staff/events', staff);
+    const placedRes = await call(h.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] } });
+    expect(placedRes.status, placedRes.text).to.equal(201);
+    const order = placedRes.body as OrderJson;
+    const mine = await follow(h.url, `/api/orders/${order.order_id}/events`, token);
+    const snapshot = await mine.nextEvent(5_000);
+    expect(dataOf(snapshot)).to.include({ status: 'awaiting_payment', version: 1 });
+    expect(await kitchen.quietFor(500), 'the kitchen hears nothing of an unpaid order').to.equal(true);
+
+    standIn().confirm(order.payment!.payment_intent_id, 'pm_card_visa');
+    await standIn().postEvent(webhookUrl(), standIn().signedEvent('payment_intent.amount_capturable_updated', order.payment!.payment_intent_id));
+    const step = await mine.nextEvent(5_000);
+    expect(step?.event).to.equal('order.status');
+    expect(dataOf(step)).to.include({ status: 'placed', version: 2 });
+    const kitchenPlaced = await kitchen.nextEvent(5_000);
+    expect(kitchenPlaced?.event).to.equal('order.placed');
+    expect(dataOf(kitchenPlaced)).to.include({ order_id: order.order_id, status: 'placed', version: 2 });
+    expect(dataOf(kitchenPlaced)['payment']).not.to.have.property('client_secret');
+
+    await call(h.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json: { status: 'accepted' } });
+    const refund = await call(h.url, `/api/staff/orders/${order.order_id}/refunds`, { token: staff, json: { amount: 50, reason: 'napkins missing' }, headers: { 'Idempotency-Key': 'w1' } });
+    expect(refund.status, refund.text).to.equal(201);
+    await receiver.waitFor((r) => r.accepted.some((x) => x.json?.type === 'order.refunded'), 10_000, 'order.refunded');
+    const ours = receiver.accepted.filter((x) => (x.json?.data as { order_id?: string } | undefined)?.order_id === order.order_id);
+    expect(ours.every((x) => x.verifiedWith.length > 0), 'every body verified by the Standard Webhooks library').to.equal(true);
+    expect(ours.map((x) => x.json!.type)).to.deep.equal(['order.placed', 'order.status', 'order.refunded']);
+    const placedBody = ours[0]!.json!.data as OrderJson;
+    expect(placedBody).to.include({ status: 'placed', version: 2 });
+    expect(ours.some((x) => x.body.includes('_secret_')), 'no client secret in a webhook').to.equal(false);
+    const refunded = ours[2]!.json!.data as { refund: { amount: number; reason: string }; payment: PaymentJson };
+    expect(refunded.refund).to.include({ amount: 50, reason: 'napkins missing' });
+    expect(refunded.payment).to.include({ status: 'partially_refunded', amount_refunded: 50 });
+    await kitchen.cancel();
+    await mine.cancel();
+  });
+
+  it('sends nothing anywhere but the owner for an order cancelled unpaid', async () => {
+    const token = await customerToken(h.url);
+    const staff = await staffToken(h.url);
+    const productId = (await availableProducts(h.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const kitchen = await follow(h.url, '/api/staff/events', staff);
+    const before = receiver.accepted.length;
+    const order = (await call(h.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] } })).body as OrderJson;
+    const cancelled = await call(h.url, `/api/orders/${order.order_id}/cancel`, { token, method: 'POST' });
+    expect(cancelled.status, cancelled.text).to.equal(200);
+    expect(cancelled.body.payment.status).to.equal('voided');
+    expect(standIn().intent(order.payment!.payment_intent_id)['status']).to.equal('canceled');
+    expect(await kitchen.quietFor(700)).to.equal(true);
+    expect(receiver.accepted.length).to.equal(before);
+    await kitchen.cancel();
   });
 });
 
