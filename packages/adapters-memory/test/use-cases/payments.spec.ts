@@ -10,16 +10,22 @@ import type { Order } from '@storefront/domain';
 import { isDomainError } from '@storefront/domain';
 import type { PaymentIntentOutcome, Refund } from '@storefront/domain/adapter-kit';
 import { expectDomainError } from '@storefront/testing';
-import { InMemoryPaymentGateway } from '../../src/index.js';
+import type { StorefrontOptions, StorefrontPorts } from '@storefront/domain';
+import { Faults } from '@storefront/testing';
+import { InMemoryPaymentGateway, type MemoryAdapters } from '../../src/index.js';
 import { aWorld, withMenu, type World } from './world.js';
 
 const MINUTE = 60_000;
 
-async function aPayingStore(options: { windowMs?: number } = {}) {
+async function aPayingStore(options: { windowMs?: number; store?: StorefrontOptions; ports?: (adapters: MemoryAdapters) => Partial<StorefrontPorts> } = {}) {
   // The card network reads the world's clock, made with the world.
   let clockOf: () => Date = () => new Date();
   const gateway = new InMemoryPaymentGateway({ clock: { now: () => clockOf() } });
-  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE } }, { paymentGateway: gateway });
+  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE }, ...options.store }, (adapters) => ({
+    paymentGateway: gateway,
+    ...options.ports?.(adapters),
+  }));
+  const adapters = world.adapters;
   clockOf = () => world.clock.now();
   const { soup, pizza } = await withMenu(world);
   const owner = await world.storefront.registerCustomer.execute({ email: 'paula@example.com', name: 'Paula', password: 'paula-password' });
@@ -37,7 +43,7 @@ async function aPayingStore(options: { windowMs?: number } = {}) {
   const tell = async (order: Order, eventId = `evt_${++events}`) =>
     storefront.takeProviderEvent!.execute({ eventId, news: { intent: await gateway.read(order.payment!.intentId) } });
   const pay = async (order: Order, card = 'pm_card_visa'): Promise<PaymentIntentOutcome> => gateway.confirm(order.payment!.intentId, card);
-  const find = async (order: Order): Promise<Order> => (await world.adapters.orders.findById(order.orderId))!;
+  const find = async (order: Order): Promise<Order> => (await adapters.orders.findById(order.orderId))!;
   const kitchenIds = async (): Promise<string[]> => (await storefront.listKitchenOrders.execute({})).items.map((o) => o.orderId);
   /** Placed and paid: in the kitchen. */
   const paidOrder = async (): Promise<Order> => {
@@ -46,7 +52,7 @@ async function aPayingStore(options: { windowMs?: number } = {}) {
     await tell(order);
     return find(order);
   };
-  return { world, storefront, gateway, soup, pizza, owner, place, tell, pay, find, kitchenIds, paidOrder };
+  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, pay, find, kitchenIds, paidOrder };
 }
 
 describe('Payments (use cases, memory card network)', () => {
@@ -70,16 +76,16 @@ describe('Payments (use cases, memory card network)', () => {
     });
 
     it('answers 503 while the provider is down, stores nothing, and the retry with the same key completes it', async () => {
-      const { place, gateway, world, owner } = await aPayingStore();
+      const { place, gateway, adapters, owner } = await aPayingStore();
       gateway.available = false;
       const error = await place('k-down').catch((e: unknown) => e);
       expect(isDomainError(error) && error.code).to.equal('payment_provider_unavailable');
       expect(isDomainError(error) && error.retryAfterSeconds).to.be.a('number');
-      expect((await world.adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(0);
+      expect((await adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(0);
       gateway.available = true;
       const order = await place('k-down');
       expect(order.status).to.equal('awaiting_payment');
-      expect((await world.adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(1);
+      expect((await adapters.orders.listByCustomer(owner.customerId, { page: 1, limit: 10 })).total).to.equal(1);
     });
 
     it('keeps an unpaid order out of the kitchen until its payment is authorized', async () => {
@@ -332,6 +338,92 @@ describe('Payments (use cases, memory card network)', () => {
       await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf', news: { refund: news } });
       const now = await find(order);
       expect(now.payment!.refunds[0]!.status).to.equal(refund.status === 'succeeded' ? 'succeeded' : 'failed');
+    });
+  });
+
+  describe('under faults', () => {
+    it('asks for one intent when the order was not stored after the provider answered, whatever the retries', async () => {
+      let faults!: Faults<MemoryAdapters['orders']>;
+      const store = await aPayingStore({ ports: (adapters) => ((faults = new Faults(adapters.orders)), { orders: faults.target }) });
+      const intents = new Set<string>();
+      const authorize = store.gateway.authorize.bind(store.gateway);
+      store.gateway.authorize = async (request) => {
+        const outcome = await authorize(request);
+        intents.add(outcome.intentId);
+        return outcome;
+      };
+      faults.fail('insert', 'before');
+      await store.place('crash-before').catch(() => undefined);
+      const order = await store.place('crash-before');
+      faults.fail('insert', 'after');
+      await store.place('crash-after').catch(() => undefined);
+      const other = await store.place('crash-after');
+      expect(intents, 'one intent per order').to.have.length(2);
+      expect([...intents].sort()).to.deep.equal([order.payment!.intentId, other.payment!.intentId].sort());
+    });
+
+    it('leaves an order placed and its card held when the void cannot reach the provider (503): never rejected unrefunded', async () => {
+      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+      const order = await paidOrder();
+      gateway.available = false;
+      await expectDomainError(storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing' }), 'payment_provider_unavailable');
+      expect((await find(order)).status).to.equal('placed');
+      gateway.available = true;
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('authorized');
+      const rejected = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing' });
+      expect(rejected.payment!.status).to.equal('voided');
+    });
+
+    it('keeps a cancellation after capture from being stored until the refund is made', async () => {
+      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+      const paid = await paidOrder();
+      await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      gateway.available = false;
+      await expectDomainError(storefront.moveOrder.execute({ orderId: paid.orderId, status: 'cancelled', reason: 'fire' }), 'payment_provider_unavailable');
+      expect((await find(paid)).status).to.equal('accepted');
+      gateway.available = true;
+      const cancelled = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'cancelled', reason: 'fire' });
+      expect(cancelled.payment).to.deep.include({ status: 'refunded', amountRefunded: paid.amount });
+      expect(await gateway.read(paid.payment!.intentId)).to.deep.include({ status: 'refunded', amountRefunded: paid.amount });
+    });
+
+    it("refunds once when the provider's answer to a refund was not recorded (the sweeper finishes it)", async () => {
+      let faults!: Faults<MemoryAdapters['orders']>;
+      const store = await aPayingStore({ ports: (adapters) => ((faults = new Faults(adapters.orders)), { orders: faults.target }) });
+      const paid = await store.paidOrder();
+      await store.storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      // The refund is recorded (first applyMove); recording the provider's answer (the second) fails.
+      const recorded = faults.hold('applyMove');
+      const asking = store.storefront.refundOrder.execute({ orderId: paid.orderId, amount: 300, reason: 'crash', idempotencyKey: 'c1' });
+      await recorded.reached;
+      faults.fail('applyMove', 'before');
+      recorded.open();
+      faults.fail('applyMove', 'before');
+      faults.fail('applyMove', 'before');
+      faults.fail('applyMove', 'before');
+      faults.fail('applyMove', 'before');
+      await asking.catch(() => undefined);
+      faults.heal();
+      store.world.clock.advance(2 * MINUTE);
+      await store.storefront.paymentSweeper!.sweep();
+      const now = await store.find(paid);
+      expect(now.payment!.refunds).to.have.length(1);
+      expect(now.payment!.refunds[0]).to.deep.include({ status: 'succeeded', amount: 300 });
+      expect(((await store.gateway.read(paid.payment!.intentId)) as { amountRefunded: number }).amountRefunded).to.equal(300);
+    });
+
+    it("holds an awaiting order's slot place, and gives it back when the payment window passes", async () => {
+      const { place, world, storefront, find } = await aPayingStore({ windowMs: 5 * MINUTE, store: { fulfilment: { capacity: 1 } } });
+      const order = await place();
+      const slotOf = async () =>
+        (await storefront.listSlots.execute({})).slots.find((slot) => slot.start.getTime() === order.fulfilment.promisedAt.getTime());
+      expect(await slotOf(), 'full while awaiting').to.equal(undefined);
+      for (let minute = 0; minute < 6; minute++) {
+        world.clock.advance(MINUTE);
+        await storefront.paymentSweeper!.sweep();
+      }
+      expect((await find(order)).status).to.equal('cancelled');
+      expect(await slotOf(), 'offered again, its place free').to.deep.include({ remaining: 1 });
     });
   });
 });

@@ -28,10 +28,14 @@ export function cryptoOn(clock: FakeClock): CryptoAdapters {
   return createCryptoAdapters({ scrypt: { logN: TEST_SCRYPT_LOG_N }, clock });
 }
 
-/** `ports` replaces or adds ports (a mailer, a spied store). */
-export function aWorld(options: StorefrontOptions = {}, ports: Partial<StorefrontPorts> = {}): World {
+/** `ports` replaces or adds ports (a mailer, a spied store), or makes them from the world's own adapters (a faulty store). */
+export function aWorld(
+  options: StorefrontOptions = {},
+  portsOf: Partial<StorefrontPorts> | ((adapters: MemoryAdapters) => Partial<StorefrontPorts>) = {},
+): World {
   const clock = new FakeClock();
   const adapters = createMemoryAdapters({ clock });
+  const ports = typeof portsOf === 'function' ? portsOf(adapters) : portsOf;
   const crypto = cryptoOn(clock);
   const hasher = new CountingHasher(crypto.hasher);
   // Tokens behind the verified-token cache, as the app wires them.
