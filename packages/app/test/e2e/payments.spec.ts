@@ -6,7 +6,8 @@
  */
 import { generateSigningKey } from '@storefront/adapters-crypto';
 import { createMemoryAdapters } from '@storefront/adapters-memory';
-import { StripeStandIn, WebhookReceiver, signStripePayload } from '@storefront/testing';
+import { FakeClock, StripeStandIn, WebhookReceiver, signStripePayload } from '@storefront/testing';
+import type { StartOptions } from '../../src/server.js';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
 import { TYPES } from '../../src/identifiers.js';
@@ -39,7 +40,7 @@ interface OrderJson {
 }
 
 /** A stand-in and a server paying through it (both per suite). */
-function usePayingServer(extra: Env = {}): { h: ServerHandle; standIn: () => StripeStandIn; webhookUrl: () => string } {
+function usePayingServer(extra: Env = {}, options: StartOptions = {}): { h: ServerHandle; standIn: () => StripeStandIn; webhookUrl: () => string } {
   const env: Env = {};
   let standIn: StripeStandIn | undefined;
   before(async () => {
@@ -52,7 +53,7 @@ function usePayingServer(extra: Env = {}): { h: ServerHandle; standIn: () => Str
       ...extra,
     });
   });
-  const h = useServer(env);
+  const h = useServer(env, options);
   after(async () => {
     await standIn?.close();
   });
@@ -292,6 +293,40 @@ describe('Payments (e2e, Stripe stand-in)', function () {
       expect(check.status).to.equal('placed');
       expect((await orderOf(h.url, token, order.order_id)).status).to.equal('placed');
     });
+  });
+});
+
+describe('Payments: the sweeper on the service clock (e2e, Stripe stand-in, events off)', function () {
+  this.timeout(30_000);
+  const clock = new FakeClock(Date.now());
+  const { h, standIn } = usePayingServer({ PAYMENT_WINDOW_MINUTES: '5' }, { clock });
+  const MINUTE = 60_000;
+
+  async function anOrder(): Promise<{ token: string; order: OrderJson }> {
+    const token = await customerToken(h.url);
+    const productId = (await availableProducts(h.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const res = await call(h.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] } });
+    expect(res.status, res.text).to.equal(201);
+    return { token, order: res.body as OrderJson };
+  }
+
+  it('places a paid order after two quiet minutes, and cancels an unpaid one when its window passes', async () => {
+    const paid = await anOrder();
+    const unpaid = await anOrder();
+    standIn().confirm(paid.order.payment!.payment_intent_id, 'pm_card_visa');
+    const sweeper = h.server.storefront.paymentSweeper!;
+    await sweeper.sweep();
+    expect((await orderOf(h.url, paid.token, paid.order.order_id)).status, 'not due before two quiet minutes').to.equal('awaiting_payment');
+    clock.advance(2 * MINUTE + 1000);
+    await sweeper.sweep();
+    expect((await orderOf(h.url, paid.token, paid.order.order_id)).status).to.equal('placed');
+    expect((await orderOf(h.url, unpaid.token, unpaid.order.order_id)).status, 'unpaid, still in its window').to.equal('awaiting_payment');
+    clock.advance(4 * MINUTE);
+    await sweeper.sweep();
+    const expired = await orderOf(h.url, unpaid.token, unpaid.order.order_id);
+    expect(expired).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
+    expect(expired.payment!.status).to.equal('voided');
+    expect(standIn().intent(unpaid.order.payment!.payment_intent_id)['status']).to.equal('canceled');
   });
 });
 
