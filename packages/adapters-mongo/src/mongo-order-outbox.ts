@@ -4,7 +4,7 @@
  * the partial index orders_outbox holds only the flagged orders.
  */
 import type { OrderOutbox } from '@storefront/domain';
-import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
+import type { PublishedMark, UnpublishedOrder } from '@storefront/domain/adapter-kit';
 import type { Collection } from 'mongodb';
 import { toOrder, type OrderDocument } from './order-mapper.js';
 import { findUnpublishedOrders } from './order-queries.js';
@@ -19,6 +19,24 @@ export class MongoOrderOutbox implements OrderOutbox {
       if (!(limit >= 1)) return [];
       const documents = await findUnpublishedOrders(this.orders, Math.floor(limit)).toArray();
       return documents.map((document) => ({ order: toOrder(document), publishedVersion: document.publishedVersion ?? 0 }));
+    });
+  }
+
+  /**
+   * A relay's batch of marks in one command (one round trip): for each order both updates of
+   * `markPublished`, unordered. They never both match: the first needs the version published, the
+   * second a version above it, so whichever the order is at, one of them (or neither) applies.
+   */
+  markAllPublished(marks: readonly PublishedMark[]): Promise<void> {
+    return databaseOperation(async () => {
+      if (marks.length === 0) return;
+      await this.orders.bulkWrite(
+        marks.flatMap(({ orderId, version }) => [
+          { updateOne: { filter: { _id: orderId, version }, update: { $set: { publishedVersion: version }, $unset: { eventsPending: '' as const } } } },
+          { updateOne: { filter: { _id: orderId, version: { $gt: version }, publishedVersion: { $lt: version } }, update: { $set: { publishedVersion: version } } } },
+        ]),
+        { ordered: false },
+      );
     });
   }
 

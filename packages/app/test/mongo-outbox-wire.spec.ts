@@ -94,6 +94,42 @@ describe('MongoDB order store: the outbox on the wire (stand-in server)', functi
   });
 });
 
+describe('MongoDB order store: a batch of marks on the wire (stand-in server)', function () {
+  this.timeout(20_000);
+  let fake: FakeMongod;
+  let client: MongoClient;
+  let adapters: MongoAdapters;
+
+  beforeEach(async () => {
+    fake = await startFakeMongod();
+    ({ client, adapters } = await productionAdaptersOn(fake, 'storefront'));
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await fake.close();
+  });
+
+  it("marks a relay's batch in one unordered update command: both updates of each order", async () => {
+    const [a, b] = [anOrder().orderId, anOrder().orderId];
+    const from = fake.commands.length;
+    await adapters.orderOutbox.markAllPublished!([
+      { orderId: a, version: 1 },
+      { orderId: b, version: 3 },
+    ]);
+    const commands = fake.commands.slice(from);
+    expect(commands.map((c) => c.name)).to.deep.equal(['update']);
+    expect(commands[0]!.body['ordered']).to.equal(false);
+    const updates = (commands[0]!.body['updates'] as Document[]).map((u) => ({ q: u['q'], u: u['u'] }));
+    expect(updates).to.deep.equal([
+      { q: { _id: a, version: 1 }, u: { $set: { publishedVersion: 1 }, $unset: { eventsPending: '' } } },
+      { q: { _id: a, version: { $gt: 1 }, publishedVersion: { $lt: 1 } }, u: { $set: { publishedVersion: 1 } } },
+      { q: { _id: b, version: 3 }, u: { $set: { publishedVersion: 3 }, $unset: { eventsPending: '' } } },
+      { q: { _id: b, version: { $gt: 3 }, publishedVersion: { $lt: 3 } }, u: { $set: { publishedVersion: 3 } } },
+    ]);
+  });
+});
+
 function updateOf(command: ReceivedCommand): Document {
   const updates = command.body['updates'] as Document[];
   expect(updates).to.have.length(1);
