@@ -89,10 +89,13 @@ function chooseGenerator(wanted) {
 /**
  * A warm-up run, then the measured run: req/s (2xx only), p50/p99 latency in ms, and the count of
  * anything that is not a 2xx (a refused or failed request must not pass for throughput).
+ * `afterWarmup` runs between the two (where a caller starts its own counters: the warm-up's CPU
+ * must not be charged to the measured requests).
  */
-export async function measure({ warmup = 1, duration = 4, ...options }) {
+export async function measure({ warmup = 1, duration = 4, afterWarmup, ...options }) {
   const run = generator === 'wrk' ? wrk : cannonRun;
   await run({ ...options, duration: warmup });
+  await afterWarmup?.();
   return run({ ...options, duration });
 }
 

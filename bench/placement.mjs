@@ -27,7 +27,7 @@ function pgbench(args, seconds) {
 }
 
 /** The customer's placement request (a dish without required options, a fresh key each time). */
-async function placement(url) {
+export async function placement(url) {
   const token = await login(url, 'alice@example.com', 'alice-password');
   const menu = (await json(`${url}/api/products`)).body.products;
   const dish = menu.find((p) => p.available && p.option_groups.every((g) => g.min === 0));
@@ -44,7 +44,7 @@ async function placement(url) {
 }
 
 /** The customer's stored orders, and whether every 201 (measured and warm-up) has one. */
-async function countStored(url, token, answered, warmups) {
+export async function countStored(url, token, answered, warmups) {
   const stored = (await json(`${url}/api/orders?limit=1`, { headers: { authorization: `Bearer ${token}` } })).body.meta.total;
   return { stored, answered, ok: stored >= answered && stored <= answered + warmups };
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench`: HTTP benchmarks of Storefront against a bare node:http baseline; loopback only,
- * about thirteen minutes (a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost,
+ * about eighteen minutes (five of them placement with and without card payments, a minute and a half of it the 10,000 live streams of bench/streams.mjs, a minute the metrics cost,
  * two and a half the cost of schema checking, a minute and a half PostgreSQL inserts),
  * stops by itself. See docs/performance.md for results and method.
  *
@@ -14,7 +14,7 @@
  * driven by a load client of its own (bench/kitchen-load.mjs), since its requests carry state
  * (an order's id and version from the answer before).
  *
- *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders placement pginserts webhooks orderreads fulfilment logins paging kitchen queue streams jscost
+ *   node bench/run.mjs [scenario ...]   # all by default: products schema metrics search typo auth orders pgorders placement payments pginserts webhooks orderreads fulfilment logins paging kitchen queue streams jscost
  *   BENCH_DURATION=3 BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_GENERATOR=wrk node bench/run.mjs
  */
 import { execFileSync, execSync } from 'node:child_process';
@@ -32,6 +32,7 @@ import { postgresOrdersScenario } from './postgres-orders.mjs';
 import { placementScenario } from './placement.mjs';
 import { koaRouterEnv, schemaScenario } from './schema.mjs';
 import { webhooksScenario } from './webhooks.mjs';
+import { paymentsScenario } from './payments.mjs';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -112,8 +113,8 @@ process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
 
 /** A measured run, with the target process's CPU time per answered request when it can tell. */
 async function run(target, options) {
-  const before = await target.call('cpu');
-  const m = await measure({ connections: CONNECTIONS, duration: DURATION, ...options });
+  let before;
+  const m = await measure({ connections: CONNECTIONS, duration: DURATION, ...options, afterWarmup: async () => (before = await target.call('cpu')) });
   const after = await target.call('cpu');
   const answered = m.requests + m.bad;
   return { ...m, cpu: answered > 0 ? (after.user - before.user + after.system - before.system) / answered : undefined };
@@ -442,6 +443,13 @@ try {
   }
 
   // Webhooks: 10,000 events to 10 endpoints, and the cost on placement (bench/webhooks.mjs).
+  // Placement with card payments against without, on the Stripe stand-in (bench/payments.mjs).
+  if (wanted('payments')) {
+    const payments = await paymentsScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS, duration: DURATION });
+    verdicts.push(...payments.verdicts);
+    notes.push(...payments.notes);
+  }
+
   if (wanted('webhooks')) {
     const webhooks = await webhooksScenario({ child, run, row, log, fmt, serviceEnv: SERVICE_ENV, rounds: ROUNDS });
     verdicts.push(...webhooks.verdicts);

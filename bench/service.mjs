@@ -26,6 +26,12 @@
  * came (an absent body as `{}`, as the check reads it): what the schema checking costs, measured by
  * the `schema` scenario. Only for valid requests (the bench sends nothing else); no switch of the
  * service's own does this.
+ *
+ * BENCH_PAYMENT_GATEWAY=instant (with STOREFRONT_PAYMENTS=stripe): the Stripe gateway's `authorize`
+ * answers at once, without a request (a new intent awaiting the card), in this process only: the
+ * payment path's own cost without the provider's round trip, measured by the `payments` scenario.
+ * BENCH_PAYMENT_SWEEPER=off: the payment sweeper is stopped once the service runs (it reads
+ * intents two minutes after placement: not placement's cost).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startStorefront } from '../packages/app/dist/src/server.js';
@@ -34,11 +40,21 @@ import { openApiDocument } from '../packages/adapters-http/dist/src/contract/doc
 import { operationChecks } from '../packages/adapters-http/dist/src/contract/operations.js';
 import { answerParent } from './child.mjs';
 
+if (process.env.BENCH_PAYMENT_GATEWAY === 'instant') {
+  const { StripePaymentGateway } = await import('../packages/adapters-stripe/dist/src/index.js');
+  let intents = 0;
+  StripePaymentGateway.prototype.authorize = async (request) => {
+    const intentId = `pi_bench${(++intents).toString(36)}`;
+    return { status: 'awaiting', intentId, orderId: request.orderId, clientSecret: `${intentId}_secret_bench`, amount: request.amount, currency: request.currency };
+  };
+}
+
 const started = performance.now();
 const running = await startStorefront(process.env);
 // A persistent store (PostgreSQL) connects, migrates and seeds after the start: serve once it has.
 await running.ready;
 const startMs = performance.now() - started;
+if (process.env.BENCH_PAYMENT_SWEEPER === 'off') running.storefront.paymentSweeper?.stop();
 // The first read builds the menu snapshot (products, id map and search index) if start-up did not.
 const firstRead = performance.now();
 await running.storefront.searchMenu.execute({ q: 'warm' });
