@@ -10,6 +10,8 @@ import { FakeClock, StripeStandIn, WebhookReceiver, signStripePayload } from '@s
 import type { StartOptions } from '../../src/server.js';
 import { expect } from 'chai';
 import { after, before, describe, it } from 'mocha';
+import type { AuthorizationRequest } from '@storefront/domain/adapter-kit';
+import { resolve } from '../../src/binding.js';
 import { TYPES } from '../../src/identifiers.js';
 import { postgresDatabase, postgresMode, type ServerDatabase } from '../postgres-mode.js';
 import { composeStorefront, type ComposedServer } from '../reliability/support.js';
@@ -399,19 +401,17 @@ describe('Payments: who sees an unpaid order (e2e, Stripe stand-in)', function (
   });
 });
 
-describe('Payments across two instances (e2e, Stripe stand-in)', function () {
-  this.timeout(60_000);
+/** Two instances on one store (memory, or a PostgreSQL database of their own) paying through one stand-in (per suite). */
+function useTwoPayingInstances(databaseName: string): { servers: () => [ComposedServer, ComposedServer]; standIn: () => StripeStandIn } {
   let database: ServerDatabase | undefined;
-  let standIn: StripeStandIn;
+  let standIn: StripeStandIn | undefined;
   const memory = createMemoryAdapters();
-  const key = generateSigningKey();
   const servers: ComposedServer[] = [];
-
   before(async () => {
     standIn = await StripeStandIn.start({ clock: systemClock });
-    if (postgresMode()) database = await postgresDatabase('storefront_payments_two');
+    if (postgresMode()) database = await postgresDatabase(databaseName);
     const env = {
-      TOKEN_SECRET_KEY: key,
+      TOKEN_SECRET_KEY: generateSigningKey(),
       STOREFRONT_PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: standIn.apiKey,
       STRIPE_WEBHOOK_SECRET: standIn.webhookSecret,
@@ -430,9 +430,16 @@ describe('Payments across two instances (e2e, Stripe stand-in)', function () {
     await database?.release();
     await standIn?.close();
   });
+  return { servers: () => servers as [ComposedServer, ComposedServer], standIn: () => standIn! };
+}
+
+describe('Payments across two instances (e2e, Stripe stand-in)', function () {
+  this.timeout(60_000);
+  const two = useTwoPayingInstances('storefront_payments_two');
 
   it('applies one event received by both at once exactly once', async () => {
-    const [a, b] = servers as [ComposedServer, ComposedServer];
+    const [a, b] = two.servers();
+    const standIn = two.standIn();
     const token = await customerToken(a.url);
     const productId = (await availableProducts(a.url)).find((p) => p.option_groups.length === 0)!.product_id;
     const placed = await call(a.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] } });
@@ -445,6 +452,76 @@ describe('Payments across two instances (e2e, Stripe stand-in)', function () {
     for (const answer of answers) expect([200, 503]).to.include(answer.status);
     const seen = await call(b.url, `/api/orders/${placed.body.order_id}`, { token });
     expect(seen.body).to.deep.include({ status: 'placed', version: 2 });
+  });
+});
+
+describe('Payments: an instance fails between the provider\'s answer and its write (e2e, Stripe stand-in)', function () {
+  this.timeout(60_000);
+  const two = useTwoPayingInstances('storefront_payments_crash');
+
+  it('gives the retry one order with one payable intent; the intent of the failed attempt is never shown, charged or stored', async () => {
+    const [a, b] = two.servers();
+    const standIn = two.standIn();
+    // Instance a's gateway: the provider answers, then the instance is gone before it writes anything.
+    // (Every time for the first order id it prices: the request's own retry through the
+    // step-by-step path meets the same end, as a process that died would never retry.)
+    const gateway = resolve(a.container, TYPES.CardPayments)!.gateway;
+    const authorize = gateway.authorize.bind(gateway);
+    const lost: string[] = [];
+    let doomed: string | undefined;
+    gateway.authorize = async (request: AuthorizationRequest) => {
+      const outcome = await authorize(request);
+      doomed ??= request.orderId;
+      if (request.orderId !== doomed) return outcome;
+      lost.push(outcome.intentId);
+      throw new Error('the instance stopped between the provider\'s answer and its write');
+    };
+    const staff = await staffToken(b.url);
+    const token = await customerToken(a.url);
+    const productId = (await availableProducts(a.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const place = (server: ComposedServer) =>
+      call(server.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] }, headers: { 'Idempotency-Key': 'crash-between-answer-and-write' } });
+    const ordersBefore = (await call(b.url, '/api/orders?limit=1', { token })).body.meta.total as number;
+
+    const failed = await place(a);
+    expect(failed.status, failed.text).to.be.within(500, 599);
+    expect(failed.text, 'no stack, no intent, no secret in the failure').not.to.match(/\.js:\d+|pi_|secret/);
+    expect(lost.length, 'the provider answered the failed attempt').to.be.greaterThan(0);
+    expect(new Set(lost).size, 'one intent for the failed attempt, however often it asked').to.equal(1);
+
+    const retried = await place(b);
+    expect(retried.status, retried.text).to.equal(201);
+    const order = retried.body as OrderJson;
+    expect(order.status).to.equal('awaiting_payment');
+    const replayed = await place(a);
+    expect(replayed.status, replayed.text).to.equal(201);
+    expect(replayed.body).to.deep.include({ order_id: order.order_id });
+    expect((replayed.body as OrderJson).payment!.payment_intent_id, 'the replay shows the same intent').to.equal(order.payment!.payment_intent_id);
+    expect((await call(b.url, '/api/orders?limit=1', { token })).body.meta.total, 'one order for the key').to.equal(ordersBefore + 1);
+
+    // One intent for the stored order: every intent request naming it carried one key.
+    const keysForOrder = new Set(
+      standIn.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.params['metadata[order_id]'] === order.order_id).map((r) => r.idempotencyKey),
+    );
+    expect(keysForOrder.size, 'one intent per stored order').to.equal(1);
+    const [orphan] = lost as [string];
+    if (orphan !== order.payment!.payment_intent_id) {
+      // A new reservation for the retry: the first intent belongs to an order id nothing stored.
+      const orphanOrder = standIn.intent(orphan)['metadata'] as Record<string, string>;
+      expect((await call(b.url, `/api/orders/${orphanOrder['order_id']}`, { token })).status).to.equal(404);
+    }
+
+    // The customer pays the order they were shown; the kitchen accepts it: captured once, the other intent never charged.
+    standIn.confirm(order.payment!.payment_intent_id, 'pm_card_visa');
+    const event = standIn.signedEvent('payment_intent.amount_capturable_updated', order.payment!.payment_intent_id);
+    expect((await standIn.postEvent(`${b.url}/api/payments/stripe/webhook`, event)).status).to.equal(200);
+    const accepted = await call(b.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json: { status: 'accepted' } });
+    expect(accepted.status, accepted.text).to.equal(200);
+    expect((accepted.body as OrderJson).payment).to.deep.include({ status: 'captured', amount_captured: order.amount });
+    expect(standIn.intent(order.payment!.payment_intent_id)).to.deep.include({ status: 'succeeded', amount_received: order.amount });
+    if (orphan !== order.payment!.payment_intent_id) {
+      expect(standIn.intent(orphan)).to.deep.include({ status: 'requires_payment_method', amount_received: 0 });
+    }
   });
 });
 
