@@ -159,6 +159,25 @@ describe('Payments (e2e, Stripe stand-in)', function () {
     expect((await orderOf(h.url, token, order.order_id)).status).to.equal('placed');
   });
 
+  it('cancels the order (payment_failed) once its intent is canceled after a decline, and frees nothing twice', async () => {
+    const order = (await place(`failed-${Date.now()}`)).body as OrderJson;
+    const intentId = order.payment!.payment_intent_id;
+    standIn().confirm(intentId, 'pm_card_chargeDeclined');
+    await standIn().postEvent(webhookUrl(), standIn().signedEvent('payment_intent.payment_failed', intentId));
+    expect((await orderOf(h.url, token, order.order_id)).status, 'a decline is not final').to.equal('awaiting_payment');
+    // The intent is canceled on Stripe's side (the Dashboard, or the API by another system).
+    const canceled = await fetch(`${standIn().url}/v1/payment_intents/${intentId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${standIn().apiKey}` } });
+    expect(canceled.status).to.equal(200);
+    const event = standIn().signedEvent('payment_intent.canceled', intentId);
+    expect((await standIn().postEvent(webhookUrl(), event)).status).to.equal(200);
+    const now = await orderOf(h.url, token, order.order_id);
+    expect(now).to.deep.include({ status: 'cancelled', reason: 'payment_failed' });
+    expect(now.payment!.amount_captured).to.equal(0);
+    expect(await kitchenIds(h.url, staff)).not.to.include(order.order_id);
+    expect((await standIn().postEvent(webhookUrl(), standIn().signedEvent('payment_intent.canceled', intentId))).status).to.equal(200);
+    expect((await orderOf(h.url, token, order.order_id)).version, 'a second cancellation event changes nothing').to.equal(now.version);
+  });
+
   describe('events', () => {
     it('refuses a forged, missing or stale signature with 400 invalid_signature and changes nothing', async () => {
       const order = (await place(`forged-${Date.now()}`)).body as OrderJson;
@@ -329,6 +348,42 @@ describe('Payments: the sweeper on the service clock (e2e, Stripe stand-in, even
     expect(expired).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
     expect(expired.payment!.status).to.equal('voided');
     expect(standIn().intent(unpaid.order.payment!.payment_intent_id)['status']).to.equal('canceled');
+  });
+});
+
+describe('Payments: an awaiting order holds its slot place (e2e, Stripe stand-in)', function () {
+  this.timeout(30_000);
+  // Wednesday 2030-01-16, 12:00 UTC; open all day; one order a slot.
+  const clock = new FakeClock(Date.UTC(2030, 0, 16, 12, 0, 0));
+  const { h } = usePayingServer({ STOREFRONT_OPENING_HOURS: 'Mo-Su 11:00-22:00', STOREFRONT_SLOT_CAPACITY: '1', PAYMENT_WINDOW_MINUTES: '5' }, { clock });
+  const MINUTE = 60_000;
+
+  it('refuses the slot while the first order awaits its payment, and gives it back when that order is cancelled or expires', async () => {
+    const token = await customerToken(h.url);
+    const productId = (await availableProducts(h.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const forSlot = (time: string) => call(h.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }], fulfilment: { type: 'pickup', time } } });
+    const remaining = async (start: string) =>
+      ((await call(h.url, '/api/store/slots?type=pickup')).body.slots as { start: string; remaining: number }[]).find((slot) => slot.start === start)?.remaining;
+
+    // Cancelled by the customer while awaiting.
+    const first = await forSlot('2030-01-16T18:00:00Z');
+    expect(first.status, first.text).to.equal(201);
+    expect(first.body.status).to.equal('awaiting_payment');
+    expect(await remaining('2030-01-16T18:00:00.000Z'), 'a full slot is not offered').to.equal(undefined);
+    expectError(await forSlot('2030-01-16T18:05:00Z'), 422, 'slot_unavailable');
+    expect((await call(h.url, `/api/orders/${first.body.order_id}/cancel`, { token, method: 'POST' })).status).to.equal(200);
+    expect(await remaining('2030-01-16T18:00:00.000Z')).to.equal(1);
+    expect((await forSlot('2030-01-16T18:05:00Z')).status, 'the place is free again').to.equal(201);
+
+    // Expired unpaid: the sweeper cancels it when its window passes.
+    const second = await forSlot('2030-01-16T19:00:00Z');
+    expect(second.status, second.text).to.equal(201);
+    expectError(await forSlot('2030-01-16T19:05:00Z'), 422, 'slot_unavailable');
+    clock.advance(6 * MINUTE);
+    await h.server.storefront.paymentSweeper!.sweep();
+    expect((await call(h.url, `/api/orders/${second.body.order_id}`, { token })).body).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
+    expect(await remaining('2030-01-16T19:00:00.000Z')).to.equal(1);
+    expect((await forSlot('2030-01-16T19:05:00Z')).status, 'the place is free again').to.equal(201);
   });
 });
 
