@@ -42,7 +42,7 @@ class FakeSocket extends Duplex {
 }
 
 /** A keep-alive connection to `server` that sends one request at a time and parses the answer. */
-function connection(server) {
+export function connection(server) {
   let buffer = Buffer.alloc(0);
   let waiting = null;
   const socket = new FakeSocket((chunk) => {
@@ -67,7 +67,7 @@ function connection(server) {
     });
 }
 
-function raw(method, path, headers = {}, body) {
+export function raw(method, path, headers = {}, body) {
   const lines = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   if (body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`;
@@ -101,7 +101,7 @@ export async function startInProcess(env = {}) {
 }
 
 /** `drive(n, next)`: n requests from `next()` over CONNECTIONS connections → { cpu µs/req, statuses }. */
-async function drive(connections, n, next) {
+export async function drive(connections, n, next) {
   const statuses = new Map();
   let remaining = n;
   const before = process.cpuUsage();
