@@ -13,7 +13,8 @@
  *   sdk       the real StripePaymentGateway on the `stripe` SDK
  *
  * and, between rounds, the bare POST and the SDK call each in a loop alone (16 at a time), against
- * the Stripe stand-in in its own process (bench/stripe-stand-in.mjs). Prints CPU µs per request:
+ * the Stripe stand-in in its own process (bench/stripe-stand-in.mjs); the loops only when `http` /
+ * `sdk` are among the variants. Prints CPU µs per request:
  * medians of the rounds, and each variant's cost over `off` by round.
  *
  *   node bench/inprocess-payments.mjs [requests per round] [rounds] [variants]   # default 5,000 × 6, all
@@ -108,25 +109,26 @@ for (const name of VARIANTS) {
   variant = name;
   await on.place();
 }
-await loop(barePost);
-await loop(sdkCall);
+const loops = { 'bare loop': barePost, 'sdk loop': sdkCall };
+if (!VARIANTS.includes('http')) delete loops['bare loop'];
+if (!VARIANTS.includes('sdk')) delete loops['sdk loop'];
+for (const call of Object.values(loops)) await loop(call);
 
-const cpu = Object.fromEntries(['off', ...VARIANTS, 'bare loop', 'sdk loop'].map((name) => [name, []]));
+const cpu = Object.fromEntries(['off', ...VARIANTS, ...Object.keys(loops)].map((name) => [name, []]));
 for (let round = 0; round < ROUNDS; round++) {
   cpu.off.push(await off.place());
   for (const name of VARIANTS) {
     variant = name;
     cpu[name].push(await on.place());
   }
-  cpu['bare loop'].push(await loop(barePost));
-  cpu['sdk loop'].push(await loop(sdkCall));
+  for (const [name, call] of Object.entries(loops)) cpu[name].push(await loop(call));
   console.error(`round ${round + 1}: ${Object.entries(cpu).map(([name, xs]) => `${name} ${xs.at(-1).toFixed(0)}`).join(', ')} µs`);
 }
 const fmt = (xs) => `${median(xs).toFixed(0)} µs (${xs.map((x) => x.toFixed(0)).join(', ')})`;
 console.log(`CPU per request, in-process, ${REQUESTS} × ${ROUNDS} rounds:`);
 console.log(`  placement, payments off: ${fmt(cpu.off)}`);
 for (const name of VARIANTS) console.log(`  placement, gateway ${name}: ${fmt(cpu[name])}; over off ${fmt(cpu[name].map((x, i) => x - cpu.off[i]))}`);
-console.log(`  bare node:http POST in a loop: ${fmt(cpu['bare loop'])}`);
-console.log(`  SDK call in a loop: ${fmt(cpu['sdk loop'])}`);
+if (loops['bare loop']) console.log(`  bare node:http POST in a loop: ${fmt(cpu['bare loop'])}`);
+if (loops['sdk loop']) console.log(`  SDK call in a loop: ${fmt(cpu['sdk loop'])}`);
 await standIn.stop();
 process.exit(0);
