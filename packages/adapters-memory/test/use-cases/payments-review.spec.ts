@@ -183,7 +183,10 @@ describe.skip('Payments review: races and faults (known failures, issue 35 open)
     expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
     expect(await kitchenIds(), `the order is ${now.status} (payment ${now.payment!.status}) with a cancelled intent`).not.to.include(order.orderId);
   });
-  it("the owner's cancel after the sweeper's expiry cancel lost its answer: the same :cancel key is sent with another reason", async () => {
+});
+
+describe('Payments review: fixed', () => {
+  it("the owner's cancel after the sweeper's expiry cancel lost its answer: the void goes under a key of its own, and finds the intent cancelled", async () => {
     const { place, storefront, gateway, find, world, owner } = await aPayingStore({ windowMs: 5 * MINUTE });
     const order = await place();
     world.clock.advance(5 * MINUTE);
@@ -200,7 +203,7 @@ describe.skip('Payments review: races and faults (known failures, issue 35 open)
     };
     await storefront.paymentSweeper!.sweep().catch(() => undefined);
     expect((await find(order)).status).to.equal('awaiting_payment');
-    // The customer cancels before the next sweep: CancelOrder sends `storefront:<order>:cancel` with reason `requested_by_customer`.
+    // The customer cancels before the next sweep: the void (`requested_by_customer`) must not reuse the expiry's key.
     const error = await storefront.cancelOrder.execute({ customerId: owner.customerId, orderId: order.orderId }).then(
       () => null,
       (e: unknown) => e,

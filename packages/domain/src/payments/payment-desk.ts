@@ -89,9 +89,11 @@ export class PaymentDesk {
    */
   async release(order: Order, payment: OrderPayment, now: Date): Promise<OrderPayment> {
     if (payment.status === 'awaiting' || payment.status === 'authorized') {
-      const outcome = await this.gateway.cancel({ intentId: payment.intentId, reason: 'requested_by_customer', idempotencyKey: paymentKeys.cancel(order.orderId) });
+      const outcome = await this.gateway.cancel({ intentId: payment.intentId, reason: 'requested_by_customer', idempotencyKey: paymentKeys.void(order.orderId) });
       if (outcome.status === 'canceled') return { ...payment, status: 'voided', clientSecret: null, checkAt: null };
       const now_ = await this.gateway.read(payment.intentId);
+      // Cancelled already (the sweeper's expiry, whose answer was lost): nothing is charged.
+      if (now_.status === 'canceled') return { ...payment, status: 'voided', clientSecret: null, checkAt: null };
       if (now_.status !== 'captured') throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${now_.status}).`);
       return this.refundAll(order, { ...payment, status: 'captured', amountCaptured: now_.amountCaptured, clientSecret: null }, now);
     }
