@@ -51,7 +51,7 @@ export interface CardRefund {
   readonly amount: number;
   readonly payment_intent: string;
   readonly charge: string;
-  readonly status: 'succeeded';
+  readonly status: 'succeeded' | 'failed';
   readonly reason: string | null;
   readonly metadata: Readonly<Record<string, string>>;
   readonly created: number;
@@ -232,6 +232,20 @@ export class CardNetwork {
       `You cannot ${action} this PaymentIntent because it has a status of ${intent.status}.`,
       intent,
     );
+  }
+
+  /**
+   * The card's bank sends a succeeded refund back (a closed or lost card): the refund turns `failed`
+   * and its amount is refundable again, as Stripe's failed refunds do.
+   */
+  failRefund(id: string): CardRefund {
+    const refund = this.refund(id);
+    if (refund.status === 'failed') return refund;
+    const failed: CardRefund = { ...refund, status: 'failed' };
+    this.refunds.set(id, failed);
+    const intent = this.intent(refund.payment_intent);
+    this.save({ ...intent, amount_refunded: intent.amount_refunded - refund.amount });
+    return failed;
   }
 
   private save(intent: CardIntent): CardIntent {

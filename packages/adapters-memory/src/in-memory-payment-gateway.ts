@@ -94,6 +94,11 @@ export class InMemoryPaymentGateway implements PaymentGateway {
     return this.call(() => paymentIntentOutcome(this.network.authenticate(intentId, passed)));
   }
 
+  /** The bank sends a succeeded refund back: it turns `failed` and its amount is refundable again. */
+  async failRefund(refundId: string): Promise<Refund> {
+    return this.call(() => refundOutcome(this.network.failRefund(refundId)));
+  }
+
   /**
    * Once per key, as Stripe: a decline is kept (the card was tried), a refusal is answered and not
    * kept (Stripe keeps nothing for a request it refused before acting).

@@ -328,16 +328,24 @@ describe('Payments (use cases, memory card network)', () => {
   });
 
   describe('refund news', () => {
-    it('settles a pending refund from its event', async () => {
-      const { paidOrder, storefront, find } = await aPayingStore();
+    it('marks a refund that failed after it succeeded as failed, once, and frees its amount', async () => {
+      const { paidOrder, storefront, find, gateway } = await aPayingStore();
       const paid = await paidOrder();
       const order = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
       const { refund } = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'r' });
-      const stored = (await find(order)).payment!.refunds[0]!;
-      const news: Refund = { status: 'failed', refundId: stored.providerRefundId!, intentId: order.payment!.intentId, amount: 100, category: null, reason: 'r' };
-      await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf', news: { refund: news } });
-      const now = await find(order);
-      expect(now.payment!.refunds[0]!.status).to.equal(refund.status === 'succeeded' ? 'succeeded' : 'failed');
+      expect(refund.status).to.equal('succeeded');
+      const news = (status: Refund['status']): Refund => ({ status, refundId: refund.providerRefundId!, intentId: order.payment!.intentId, amount: 100, category: null, reason: 'r' });
+      expect(await gateway.failRefund(refund.providerRefundId!)).to.deep.include(news('failed'));
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf_failed', news: { refund: news('failed') } });
+      const failed = await find(order);
+      expect(failed.payment!.refunds[0]!.status).to.equal('failed');
+      expect(failed.payment).to.deep.include({ status: 'captured', amountRefunded: 0 });
+      // The same news again, and the older `succeeded` arriving late, change nothing.
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf_failed_again', news: { refund: news('failed') } });
+      await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf_late', news: { refund: news('succeeded') } });
+      expect((await find(order)).version).to.equal(failed.version);
+      // What failed may be refunded again.
+      expect((await storefront.refundOrder.execute({ orderId: order.orderId, amount: order.amount, reason: 'all' })).refund.status).to.equal('succeeded');
     });
   });
 
@@ -362,29 +370,61 @@ describe('Payments (use cases, memory card network)', () => {
       expect([...intents].sort()).to.deep.equal([order.payment!.intentId, other.payment!.intentId].sort());
     });
 
-    it('leaves an order placed and its card held when the void cannot reach the provider (503): never rejected unrefunded', async () => {
-      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+    it('rejects at once when the void cannot reach the provider, and the sweeper releases the card once it is back', async () => {
+      const { paidOrder, storefront, gateway, find, kitchenIds, world } = await aPayingStore();
       const order = await paidOrder();
       gateway.available = false;
-      await expectDomainError(storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing' }), 'payment_provider_unavailable');
-      expect((await find(order)).status).to.equal('placed');
+      const rejected = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing' });
+      // The kitchen's word stands; the void is owed (the card is still held) and the sweeper is due.
+      expect({ status: rejected.status, payment: rejected.payment!.status }).to.deep.equal({ status: 'rejected', payment: 'authorized' });
+      expect(await kitchenIds()).not.to.include(order.orderId);
       gateway.available = true;
       expect((await gateway.read(order.payment!.intentId)).status).to.equal('authorized');
-      const rejected = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'rejected', reason: 'closing' });
-      expect(rejected.payment!.status).to.equal('voided');
+      await storefront.paymentSweeper!.sweep();
+      expect((await find(order)).payment!.status, 'not before the check is due').to.equal('authorized');
+      world.clock.advance(2 * MINUTE);
+      await storefront.paymentSweeper!.sweep();
+      expect((await find(order)).payment!.status).to.equal('voided');
+      expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
     });
 
-    it('keeps a cancellation after capture from being stored until the refund is made', async () => {
-      const { paidOrder, storefront, gateway, find } = await aPayingStore();
+    it('stores a cancellation after capture with its whole refund pending while the provider is down; the sweeper makes it once', async () => {
+      const { paidOrder, storefront, gateway, find, world } = await aPayingStore();
       const paid = await paidOrder();
       await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
       gateway.available = false;
-      await expectDomainError(storefront.moveOrder.execute({ orderId: paid.orderId, status: 'cancelled', reason: 'fire' }), 'payment_provider_unavailable');
-      expect((await find(paid)).status).to.equal('accepted');
-      gateway.available = true;
       const cancelled = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'cancelled', reason: 'fire' });
+      expect(cancelled.status).to.equal('cancelled');
       expect(cancelled.payment).to.deep.include({ status: 'refunded', amountRefunded: paid.amount });
+      expect(cancelled.payment!.refunds.map((r) => ({ amount: r.amount, status: r.status }))).to.deep.equal([{ amount: paid.amount, status: 'pending' }]);
+      gateway.available = true;
+      expect(await gateway.read(paid.payment!.intentId)).to.deep.include({ status: 'captured', amountRefunded: 0 });
+      world.clock.advance(2 * MINUTE);
+      await storefront.paymentSweeper!.sweep();
+      await storefront.paymentSweeper!.sweep();
+      expect((await find(paid)).payment!.refunds.map((r) => r.status)).to.deep.equal(['succeeded']);
       expect(await gateway.read(paid.payment!.intentId)).to.deep.include({ status: 'refunded', amountRefunded: paid.amount });
+    });
+
+    it('plans a cancellation again when a staff refund was recorded while it was being stored: together exactly the capture', async () => {
+      let faults!: Faults<MemoryAdapters['orders']>;
+      const store = await aPayingStore({ ports: (adapters) => ((faults = new Faults(adapters.orders)), { orders: faults.target }) });
+      const paid = await store.paidOrder();
+      await store.storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
+      // The cancellation, planned on the accepted order (everything to refund), is held on its way to the store...
+      const storing = faults.hold('applyMove');
+      const cancelling = store.storefront.moveOrder.execute({ orderId: paid.orderId, status: 'cancelled', reason: 'fire' });
+      await storing.reached;
+      // ...while another screen's refund of 100 is recorded and made.
+      await store.storefront.refundOrder.execute({ orderId: paid.orderId, amount: 100, reason: 'cold', idempotencyKey: 'cold' });
+      storing.open();
+      const cancelled = await cancelling;
+      expect(cancelled.status).to.equal('cancelled');
+      expect(cancelled.payment!.refunds.map((r) => [r.amount, r.status])).to.deep.equal([
+        [100, 'succeeded'],
+        [paid.amount - 100, 'succeeded'],
+      ]);
+      expect(await store.gateway.read(paid.payment!.intentId)).to.deep.include({ status: 'refunded', amountRefunded: paid.amount });
     });
 
     it("refunds once when the provider's answer to a refund was not recorded (the sweeper finishes it)", async () => {

@@ -282,6 +282,79 @@ describe('Payments (e2e, Stripe stand-in)', function () {
     });
   });
 
+  describe("the kitchen's word first, the money after", () => {
+    const move = (orderId: string, json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${orderId}/status`, { token: staff, json });
+    /** What the stand-in was asked to refund for the intent: one amount per idempotency key (a retried key refunds once). */
+    const refundedAtProvider = (intentId: string) =>
+      [...new Map(standIn().requests.filter((r) => r.path === '/v1/refunds' && r.params['payment_intent'] === intentId).map((r) => [r.idempotencyKey, Number(r.params['amount'])])).values()].reduce(
+        (sum, amount) => sum + amount,
+        0,
+      );
+    const sweepNow = async (orderId: string) =>
+      h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId }));
+
+    it('rejects at once while the provider is down (the card still held), and the sweeper voids it once the provider is back', async () => {
+      const order = await paidOrder(`down-reject-${Date.now()}`);
+      standIn().mode = 'down';
+      try {
+        const res = await move(order.order_id, { status: 'rejected', reason: 'closing' });
+        expect(res.status, res.text).to.equal(200);
+        expect({ status: res.body.status, payment: res.body.payment.status }).to.deep.equal({ status: 'rejected', payment: 'authorized' });
+      } finally {
+        standIn().mode = 'up';
+      }
+      expect(standIn().intent(order.payment!.payment_intent_id)['status']).to.equal('requires_capture');
+      await sweepNow(order.order_id);
+      expect((await orderOf(h.url, token, order.order_id)).payment!.status).to.equal('voided');
+      expect(standIn().intent(order.payment!.payment_intent_id)['status']).to.equal('canceled');
+    });
+
+    it('cancels after capture while the provider is down with the whole refund pending; the sweeper makes it once', async () => {
+      const order = await paidOrder(`down-cancel-${Date.now()}`);
+      expect((await move(order.order_id, { status: 'accepted' })).status).to.equal(200);
+      standIn().mode = 'down';
+      try {
+        const res = await move(order.order_id, { status: 'cancelled', reason: 'fire' });
+        expect(res.status, res.text).to.equal(200);
+        expect(res.body.payment).to.deep.include({ status: 'refunded', amount_refunded: order.amount });
+        expect(res.body.payment.refunds.map((r: { status: string }) => r.status)).to.deep.equal(['pending']);
+      } finally {
+        standIn().mode = 'up';
+      }
+      expect(refundedAtProvider(order.payment!.payment_intent_id)).to.equal(0);
+      await sweepNow(order.order_id);
+      await sweepNow(order.order_id);
+      expect(refundedAtProvider(order.payment!.payment_intent_id)).to.equal(order.amount);
+      const now = await orderOf(h.url, token, order.order_id);
+      expect(now.payment!.refunds.map((r) => r.status)).to.deep.equal(['succeeded']);
+    });
+
+    it('an acceptance racing a rejection: one wins, and the money follows the winner (a capture the loser made is refunded)', async () => {
+      const order = await paidOrder(`race-${Date.now()}`);
+      standIn().slowMs = 600;
+      standIn().mode = 'slow';
+      let accepting: ReturnType<typeof move>;
+      let rejecting: ReturnType<typeof move>;
+      try {
+        // The capture is on its way to the provider when the rejection comes in on another screen.
+        accepting = move(order.order_id, { status: 'accepted' });
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        rejecting = move(order.order_id, { status: 'rejected', reason: 'out of dough' });
+        await Promise.all([accepting, rejecting]);
+      } finally {
+        standIn().mode = 'up';
+      }
+      const [accepted, rejected] = [await accepting, await rejecting];
+      expect([accepted.status, rejected.status].sort(), `${accepted.text} / ${rejected.text}`).to.deep.equal([200, 409]);
+      const now = await orderOf(h.url, token, order.order_id);
+      const intentId = order.payment!.payment_intent_id;
+      const captured = standIn().intent(intentId)['status'] === 'succeeded' ? order.amount : 0;
+      expect({ captured: now.payment!.amount_captured, refunded: now.payment!.amount_refunded }).to.deep.equal({ captured, refunded: refundedAtProvider(intentId) });
+      if (now.status === 'accepted') expect(refundedAtProvider(intentId)).to.equal(0);
+      else expect({ status: now.status, refunded: refundedAtProvider(intentId) }).to.deep.equal({ status: 'rejected', refunded: captured });
+    });
+  });
+
   describe('refunds', () => {
     it('refuses more than captured (422 refund_exceeds_captured) and an order never captured', async () => {
       const order = await paidOrder(`over-${Date.now()}`);

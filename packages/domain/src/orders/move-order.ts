@@ -6,8 +6,9 @@ import type { Order } from './order.js';
 import { freePlace, noop, notFound } from './order-access.js';
 import { invalidTransition, isOrderStatus, ORDER_STATUSES, parseReason, planMove } from './order-lifecycle.js';
 import type { OrderRepository } from './order-repository.js';
-import { withPayment } from '../payments/payment-moves.js';
+import { giveBack, withPayment } from '../payments/payment-moves.js';
 import type { PaymentDesk } from '../payments/payment-desk.js';
+import { PaymentSettler } from '../payments/payment-settler.js';
 
 /** What the kitchen asks for: a status (validated here), a reason where needed, and If-Match. */
 export interface MoveOrderInput {
@@ -18,12 +19,18 @@ export interface MoveOrderInput {
   readonly expectedVersion?: number | undefined;
 }
 
+/** A move loses its compare-and-set only to a change stored meanwhile; a few attempts always suffice. */
+const MAX_ATTEMPTS = 5;
+
 /**
  * A kitchen move (`POST /api/staff/orders/{order_id}/status`, `orders move`). Of two moves of one
  * order at once exactly one wins; the other is refused (`invalid_transition`, or
- * `precondition_failed` when it said which version it expected), never applied on top.
+ * `precondition_failed` when it said which version it expected), never applied on top. A move that
+ * lost only to a change of the payment (a refund recorded, the provider's news) is planned again.
  */
 export class MoveOrder {
+  private readonly settler: PaymentSettler | null;
+
   constructor(
     private readonly orders: OrderRepository,
     private readonly clock: Clock,
@@ -33,7 +40,9 @@ export class MoveOrder {
     private readonly planner: FulfilmentPlanner | null = null,
     /** Captures on acceptance, gives the money back on a rejection or cancellation (payments on). */
     private readonly desk: PaymentDesk | null = null,
-  ) {}
+  ) {
+    this.settler = desk === null ? null : new PaymentSettler(orders, clock, stored, planner);
+  }
 
   async execute(input: MoveOrderInput): Promise<Order> {
     const issues = new Issues();
@@ -41,19 +50,21 @@ export class MoveOrder {
     const reason = parseReason(input.reason, issues);
     issues.throwIfAny();
     const to = input.status as Order['status'];
-    const order = await this.orders.findById(input.orderId);
+    let order = await this.orders.findById(input.orderId);
     if (order === null) throw notFound();
     if (input.expectedVersion !== undefined && order.version !== input.expectedVersion) throw preconditionFailed(order);
-    const move = await withPayment(this.desk, order, planMove(order, { to, by: 'staff', reason }, this.clock.now()));
-    const moved = await this.orders.applyMove(move);
-    if (moved !== null) {
-      this.stored();
-      await freePlace(this.planner, moved);
-      return moved;
+    for (let attempt = 1; ; attempt++) {
+      const moved = await this.orders.applyMove(await withPayment(this.desk, order, planMove(order, { to, by: 'staff', reason }, this.clock.now())));
+      if (moved !== null) {
+        this.stored();
+        await freePlace(this.planner, moved);
+        return this.desk === null ? moved : giveBack(this.desk, this.settler!, moved).catch(() => moved);
+      }
+      const now: Order = (await this.orders.findById(input.orderId)) ?? order;
+      if (input.expectedVersion !== undefined) throw preconditionFailed(now);
+      if (now.status !== order.status || attempt >= MAX_ATTEMPTS) throw invalidTransition(now, to);
+      order = now;
     }
-    const now = (await this.orders.findById(input.orderId)) ?? order;
-    if (input.expectedVersion !== undefined) throw preconditionFailed(now);
-    throw invalidTransition(now, to);
   }
 }
 

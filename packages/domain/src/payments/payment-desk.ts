@@ -10,7 +10,7 @@ import type { Order } from '../orders/order.js';
 import { planMove, planPaymentChange, type OrderMove } from '../orders/order-lifecycle.js';
 import type { PaymentGateway, PaymentIntentOutcome, Refund } from './payment-gateway.js';
 import { paymentKeys } from './payment-keys.js';
-import { capturedStatus, nextCheck, refundable, withRefunds, type OrderPayment, type RefundRecord } from './order-payment.js';
+import { capturedStatus, nextCheck, PAYMENT_QUIET_MS, refundable, withRefunds, type OrderPayment, type RefundRecord } from './order-payment.js';
 
 /** Why an unpaid order was cancelled by its payment. */
 export type PaymentCancelReason = 'payment_failed' | 'payment_expired';
@@ -83,47 +83,65 @@ export class PaymentDesk {
   }
 
   /**
-   * The payment after the money is given back for an order the kitchen will not cook: an intent not
-   * captured is cancelled (nothing is charged); a captured one is refunded in whole. An intent
-   * captured meanwhile (a capture whose answer was lost) is refunded too.
+   * The payment as stored with a rejection or cancellation, before the provider is told (DECISIONS
+   * "Payments"; docs/decisions.md "The kitchen's word first, the money after"): the move is stored
+   * first, so a capture or a refund racing it can never be undone behind the order's back. An intent
+   * not captured keeps its status with a check due (the void is owed: nextReturn makes it, or the
+   * sweeper after a crash); a captured one records the whole refund, pending, reserving its amount.
    */
-  async release(order: Order, payment: OrderPayment, now: Date): Promise<OrderPayment> {
-    if (payment.status === 'awaiting' || payment.status === 'authorized') {
-      const outcome = await this.gateway.cancel({ intentId: payment.intentId, reason: 'requested_by_customer', idempotencyKey: paymentKeys.void(order.orderId) });
-      if (outcome.status === 'canceled') return { ...payment, status: 'voided', clientSecret: null, checkAt: null };
-      const now_ = await this.gateway.read(payment.intentId);
-      // Cancelled already (the sweeper's expiry, whose answer was lost): nothing is charged.
-      if (now_.status === 'canceled') return { ...payment, status: 'voided', clientSecret: null, checkAt: null };
-      if (now_.status !== 'captured') throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${now_.status}).`);
-      return this.refundAll(order, { ...payment, status: 'captured', amountCaptured: now_.amountCaptured, clientSecret: null }, now);
-    }
-    if (payment.status === 'captured' || payment.status === 'partially_refunded') return this.refundAll(order, payment, now);
-    return payment;
+  planRelease(order: Order, now: Date): OrderPayment | undefined {
+    const payment = order.payment;
+    if (payment === undefined) return undefined;
+    if (voidOwed(payment)) return { ...payment, clientSecret: null, checkAt: new Date(now.getTime() + PAYMENT_QUIET_MS) };
+    if (refundable(payment) <= 0) return payment;
+    return withRefunds(payment, [...payment.refunds, cancellationRecord(order.orderId, refundable(payment), now)], now);
   }
 
-  private async refundAll(order: Order, payment: OrderPayment, now: Date): Promise<OrderPayment> {
-    const amount = refundable(payment);
-    if (amount <= 0) return payment;
-    const refundId = cancellationRefundId(order.orderId);
-    const outcome = await this.gateway.refund({
-      intentId: payment.intentId,
-      amount,
-      reason: 'order cancelled by the kitchen',
-      category: 'requested_by_customer',
-      idempotencyKey: paymentKeys.refund(refundId),
-    });
-    if (outcome.status === 'refused') throw new DomainError('payment_failed', `The payment cannot be refunded (${outcome.refusal}).`);
-    const record: RefundRecord = {
-      refundId,
-      providerRefundId: outcome.refundId,
-      amount,
-      reason: 'order cancelled by the kitchen',
-      status: outcome.status,
-      createdAt: now,
-      fingerprint: 'cancellation',
-    };
-    return withRefunds(payment, [...payment.refunds, record], now);
+  /**
+   * The next step of giving the money back (a PlanChange), planned on the order as it stands, or null
+   * when nothing is owed: the void of a rejected or cancelled order's intent (found captured by a
+   * capture whose answer was lost or that raced the move: its whole refund recorded instead), then
+   * each recorded refund the provider has not answered, asked again under its own key.
+   */
+  async nextReturn(order: Order, now: Date): Promise<OrderMove | null> {
+    const payment = order.payment;
+    if (payment === undefined) return null;
+    if ((order.status === 'rejected' || order.status === 'cancelled') && voidOwed(payment)) return this.voidIntent(order, payment, now);
+    const unasked = payment.refunds.find((record) => record.status === 'pending' && record.providerRefundId === null);
+    return unasked === undefined ? null : askRefund(this.gateway, order, unasked.refundId, now);
   }
+
+  private async voidIntent(order: Order, payment: OrderPayment, now: Date): Promise<OrderMove> {
+    // The expiry's cancel and the kitchen's or customer's void go under keys (and reasons) of their own.
+    const expired = order.reason === 'payment_expired';
+    const outcome = await this.gateway.cancel({
+      intentId: payment.intentId,
+      reason: expired ? 'abandoned' : 'requested_by_customer',
+      idempotencyKey: expired ? paymentKeys.cancel(order.orderId) : paymentKeys.void(order.orderId),
+    });
+    const intent = outcome.status === 'canceled' ? outcome : await this.gateway.read(payment.intentId);
+    // Cancelled (by this call, or by one whose answer was lost): nothing is charged.
+    if (intent.status === 'canceled') return planPaymentChange(order, voided(payment, now), {}, now);
+    if (intent.status !== 'captured') throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${intent.status}).`);
+    const captured: OrderPayment = { ...payment, status: 'captured', amountCaptured: intent.amountCaptured };
+    return planPaymentChange(order, withRefunds(captured, [...payment.refunds, cancellationRecord(order.orderId, refundable(captured), now)], now), {}, now);
+  }
+}
+
+/** An intent not captured whose order no longer wants it: cancelling it is owed. */
+function voidOwed(payment: OrderPayment): boolean {
+  return payment.status === 'awaiting' || payment.status === 'authorized';
+}
+
+function voided(payment: OrderPayment, now: Date): OrderPayment {
+  const next: OrderPayment = { ...payment, status: 'voided', clientSecret: null };
+  return { ...next, checkAt: nextCheck(next, now) };
+}
+
+/** The refund of everything captured when the kitchen will not cook: one per order (its id derives from the order). */
+function cancellationRecord(orderId: string, amount: number, now: Date): RefundRecord {
+  const reason = 'order cancelled by the kitchen';
+  return { refundId: cancellationRefundId(orderId), providerRefundId: null, amount, reason, status: 'pending', createdAt: now, fingerprint: 'cancellation' };
 }
 
 function outcomeIntent(outcome: PaymentIntentOutcome): string {
@@ -138,8 +156,11 @@ function outcomeIntent(outcome: PaymentIntentOutcome): string {
  */
 export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: Date): OrderMove | null {
   const payment = order.payment;
-  if (payment === undefined || order.status !== 'awaiting_payment' || outcome.status === 'refused' || outcome.intentId !== payment.intentId) {
-    return null;
+  if (payment === undefined || outcome.status === 'refused' || outcome.intentId !== payment.intentId) return null;
+  if (order.status !== 'awaiting_payment') {
+    // The void a rejection or cancellation owes, made (its answer may not have been recorded yet).
+    const owed = (order.status === 'rejected' || order.status === 'cancelled') && voidOwed(payment);
+    return owed && outcome.status === 'canceled' ? planPaymentChange(order, voided(payment, now), {}, now) : null;
   }
   if (outcome.status === 'authorized' || outcome.status === 'captured') {
     const authorized: OrderPayment = { ...payment, status: 'authorized', clientSecret: null, checkAt: null };
@@ -149,8 +170,19 @@ export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: D
   return null;
 }
 
-/** The move that cancels an order whose payment never came: nothing was charged. */
-export function cancelUnpaid(order: Order, reason: PaymentCancelReason, now: Date): OrderMove {
+/**
+ * The move that cancels an order left unpaid past its window (`payment_expired`), stored before its
+ * intent is cancelled (so that an authorization racing it can no longer place the order): the void
+ * is owed (nextReturn makes it).
+ */
+export function expireUnpaid(order: Order, now: Date): OrderMove {
+  const payment = order.payment!;
+  const owed: OrderPayment = { ...payment, clientSecret: null, checkAt: new Date(now.getTime() + PAYMENT_QUIET_MS) };
+  return { ...planMove(order, { to: 'cancelled', by: 'payment', reason: 'payment_expired' }, now), payment: owed };
+}
+
+/** The move that cancels an order whose intent the provider has cancelled: nothing was charged. */
+function cancelUnpaid(order: Order, reason: PaymentCancelReason, now: Date): OrderMove {
   const payment = order.payment!;
   const status = reason === 'payment_expired' ? 'voided' : 'failed';
   return { ...planMove(order, { to: 'cancelled', by: 'payment', reason }, now), payment: { ...payment, status, clientSecret: null, checkAt: null } };
@@ -158,7 +190,7 @@ export function cancelUnpaid(order: Order, reason: PaymentCancelReason, now: Dat
 
 /**
  * What a refund as the provider now has it means for the order: its record settled (`pending` →
- * `succeeded` or `failed`; a failed refund's amount may be refunded again), or null when nothing
+ * `succeeded` or `failed`, `succeeded` → `failed`; a failed refund's amount may be refunded again), or null when nothing
  * changes. The record is found by the provider's id, or (when our answer was lost) as the one
  * pending record without it of the same amount.
  */
@@ -173,7 +205,10 @@ export function settleRefund(order: Order, refund: Refund, now: Date): OrderMove
   }
   const record = payment.refunds[index]!;
   if (record.status === refund.status && record.providerRefundId === refund.refundId) return null;
-  if (record.status !== 'pending' && record.providerRefundId !== null) return null;
+  // Settled once, it changes again only from succeeded to failed: a refund can fail after it
+  // succeeded (the card closed meanwhile); its amount may then be refunded again.
+  const settled = record.status !== 'pending' && record.providerRefundId !== null;
+  if (settled && !(record.status === 'succeeded' && refund.status === 'failed')) return null;
   const refunds = payment.refunds.map((r, i) => (i === index ? { ...r, providerRefundId: refund.refundId, status: refund.status } : r));
   return planPaymentChange(order, withRefunds(payment, refunds, now), {}, now);
 }

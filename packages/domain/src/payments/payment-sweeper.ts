@@ -3,15 +3,16 @@
  * it takes the orders due a check (an awaiting payment past its window or quiet for 2 minutes, a
  * refund the provider has not answered or settled), at most a batch, each under a lease so that one
  * instance at a time reads it, and reads the provider: the same transitions as the events. An
- * awaiting payment past its window is cancelled at the provider, then the order (`payment_expired`).
+ * awaiting payment past its window cancels the order (`payment_expired`), then its intent; a void
+ * or refund a rejection or cancellation owes and the provider never answered is asked again.
  */
 import type { BackgroundTasks } from '../shared/background-tasks.js';
 import type { Clock } from '../shared/security.js';
 import { clearTimer, setTimer } from '../shared/timers.js';
 import type { Order } from '../orders/order.js';
 import type { OrderPayments } from './order-payments.js';
-import { askRefund, cancelUnpaid, settleIntent, settleRefund, type PaymentDesk } from './payment-desk.js';
-import { paymentKeys } from './payment-keys.js';
+import { expireUnpaid, settleIntent, settleRefund, type PaymentDesk } from './payment-desk.js';
+import { giveBack } from './payment-moves.js';
 import type { PaymentSettler } from './payment-settler.js';
 
 export interface PaymentSweeperOptions {
@@ -92,18 +93,14 @@ export class PaymentSweeper {
 
   /** Reads the provider for one order and applies what it says. */
   async check(order: Order): Promise<Order> {
-    const payment = order.payment;
-    if (payment === undefined) return order;
+    if (order.payment === undefined) return order;
     if (order.status === 'awaiting_payment') return this.checkAwaiting(order);
-    let current = order;
-    for (const record of payment.refunds) {
-      if (record.status !== 'pending') continue;
-      if (record.providerRefundId === null) {
-        current = await this.settler.apply(current, (o, now) => askRefund(this.desk.gateway, o, record.refundId, now));
-      } else {
-        const refund = await this.desk.gateway.readRefund(record.providerRefundId);
-        current = await this.settler.apply(current, (o, now) => settleRefund(o, refund, now));
-      }
+    // What a rejection or cancellation owes (a void, a refund the provider never answered), then each refund's news.
+    let current = await giveBack(this.desk, this.settler, order);
+    for (const record of current.payment!.refunds) {
+      if (record.status !== 'pending' || record.providerRefundId === null) continue;
+      const refund = await this.desk.gateway.readRefund(record.providerRefundId);
+      current = await this.settler.apply(current, (o, now) => settleRefund(o, refund, now));
     }
     return current;
   }
@@ -113,12 +110,9 @@ export class PaymentSweeper {
     const outcome = await this.desk.gateway.read(payment.intentId);
     const now = this.clock.now();
     if (settleIntent(order, outcome, now) !== null || now.getTime() < payment.payBy.getTime()) return this.settler.settle(order, { intent: outcome });
-    // The window has passed unpaid: the intent is cancelled first, so that it can no longer be paid.
-    const cancelled = await this.desk.gateway.cancel({ intentId: payment.intentId, reason: 'abandoned', idempotencyKey: paymentKeys.cancel(order.orderId) });
-    if (cancelled.status !== 'canceled') {
-      // Paid at the last moment (the cancel was refused): read it again and settle what it is.
-      return this.settler.settle(order, { intent: await this.desk.gateway.read(payment.intentId) });
-    }
-    return this.settler.apply(order, (current, at) => (current.status === 'awaiting_payment' ? cancelUnpaid(current, 'payment_expired', at) : null));
+    // The window has passed unpaid: the order is cancelled first (an authorization racing it can then
+    // no longer place it), then its intent, so that it can no longer be paid.
+    const expired = await this.settler.apply(order, (current, at) => (current.status === 'awaiting_payment' ? expireUnpaid(current, at) : null));
+    return expired.status === 'cancelled' ? giveBack(this.desk, this.settler, expired) : expired;
   }
 }
