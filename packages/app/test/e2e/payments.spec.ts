@@ -78,6 +78,25 @@ async function kitchenIds(base: string, staff: string): Promise<string[]> {
   return (res.body.orders as OrderJson[]).map((o) => o.order_id);
 }
 
+/** What the stand-in was asked to refund for the intent: one amount per idempotency key (a retried key refunds once). */
+function refundedBy(standIn: StripeStandIn, intentId: string): number {
+  const byKey = new Map(standIn.requests.filter((r) => r.path === '/v1/refunds' && r.params['payment_intent'] === intentId).map((r) => [r.idempotencyKey, Number(r.params['amount'])]));
+  return [...byKey.values()].reduce((sum, amount) => sum + amount, 0);
+}
+
+/** Runs `race` with the stand-in acting only after `ms` on each call, so requests overlap at the provider. */
+async function withSlowProvider<T>(standIn: StripeStandIn, ms: number, race: () => Promise<T>): Promise<T> {
+  standIn.slowMs = ms;
+  standIn.mode = 'slow';
+  try {
+    return await race();
+  } finally {
+    standIn.mode = 'up';
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('Payments (e2e, Stripe stand-in)', function () {
   this.timeout(30_000);
   const { h, standIn, webhookUrl } = usePayingServer();
@@ -284,12 +303,7 @@ describe('Payments (e2e, Stripe stand-in)', function () {
 
   describe("the kitchen's word first, the money after", () => {
     const move = (orderId: string, json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${orderId}/status`, { token: staff, json });
-    /** What the stand-in was asked to refund for the intent: one amount per idempotency key (a retried key refunds once). */
-    const refundedAtProvider = (intentId: string) =>
-      [...new Map(standIn().requests.filter((r) => r.path === '/v1/refunds' && r.params['payment_intent'] === intentId).map((r) => [r.idempotencyKey, Number(r.params['amount'])])).values()].reduce(
-        (sum, amount) => sum + amount,
-        0,
-      );
+    const refundedAtProvider = (intentId: string) => refundedBy(standIn(), intentId);
     const sweepNow = async (orderId: string) =>
       h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId }));
 
@@ -331,20 +345,12 @@ describe('Payments (e2e, Stripe stand-in)', function () {
 
     it('an acceptance racing a rejection: one wins, and the money follows the winner (a capture the loser made is refunded)', async () => {
       const order = await paidOrder(`race-${Date.now()}`);
-      standIn().slowMs = 600;
-      standIn().mode = 'slow';
-      let accepting: ReturnType<typeof move>;
-      let rejecting: ReturnType<typeof move>;
-      try {
+      const [accepted, rejected] = await withSlowProvider(standIn(), 600, async () => {
         // The capture is on its way to the provider when the rejection comes in on another screen.
-        accepting = move(order.order_id, { status: 'accepted' });
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        rejecting = move(order.order_id, { status: 'rejected', reason: 'out of dough' });
-        await Promise.all([accepting, rejecting]);
-      } finally {
-        standIn().mode = 'up';
-      }
-      const [accepted, rejected] = [await accepting, await rejecting];
+        const accepting = move(order.order_id, { status: 'accepted' });
+        await pause(150);
+        return Promise.all([accepting, move(order.order_id, { status: 'rejected', reason: 'out of dough' })]);
+      });
       expect([accepted.status, rejected.status].sort(), `${accepted.text} / ${rejected.text}`).to.deep.equal([200, 409]);
       const now = await orderOf(h.url, token, order.order_id);
       const intentId = order.payment!.payment_intent_id;
@@ -580,6 +586,59 @@ describe('Payments across two instances (e2e, Stripe stand-in)', function () {
     for (const answer of answers) expect([200, 503]).to.include(answer.status);
     const seen = await call(b.url, `/api/orders/${placed.body.order_id}`, { token });
     expect(seen.body).to.deep.include({ status: 'placed', version: 2 });
+  });
+});
+
+describe('Payments: moves and events racing across two instances (e2e, Stripe stand-in)', function () {
+  this.timeout(60_000);
+  const two = useTwoPayingInstances('storefront_payments_races');
+
+  async function setUp() {
+    const [a, b] = two.servers();
+    const standIn = two.standIn();
+    const token = await customerToken(a.url);
+    const staff = await staffToken(b.url);
+    const productId = (await availableProducts(a.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const placed = await call(a.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] } });
+    expect(placed.status, placed.text).to.equal(201);
+    const order = placed.body as OrderJson;
+    const intentId = order.payment!.payment_intent_id;
+    const tell = (server: ComposedServer) => standIn.postEvent(`${server.url}/api/payments/stripe/webhook`, standIn.signedEvent('payment_intent.amount_capturable_updated', intentId));
+    return { a, b, standIn, token, staff, order, intentId, tell };
+  }
+
+  it('accepted on one instance, rejected on the other at once: one wins, and the money follows it', async () => {
+    const { a, b, standIn, token, staff, order, intentId, tell } = await setUp();
+    standIn.confirm(intentId, 'pm_card_visa');
+    expect((await tell(b)).status).to.equal(200);
+    const move = (server: ComposedServer, json: Record<string, unknown>) => call(server.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json });
+    const answers = await withSlowProvider(standIn, 600, async () => {
+      const accepting = move(a, { status: 'accepted' });
+      await pause(150);
+      return Promise.all([accepting, move(b, { status: 'rejected', reason: 'out of dough' })]);
+    });
+    expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join(' / ')).to.deep.equal([200, 409]);
+    const now = await orderOf(b.url, token, order.order_id);
+    const captured = standIn.intent(intentId)['status'] === 'succeeded' ? order.amount : 0;
+    expect({ captured: now.payment!.amount_captured, refunded: now.payment!.amount_refunded }).to.deep.equal({ captured, refunded: refundedBy(standIn, intentId) });
+    expect(refundedBy(standIn, intentId)).to.equal(now.status === 'accepted' ? 0 : captured);
+  });
+
+  it("the owner's cancel on one instance, the 'authorized' event on the other meanwhile: cancelled, the card released, never in the kitchen", async () => {
+    const { a, b, standIn, token, staff, order, intentId, tell } = await setUp();
+    standIn.confirm(intentId, 'pm_card_visa');
+    const [cancelled, event] = await withSlowProvider(standIn, 600, async () => {
+      const cancelling = call(a.url, `/api/orders/${order.order_id}/cancel`, { token, method: 'POST' });
+      await pause(150);
+      // Stripe's event, sent as the intent stood when the customer paid (before our void acted).
+      return Promise.all([cancelling, tell(b)]);
+    });
+    expect(cancelled.status, cancelled.text).to.equal(200);
+    expect(event.status).to.equal(200);
+    const now = await orderOf(b.url, token, order.order_id);
+    expect({ status: now.status, payment: now.payment!.status }).to.deep.equal({ status: 'cancelled', payment: 'voided' });
+    expect(standIn.intent(intentId)['status']).to.equal('canceled');
+    expect(await kitchenIds(b.url, staff)).not.to.include(order.order_id);
   });
 });
 
