@@ -133,6 +133,11 @@ export class CardNetwork {
     return refund;
   }
 
+  /** The intent's refunds, oldest first. */
+  refundsOf(intentId: string): readonly CardRefund[] {
+    return [...this.refunds.values()].filter((refund) => refund.payment_intent === intentId);
+  }
+
   /** What Stripe.js does with the client secret: confirm with a card (or a server-side confirm). */
   confirm(id: string, paymentMethod: string): CardIntent {
     const intent = this.intent(id);

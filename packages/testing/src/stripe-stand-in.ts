@@ -103,8 +103,27 @@ export class StripeStandIn {
     return this.intentJson(this.network.intent(intentId), false);
   }
 
+  /** The intent's refunds as Stripe's API shows them, oldest first. */
+  refunds(intentId: string): Record<string, unknown>[] {
+    return this.network.refundsOf(intentId).map((refund) => this.refundJson(refund));
+  }
+
+  /** The card's bank sends a succeeded refund back: it turns `failed` (Stripe then sends `refund.failed`). */
+  failRefund(refundId: string): void {
+    this.network.failRefund(refundId);
+  }
+
+  /** An event about the refund as it stands (`refund.updated`, `refund.failed`), signed as signedEvent signs. */
+  signedRefundEvent(type: string, refundId: string, options: { secret?: string; timestamp?: number; id?: string } = {}): SignedEvent {
+    return this.signed(type, this.refundJson(this.network.refund(refundId)), options);
+  }
+
   /** An event about the intent as it stands (`payment_intent.succeeded`, ...), signed with `secret` at `timestamp` (unix seconds). */
   signedEvent(type: string, intentId: string, options: { secret?: string; timestamp?: number; id?: string } = {}): SignedEvent {
+    return this.signed(type, this.intent(intentId), options);
+  }
+
+  private signed(type: string, object: Record<string, unknown>, options: { secret?: string; timestamp?: number; id?: string }): SignedEvent {
     const event = {
       id: options.id ?? `evt_${randomHex(12)}`,
       object: 'event',
@@ -114,7 +133,7 @@ export class StripeStandIn {
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
-      data: { object: this.intent(intentId) },
+      data: { object },
     };
     const body = JSON.stringify(event);
     return { body, signature: signStripePayload(body, options.secret ?? this.webhookSecret, options.timestamp) };

@@ -301,6 +301,43 @@ describe('Payments (e2e, Stripe stand-in)', function () {
     });
   });
 
+  describe('what the provider decides', () => {
+    it('refuses to accept an order whose intent can no longer be captured (422 payment_failed); it stays placed, and the rejection records it voided', async () => {
+      const order = await paidOrder(`lapsed-${Date.now()}`);
+      const intentId = order.payment!.payment_intent_id;
+      // Cancelled on Stripe's side (the Dashboard, or a hold that lapsed), no event received.
+      const canceled = await fetch(`${standIn().url}/v1/payment_intents/${intentId}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${standIn().apiKey}` } });
+      expect(canceled.status).to.equal(200);
+      const move = (json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json });
+      expectError(await move({ status: 'accepted' }), 422, 'payment_failed');
+      expect((await orderOf(h.url, token, order.order_id)).status).to.equal('placed');
+      const rejected = await move({ status: 'rejected', reason: 'payment lapsed' });
+      expect(rejected.status, rejected.text).to.equal(200);
+      expect(rejected.body.payment).to.deep.include({ status: 'voided', amount_captured: 0 });
+    });
+
+    it("settles a refund from Stripe's events: one that fails after it succeeded frees its amount, once", async () => {
+      const order = await paidOrder(`refund-failed-${Date.now()}`);
+      await call(h.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json: { status: 'accepted' } });
+      const refund = (amount: number, key: string) =>
+        call(h.url, `/api/staff/orders/${order.order_id}/refunds`, { token: staff, json: { amount, reason: 'cold' }, headers: { 'Idempotency-Key': key } });
+      const made = await refund(100, 'first');
+      expect(made.body).to.deep.include({ amount: 100, status: 'succeeded' });
+      const intentId = order.payment!.payment_intent_id;
+      const providerRefundId = standIn().refunds(intentId)[0]!['id'] as string;
+      standIn().failRefund(providerRefundId);
+      const event = standIn().signedRefundEvent('refund.failed', providerRefundId);
+      for (let i = 0; i < 2; i++) expect((await standIn().postEvent(webhookUrl(), event)).status).to.equal(200);
+      const failed = await orderOf(h.url, token, order.order_id);
+      expect(failed.payment).to.deep.include({ status: 'captured', amount_refunded: 0 });
+      expect(failed.payment!.refunds.map((r) => r.status)).to.deep.equal(['failed']);
+      // A later `refund.updated` with the same failed refund (another event id) changes nothing; the amount may be refunded again.
+      expect((await standIn().postEvent(webhookUrl(), standIn().signedRefundEvent('refund.updated', providerRefundId))).status).to.equal(200);
+      expect((await orderOf(h.url, token, order.order_id)).version).to.equal(failed.version);
+      expect((await refund(order.amount, 'again')).body).to.deep.include({ amount: order.amount, status: 'succeeded' });
+    });
+  });
+
   describe("the kitchen's word first, the money after", () => {
     const move = (orderId: string, json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${orderId}/status`, { token: staff, json });
     const refundedAtProvider = (intentId: string) => refundedBy(standIn(), intentId);
