@@ -79,6 +79,7 @@ export function refundOutcome(refund: RefundView): Refund {
     amount: refund.amount,
     category: refund.reason !== null && CATEGORIES.has(refund.reason) ? (refund.reason as RefundCategory) : null,
     reason: refund.metadata['reason'] ?? '',
+    reference: refund.metadata['refund_id'] ?? null,
   };
 }
 

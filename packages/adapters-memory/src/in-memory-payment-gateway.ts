@@ -73,10 +73,10 @@ export class InMemoryPaymentGateway implements PaymentGateway {
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const { intentId, amount, category } = request;
+    const { intentId, amount, category, reference } = request;
     const reason = request.reason.slice(0, METADATA_VALUE_MAX);
-    return this.once<RefundOutcome>(request.idempotencyKey, ['refund', intentId, amount, reason, category ?? null], () =>
-      refundOutcome(this.network.createRefund({ paymentIntent: intentId, amount, reason: category ?? null, metadata: { reason } })),
+    return this.once<RefundOutcome>(request.idempotencyKey, ['refund', intentId, amount, reason, category ?? null, reference], () =>
+      refundOutcome(this.network.createRefund({ paymentIntent: intentId, amount, reason: category ?? null, metadata: { reason, refund_id: reference } })),
     );
   }
 

@@ -57,7 +57,7 @@ export class StripePaymentGateway implements PaymentGateway {
     const params: Stripe.RefundCreateParams = {
       payment_intent: request.intentId,
       amount: request.amount,
-      metadata: { reason: request.reason.slice(0, METADATA_VALUE_MAX) },
+      metadata: { reason: request.reason.slice(0, METADATA_VALUE_MAX), refund_id: request.reference },
       ...(request.category === undefined ? {} : { reason: request.category }),
     };
     try {

@@ -60,7 +60,7 @@ describe('stripeEventInput', () => {
     expect(stripeEventInput(intentEvent('payment_intent.canceled', cancelled)).news).to.deep.include({ intent: { intentId: cancelled, orderId: 'ord_evt_cancel', amount: 1_200, currency: 'EUR', status: 'canceled', expired: false } });
     const captured = await authorized('ord_evt_capt');
     await gateway.capture({ intentId: captured, idempotencyKey: paymentKeys.capture('ord_evt_capt') });
-    await gateway.refund({ intentId: captured, amount: 200, reason: 'cold', idempotencyKey: paymentKeys.refund('rf_evt_capt') });
+    await gateway.refund({ intentId: captured, amount: 200, reason: 'cold', reference: 'rf_evt_capt', idempotencyKey: paymentKeys.refund('rf_evt_capt') });
     const news = stripeEventInput(intentEvent('payment_intent.succeeded', captured)).news;
     expect(news).to.deep.include({ intent: { intentId: captured, orderId: 'ord_evt_capt', amount: 1_200, currency: 'EUR', status: 'captured', amountCaptured: 1_200, amountRefunded: 0 } });
   });
@@ -68,7 +68,7 @@ describe('stripeEventInput', () => {
   it('reads refund.created, refund.updated, refund.failed and charge.refund.updated as news of the refund', async () => {
     const intentId = await authorized('ord_evt_refund');
     await gateway.capture({ intentId, idempotencyKey: paymentKeys.capture('ord_evt_refund') });
-    const refund = await gateway.refund({ intentId, amount: 300, reason: 'Wrong topping', idempotencyKey: paymentKeys.refund('rf_evt_refund') });
+    const refund = await gateway.refund({ intentId, amount: 300, reason: 'Wrong topping', reference: 'rf_evt_refund', idempotencyKey: paymentKeys.refund('rf_evt_refund') });
     if (refund.status === 'refused') throw new Error('the refund was refused');
     const object = await refundJson(refund.refundId);
     for (const type of ['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']) {
@@ -77,14 +77,14 @@ describe('stripeEventInput', () => {
     }
     const failed = stripeEventInput(eventOf('refund.failed', { ...object, status: 'failed' })).news;
     expect(failed).to.have.nested.property('refund.status', 'failed');
-    expect(failed).to.deep.include({ refund: { status: 'failed', refundId: refund.refundId, intentId, amount: 300, category: null, reason: 'Wrong topping' } });
+    expect(failed).to.deep.include({ refund: { status: 'failed', refundId: refund.refundId, intentId, amount: 300, category: null, reason: 'Wrong topping', reference: 'rf_evt_refund' } });
   });
 
   it('reads charge.refunded by its newest refund, and as no news when the charge lists none', async () => {
     const intentId = await authorized('ord_evt_charge');
     await gateway.capture({ intentId, idempotencyKey: paymentKeys.capture('ord_evt_charge') });
-    const first = await gateway.refund({ intentId, amount: 100, reason: 'one', idempotencyKey: paymentKeys.refund('rf_evt_c1') });
-    const second = await gateway.refund({ intentId, amount: 200, reason: 'two', idempotencyKey: paymentKeys.refund('rf_evt_c2') });
+    const first = await gateway.refund({ intentId, amount: 100, reason: 'one', reference: 'rf_evt_c1', idempotencyKey: paymentKeys.refund('rf_evt_c1') });
+    const second = await gateway.refund({ intentId, amount: 200, reason: 'two', reference: 'rf_evt_c2', idempotencyKey: paymentKeys.refund('rf_evt_c2') });
     if (first.status === 'refused' || second.status === 'refused') throw new Error('a refund was refused');
     const charge = { id: 'ch_evt', object: 'charge', amount: 1_200, amount_refunded: 300, payment_intent: intentId, refunded: false };
     const refunds = { object: 'list', data: [await refundJson(second.refundId), await refundJson(first.refundId)], has_more: false, url: '/v1/charges/ch_evt/refunds' };

@@ -29,15 +29,15 @@ describe('StripePaymentGateway', () => {
     expect(created).to.include({ currency: 'EUR', orderId: 'ord_wire', status: 'awaiting' });
   });
 
-  it("sends Stripe's refund reason only when it is one of Stripe's, and the staff's words as metadata", async () => {
+  it("sends Stripe's refund reason only when it is one of Stripe's, and the staff's words and our refund's id as metadata", async () => {
     const g = gateway();
     const intent = await g.authorize({ ...order('ord_refund'), paymentMethod: 'pm_card_visa' });
     await g.capture({ intentId: intent.intentId, idempotencyKey: paymentKeys.capture('ord_refund') });
     const from = standIn.requests.length;
-    await g.refund({ intentId: intent.intentId, amount: 500, reason: 'Wrong topping', idempotencyKey: paymentKeys.refund('rfd_w') });
-    await g.refund({ intentId: intent.intentId, amount: 500, reason: 'Ordered twice', category: 'duplicate', idempotencyKey: paymentKeys.refund('rfd_d') });
+    await g.refund({ intentId: intent.intentId, amount: 500, reason: 'Wrong topping', reference: 'rfd_w', idempotencyKey: paymentKeys.refund('rfd_w') });
+    await g.refund({ intentId: intent.intentId, amount: 500, reason: 'Ordered twice', category: 'duplicate', reference: 'rfd_d', idempotencyKey: paymentKeys.refund('rfd_d') });
     const [plain, categorized] = standIn.requests.slice(from).map((request) => request.params);
-    expect(plain).to.deep.equal({ payment_intent: intent.intentId, amount: '500', 'metadata[reason]': 'Wrong topping' });
+    expect(plain).to.deep.equal({ payment_intent: intent.intentId, amount: '500', 'metadata[reason]': 'Wrong topping', 'metadata[refund_id]': 'rfd_w' });
     expect(categorized).to.include({ reason: 'duplicate', 'metadata[reason]': 'Ordered twice' });
   });
 

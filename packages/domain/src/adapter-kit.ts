@@ -191,7 +191,7 @@ export { paymentKeys } from './payments/payment-keys.js';
 export { ORDER_PAYMENT_STATUSES, nextCheck, refundable, withRefunds } from './payments/order-payment.js';
 export type { OrderPayment, OrderPaymentStatus, PaymentChangeNote, RefundRecord, RefundStatus } from './payments/order-payment.js';
 export type { OrderPayments } from './payments/order-payments.js';
-export { cancellationRefundId, PaymentDesk } from './payments/payment-desk.js';
+export { CANCELLATION_REFUND_ATTEMPTS, cancellationRefundId, PaymentDesk } from './payments/payment-desk.js';
 export type { PaymentNews } from './payments/payment-settler.js';
 export type { ProviderEventInput, ProviderEventResult } from './payments/take-provider-event.js';
 export type { RefundOrderInput, RefundOrderResult } from './payments/refund-order.js';

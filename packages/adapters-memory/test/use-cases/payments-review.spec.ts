@@ -8,69 +8,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { isDomainError } from '@storefront/domain';
 import { expectDomainError } from '@storefront/testing';
-import type { Order } from '@storefront/domain';
-import type { PaymentIntentOutcome } from '@storefront/domain/adapter-kit';
-import type { StorefrontOptions } from '@storefront/domain';
-import { InMemoryPaymentGateway } from '../../src/index.js';
-import { aWorld, withMenu, type World } from './world.js';
-
-const MINUTE = 60_000;
-
-/** Holds a call after it ran: `reached` once it ran, `open()` lets its answer go back. */
-function gate() {
-  let arrive!: () => void;
-  let release!: () => void;
-  const reached = new Promise<void>((resolve) => (arrive = resolve));
-  const opened = new Promise<void>((resolve) => (release = resolve));
-  return { reached, open: () => release(), pass: async () => (arrive(), opened) };
-}
-
-/** Wraps `gateway[method]` so that its first call matching `when` is held after the provider acted. */
-function holdAfter<K extends 'capture' | 'cancel' | 'refund' | 'read'>(
-  gateway: InMemoryPaymentGateway,
-  method: K,
-  when: (request: Parameters<InMemoryPaymentGateway[K]>[0]) => boolean = () => true,
-) {
-  const g = gate();
-  const inner = (gateway[method] as (r: unknown) => Promise<unknown>).bind(gateway);
-  let used = false;
-  (gateway as unknown as Record<string, unknown>)[method] = async (request: never) => {
-    const answer = await inner(request);
-    if (!used && when(request)) {
-      used = true;
-      await g.pass();
-    }
-    return answer;
-  };
-  return g;
-}
-
-async function aPayingStore(options: { windowMs?: number; store?: StorefrontOptions } = {}) {
-  let clockOf: () => Date = () => new Date();
-  const gateway = new InMemoryPaymentGateway({ clock: { now: () => clockOf() } });
-  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE }, ...options.store }, () => ({ paymentGateway: gateway }));
-  const adapters = world.adapters;
-  clockOf = () => world.clock.now();
-  const { soup } = await withMenu(world);
-  const owner = await world.storefront.registerCustomer.execute({ email: 'paula@example.com', name: 'Paula', password: 'paula-password' });
-  const storefront = world.storefront;
-  let events = 0;
-  const place = async (): Promise<Order> =>
-    (await storefront.placeOrder.execute({ customerId: owner.customerId, items: [{ productId: soup.productId, quantity: 2 }] })).order;
-  const tellNews = async (news: PaymentIntentOutcome) => storefront.takeProviderEvent!.execute({ eventId: `evt_${++events}`, news: { intent: news } });
-  const tell = async (order: Order) => tellNews(await gateway.read(order.payment!.intentId));
-  const pay = async (order: Order, card = 'pm_card_visa'): Promise<PaymentIntentOutcome> => gateway.confirm(order.payment!.intentId, card);
-  const find = async (order: Order): Promise<Order> => (await adapters.orders.findById(order.orderId))!;
-  const kitchenIds = async (): Promise<string[]> => (await storefront.listKitchenOrders.execute({})).items.map((o) => o.orderId);
-  const paidOrder = async (): Promise<Order> => {
-    const order = await place();
-    await pay(order);
-    await tell(order);
-    return find(order);
-  };
-  const intentOf = async (order: Order) => (await gateway.read(order.payment!.intentId)) as PaymentIntentOutcome & { amountRefunded?: number; amountCaptured?: number };
-  return { world, adapters, storefront, gateway, owner, place, tell, tellNews, pay, find, kitchenIds, paidOrder, intentOf };
-}
+import { aPayingStore, expectMoneyMatchesKitchen, holdAfter, MINUTE } from './paying-store.js';
 
 /**
  * An order past its payment window: the sweeper has read its intent (still unpaid) and is held
@@ -85,22 +23,6 @@ async function paidWhileSweeping() {
   await read.reached;
   const authorizedNews = await store.pay(order);
   return { ...store, order, read, sweeping, authorizedNews };
-}
-
-/** What the kitchen still cooks: the money it captured must stay with it. */
-const COOKED = ['accepted', 'preparing', 'ready', 'completed'];
-
-/**
- * The order's books and the provider's money agree, and they agree with what the kitchen does: an
- * order it cooks keeps its capture; one it does not has everything captured given back (pending
- * refunds count, as the order shows them, once the provider has acted on them).
- */
-function expectMoneyMatchesKitchen(order: Order, intent: PaymentIntentOutcome & { amountRefunded?: number; amountCaptured?: number }) {
-  const provider = { captured: intent.amountCaptured ?? 0, refunded: intent.amountRefunded ?? 0 };
-  const books = { captured: order.payment!.amountCaptured, refunded: order.payment!.amountRefunded };
-  expect(books, `the order's books (${order.status}, payment ${order.payment!.status}) against the provider's (${intent.status})`).to.deep.equal(provider);
-  if (COOKED.includes(order.status)) expect(provider.refunded, 'an order the kitchen cooks keeps its capture').to.equal(0);
-  else expect(provider.refunded, `a ${order.status} order has its capture given back`).to.equal(provider.captured);
 }
 
 // Found by review (docs/payments-review.md) and fixed by storing the kitchen's or customer's word

@@ -8,52 +8,10 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order } from '@storefront/domain';
 import { isDomainError } from '@storefront/domain';
-import type { PaymentIntentOutcome, Refund } from '@storefront/domain/adapter-kit';
-import { expectDomainError } from '@storefront/testing';
-import type { StorefrontOptions, StorefrontPorts } from '@storefront/domain';
-import { Faults } from '@storefront/testing';
-import { InMemoryPaymentGateway, type MemoryAdapters } from '../../src/index.js';
-import { aWorld, withMenu, type World } from './world.js';
-
-const MINUTE = 60_000;
-
-async function aPayingStore(options: { windowMs?: number; store?: StorefrontOptions; ports?: (adapters: MemoryAdapters) => Partial<StorefrontPorts> } = {}) {
-  // The card network reads the world's clock, made with the world.
-  let clockOf: () => Date = () => new Date();
-  const gateway = new InMemoryPaymentGateway({ clock: { now: () => clockOf() } });
-  const world: World = aWorld({ payments: { windowMs: options.windowMs ?? 15 * MINUTE }, ...options.store }, (adapters) => ({
-    paymentGateway: gateway,
-    ...options.ports?.(adapters),
-  }));
-  const adapters = world.adapters;
-  clockOf = () => world.clock.now();
-  const { soup, pizza } = await withMenu(world);
-  const owner = await world.storefront.registerCustomer.execute({ email: 'paula@example.com', name: 'Paula', password: 'paula-password' });
-  const storefront = world.storefront;
-  let events = 0;
-  const place = async (key?: string): Promise<Order> =>
-    (
-      await storefront.placeOrder.execute({
-        customerId: owner.customerId,
-        items: [{ productId: soup.productId, quantity: 2 }],
-        ...(key === undefined ? {} : { idempotencyKey: key }),
-      })
-    ).order;
-  /** The provider's event about the intent as it now stands (a fresh event id each time, unless given). */
-  const tell = async (order: Order, eventId = `evt_${++events}`) =>
-    storefront.takeProviderEvent!.execute({ eventId, news: { intent: await gateway.read(order.payment!.intentId) } });
-  const pay = async (order: Order, card = 'pm_card_visa'): Promise<PaymentIntentOutcome> => gateway.confirm(order.payment!.intentId, card);
-  const find = async (order: Order): Promise<Order> => (await adapters.orders.findById(order.orderId))!;
-  const kitchenIds = async (): Promise<string[]> => (await storefront.listKitchenOrders.execute({})).items.map((o) => o.orderId);
-  /** Placed and paid: in the kitchen. */
-  const paidOrder = async (): Promise<Order> => {
-    const order = await place();
-    await pay(order);
-    await tell(order);
-    return find(order);
-  };
-  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, pay, find, kitchenIds, paidOrder };
-}
+import type { Refund } from '@storefront/domain/adapter-kit';
+import { expectDomainError, Faults } from '@storefront/testing';
+import type { MemoryAdapters } from '../../src/index.js';
+import { aPayingStore, MINUTE } from './paying-store.js';
 
 describe('Payments (use cases, memory card network)', () => {
   describe('placement', () => {
@@ -334,7 +292,7 @@ describe('Payments (use cases, memory card network)', () => {
       const order = await storefront.moveOrder.execute({ orderId: paid.orderId, status: 'accepted' });
       const { refund } = await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'r' });
       expect(refund.status).to.equal('succeeded');
-      const news = (status: Refund['status']): Refund => ({ status, refundId: refund.providerRefundId!, intentId: order.payment!.intentId, amount: 100, category: null, reason: 'r' });
+      const news = (status: Refund['status']): Refund => ({ status, refundId: refund.providerRefundId!, intentId: order.payment!.intentId, amount: 100, category: null, reason: 'r', reference: refund.refundId });
       expect(await gateway.failRefund(refund.providerRefundId!)).to.deep.include(news('failed'));
       await storefront.takeProviderEvent!.execute({ eventId: 'evt_rf_failed', news: { refund: news('failed') } });
       const failed = await find(order);

@@ -336,6 +336,28 @@ describe('Payments (e2e, Stripe stand-in)', function () {
       expect((await orderOf(h.url, token, order.order_id)).version).to.equal(failed.version);
       expect((await refund(order.amount, 'again')).body).to.deep.include({ amount: order.amount, status: 'succeeded' });
     });
+
+    it("makes a cancellation's refund again when the first fails after it succeeded: the customer gets the money back", async () => {
+      const order = await paidOrder(`cancel-refund-failed-${Date.now()}`);
+      const staffMove = (json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${order.order_id}/status`, { token: staff, json });
+      expect((await staffMove({ status: 'accepted' })).status).to.equal(200);
+      expect((await staffMove({ status: 'cancelled', reason: 'oven broke' })).status).to.equal(200);
+      const intentId = order.payment!.payment_intent_id;
+      /** What the customer has back: the stand-in's refunds that succeeded. */
+      const givenBack = () => standIn().refunds(intentId).reduce((sum, r) => sum + (r['status'] === 'succeeded' ? (r['amount'] as number) : 0), 0);
+      expect(givenBack()).to.equal(order.amount);
+      const first = standIn().refunds(intentId)[0]!['id'] as string;
+      standIn().failRefund(first);
+      expect((await standIn().postEvent(webhookUrl(), standIn().signedRefundEvent('refund.failed', first))).status).to.equal(200);
+      const owed = await orderOf(h.url, token, order.order_id);
+      expect(owed.payment!.refunds.map((r) => r.status)).to.deep.equal(['failed', 'pending']);
+      expect(givenBack()).to.equal(0);
+      await h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId: order.order_id }));
+      const now = await orderOf(h.url, token, order.order_id);
+      expect(now.payment!.refunds.map((r) => r.status)).to.deep.equal(['failed', 'succeeded']);
+      expect(now.payment).to.deep.include({ status: 'refunded', amount_refunded: order.amount });
+      expect(givenBack()).to.equal(order.amount);
+    });
   });
 
   describe("the kitchen's word first, the money after", () => {

@@ -88,10 +88,10 @@ describe('MeteredPaymentGateway', () => {
     const { gateway, read, open, outcomes } = setUp();
     const paid = await open('ord_r', 'pm_card_visa');
     await gateway.capture({ intentId: paid.intentId, idempotencyKey: paymentKeys.capture('ord_r') });
-    const refund = await gateway.refund({ intentId: paid.intentId, amount: 400, reason: 'cold', idempotencyKey: paymentKeys.refund('rf_1') });
+    const refund = await gateway.refund({ intentId: paid.intentId, amount: 400, reason: 'cold', reference: 'rf_1', idempotencyKey: paymentKeys.refund('rf_1') });
     if (refund.status === 'refused') throw new Error('refused');
     await gateway.readRefund(refund.refundId);
-    expect((await gateway.refund({ intentId: paid.intentId, amount: 5_000, reason: 'too much', idempotencyKey: paymentKeys.refund('rf_2') })).status).to.equal('refused');
+    expect((await gateway.refund({ intentId: paid.intentId, amount: 5_000, reason: 'too much', reference: 'rf_2', idempotencyKey: paymentKeys.refund('rf_2') })).status).to.equal('refused');
     // The provider's event of the refund settled.
     outcomes.news({ refund: { ...refund, status: 'succeeded' } });
     outcomes.news({ refund: { ...refund, status: 'succeeded' } });

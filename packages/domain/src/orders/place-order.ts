@@ -127,7 +127,7 @@ export class PlaceOrder {
       throw validationFailed([{ path: 'idempotencyKey', message: 'must be 1 to 255 visible ASCII characters' }]);
     }
     const request = parseRequest(input);
-    const reservation = this.stamper.next(this.clock.now());
+    let reservation = this.stamper.next(this.clock.now());
     if (key === undefined) {
       const { order } = await this.orders.insert(await this.price(input.customerId, request, reservation));
       this.stored();
@@ -138,7 +138,10 @@ export class PlaceOrder {
     const fingerprint = await this.hash(JSON.stringify(fingerprintOfRequest(request)));
     const owner = randomToken(20);
     const fresh = await this.placeFresh(ref, fingerprint, owner, reservation, request);
-    if (fresh !== null) return fresh;
+    // The key was held and the intent made for this reservation given up: the request goes on with
+    // a reservation of its own, so that it can never be handed that cancelled intent again.
+    if (fresh === 'held') reservation = this.stamper.next(this.clock.now());
+    else if (fresh !== null) return fresh;
 
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
@@ -196,8 +199,9 @@ export class PlaceOrder {
   /**
    * The common case in one write: priced first, then claim, order and completion together. Null
    * (nothing written) when the store cannot, when pricing refuses (the step-by-step protocol then
-   * answers: a replay still replays while the store is closed) or when a live record holds the key.
-   * Only without slot capacity: pricing would take a place for a key that may turn out held.
+   * answers: a replay still replays while the store is closed); `held` when a record holds the key
+   * (the reservation's intent, if any, is then given up). Only without slot capacity: pricing would
+   * take a place for a key that may turn out held.
    */
   private async placeFresh(
     ref: IdempotencyKeyRef,
@@ -205,7 +209,7 @@ export class PlaceOrder {
     owner: string,
     reservation: Reservation,
     request: OrderRequest,
-  ): Promise<PlaceOrderResult | null> {
+  ): Promise<PlaceOrderResult | 'held' | null> {
     if (this.writes === null || this.planner.rules.capacity !== null) return null;
     let order: Order;
     try {
@@ -229,7 +233,7 @@ export class PlaceOrder {
     if ((await this.writes.placeFresh(claim, order, now)) === 'held') {
       // Its intent (if any) belongs to an order that will never be stored: nothing may be paid on it.
       await this.desk?.abandon(order).catch(() => undefined);
-      return null;
+      return 'held';
     }
     this.stored();
     return { order, replayed: false };

@@ -15,8 +15,20 @@ import { capturedStatus, nextCheck, PAYMENT_QUIET_MS, refundable, withRefunds, t
 /** Why an unpaid order was cancelled by its payment. */
 export type PaymentCancelReason = 'payment_failed' | 'payment_expired';
 
-/** The refund made when the kitchen cancels an order it had captured: one per order, whatever is retried. */
-export const cancellationRefundId = (orderId: string): string => `rf_${orderId.replace(/^ord_/, '')}_cancel`;
+/**
+ * The refund made when the kitchen will not cook an order it had captured: one per attempt (the
+ * first, then one more after each that failed at the bank, up to CANCELLATION_REFUND_ATTEMPTS),
+ * whatever is retried.
+ */
+export const cancellationRefundId = (orderId: string, attempt = 1): string =>
+  `rf_${orderId.replace(/^ord_/, '')}_cancel${attempt === 1 ? '' : `_${attempt}`}`;
+
+/**
+ * How often the capture of an order the kitchen did not cook is refunded before it is left to the
+ * restaurant (docs/decisions.md "A cancellation's refund that fails"): a card closed since the
+ * payment fails every refund, so asking without end would only repeat the failure.
+ */
+export const CANCELLATION_REFUND_ATTEMPTS = 3;
 
 export class PaymentDesk {
   constructor(
@@ -93,8 +105,7 @@ export class PaymentDesk {
     const payment = order.payment;
     if (payment === undefined) return undefined;
     if (voidOwed(payment)) return { ...payment, clientSecret: null, checkAt: new Date(now.getTime() + PAYMENT_QUIET_MS) };
-    if (refundable(payment) <= 0) return payment;
-    return withRefunds(payment, [...payment.refunds, cancellationRecord(order.orderId, refundable(payment), now)], now);
+    return owedBack(order.orderId, payment, now);
   }
 
   /**
@@ -122,9 +133,13 @@ export class PaymentDesk {
     const intent = outcome.status === 'canceled' ? outcome : await this.gateway.read(payment.intentId);
     // Cancelled (by this call, or by one whose answer was lost): nothing is charged.
     if (intent.status === 'canceled') return planPaymentChange(order, voided(payment, now), {}, now);
-    if (intent.status !== 'captured') throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${intent.status}).`);
+    // Captured (refunded too, when another instance's void found the capture first and its refund
+    // was made meanwhile: then this plan loses its compare-and-set and is planned again).
+    if (intent.status !== 'captured' && intent.status !== 'refunded') {
+      throw new DomainError('payment_failed', `The payment cannot be cancelled (it is ${intent.status}).`);
+    }
     const captured: OrderPayment = { ...payment, status: 'captured', amountCaptured: intent.amountCaptured };
-    return planPaymentChange(order, withRefunds(captured, [...payment.refunds, cancellationRecord(order.orderId, refundable(captured), now)], now), {}, now);
+    return planPaymentChange(order, owedBack(order.orderId, captured, now), {}, now);
   }
 }
 
@@ -138,10 +153,38 @@ function voided(payment: OrderPayment, now: Date): OrderPayment {
   return { ...next, checkAt: nextCheck(next, now) };
 }
 
-/** The refund of everything captured when the kitchen will not cook: one per order (its id derives from the order). */
-function cancellationRecord(orderId: string, amount: number, now: Date): RefundRecord {
-  const reason = 'order cancelled by the kitchen';
-  return { refundId: cancellationRefundId(orderId), providerRefundId: null, amount, reason, status: 'pending', createdAt: now, fingerprint: 'cancellation' };
+const CANCELLATION = 'cancellation';
+
+/**
+ * The captured payment of an order the kitchen will not cook, with what it still holds recorded as
+ * the next cancellation refund (pending, reserving its amount; its id derives from the order and
+ * the attempt); unchanged when nothing is left to give back or every attempt was made.
+ */
+function owedBack(orderId: string, payment: OrderPayment, now: Date): OrderPayment {
+  const amount = refundable(payment);
+  const attempt = payment.refunds.filter((record) => record.fingerprint === CANCELLATION).length + 1;
+  if (amount <= 0 || attempt > CANCELLATION_REFUND_ATTEMPTS) return payment;
+  const record: RefundRecord = {
+    refundId: cancellationRefundId(orderId, attempt),
+    providerRefundId: null,
+    amount,
+    reason: 'order cancelled by the kitchen',
+    status: 'pending',
+    createdAt: now,
+    fingerprint: CANCELLATION,
+  };
+  return withRefunds(payment, [...payment.refunds, record], now);
+}
+
+/**
+ * The payment after a refund's answer or news (`refunds` as they now stand). An order the kitchen
+ * will not cook owes what a failed refund freed: its next cancellation refund is recorded with the
+ * failure, in the same change, so the sweeper asks it whoever was told.
+ */
+function refundsSettled(order: Order, payment: OrderPayment, refunds: readonly RefundRecord[], now: Date): OrderPayment {
+  const next = withRefunds(payment, refunds, now);
+  const uncooked = (order.status === 'rejected' || order.status === 'cancelled') && !voidOwed(next);
+  return uncooked ? owedBack(order.orderId, next, now) : next;
 }
 
 function outcomeIntent(outcome: PaymentIntentOutcome): string {
@@ -191,18 +234,17 @@ function cancelUnpaid(order: Order, reason: PaymentCancelReason, now: Date): Ord
 /**
  * What a refund as the provider now has it means for the order: its record settled (`pending` →
  * `succeeded` or `failed`, `succeeded` → `failed`; a failed refund's amount may be refunded again), or null when nothing
- * changes. The record is found by the provider's id, or (when our answer was lost) as the one
- * pending record without it of the same amount.
+ * changes. The record is found by the provider's id, or (when the answer to our call was lost) by
+ * our id, which the provider keeps with the refund (`reference`). A refund made elsewhere matches
+ * no record and changes nothing.
  */
 export function settleRefund(order: Order, refund: Refund, now: Date): OrderMove | null {
   const payment = order.payment;
   if (payment === undefined) return null;
-  let index = payment.refunds.findIndex((record) => record.providerRefundId === refund.refundId);
-  if (index < 0) {
-    const orphans = payment.refunds.flatMap((record, i) => (record.providerRefundId === null && record.amount === refund.amount ? [i] : []));
-    if (orphans.length !== 1) return null;
-    index = orphans[0]!;
-  }
+  const index = payment.refunds.findIndex(
+    (record) => record.providerRefundId === refund.refundId || (record.providerRefundId === null && record.refundId === refund.reference),
+  );
+  if (index < 0) return null;
   const record = payment.refunds[index]!;
   if (record.status === refund.status && record.providerRefundId === refund.refundId) return null;
   // Settled once, it changes again only from succeeded to failed: a refund can fail after it
@@ -210,7 +252,7 @@ export function settleRefund(order: Order, refund: Refund, now: Date): OrderMove
   const settled = record.status !== 'pending' && record.providerRefundId !== null;
   if (settled && !(record.status === 'succeeded' && refund.status === 'failed')) return null;
   const refunds = payment.refunds.map((r, i) => (i === index ? { ...r, providerRefundId: refund.refundId, status: refund.status } : r));
-  return planPaymentChange(order, withRefunds(payment, refunds, now), {}, now);
+  return planPaymentChange(order, refundsSettled(order, payment, refunds, now), {}, now);
 }
 
 /**
@@ -226,10 +268,11 @@ export async function askRefund(gateway: PaymentGateway, order: Order, refundId:
     intentId: payment.intentId,
     amount: record.amount,
     reason: record.reason,
+    reference: refundId,
     idempotencyKey: paymentKeys.refund(refundId),
   });
   const answered: RefundRecord =
     outcome.status === 'refused' ? { ...record, status: 'failed' } : { ...record, providerRefundId: outcome.refundId, status: outcome.status };
   const refunds = payment.refunds.map((r) => (r.refundId === refundId ? answered : r));
-  return planPaymentChange(order, withRefunds(payment, refunds, now), {}, now);
+  return planPaymentChange(order, refundsSettled(order, payment, refunds, now), {}, now);
 }

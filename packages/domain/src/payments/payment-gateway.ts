@@ -53,6 +53,11 @@ export interface RefundRequest {
   readonly reason: string;
   /** Set only when one of the provider's own categories applies. */
   readonly category?: RefundCategory;
+  /**
+   * Our record of the refund (`rf_…`), kept by the provider as metadata (`refund_id`): the refund's
+   * news then finds its record even when the answer to this call was lost.
+   */
+  readonly reference: string;
   readonly idempotencyKey: string;
 }
 
@@ -139,6 +144,8 @@ export interface Refund {
   readonly category: RefundCategory | null;
   /** The staff's words, as kept by the provider. */
   readonly reason: string;
+  /** Our record's id (RefundRequest.reference) as kept by the provider; null for a refund made elsewhere (the dashboard). */
+  readonly reference: string | null;
 }
 
 export type RefundOutcome = Refund | RefusedPaymentRequest;

@@ -189,11 +189,11 @@ export function describePaymentGatewayContract(name: string, factory: () => Prom
         const t = await factory();
         const { intentId } = await captured(t, 2_500);
         const part = expectRefund(
-          await t.gateway.refund({ intentId, amount: 1_000, reason: 'Cold pizza', category: 'requested_by_customer', idempotencyKey: paymentKeys.refund('rfd_1') }),
+          await t.gateway.refund({ intentId, amount: 1_000, reason: 'Cold pizza', category: 'requested_by_customer', reference: 'rfd_1', idempotencyKey: paymentKeys.refund('rfd_1') }),
         );
-        expect(part).to.include({ intentId, amount: 1_000, reason: 'Cold pizza', category: 'requested_by_customer' });
+        expect(part).to.include({ intentId, amount: 1_000, reason: 'Cold pizza', category: 'requested_by_customer', reference: 'rfd_1' });
         expect(expectStatus(await t.gateway.read(intentId), 'captured')).to.include({ amountCaptured: 2_500, amountRefunded: 1_000 });
-        const rest = expectRefund(await t.gateway.refund({ intentId, amount: 1_500, reason: 'Kitchen closed', idempotencyKey: paymentKeys.refund('rfd_2') }));
+        const rest = expectRefund(await t.gateway.refund({ intentId, amount: 1_500, reason: 'Kitchen closed', reference: 'rfd_2', idempotencyKey: paymentKeys.refund('rfd_2') }));
         expect(rest.category).to.equal(null);
         expect(expectStatus(await t.gateway.read(intentId), 'refunded')).to.include({ amountCaptured: 2_500, amountRefunded: 2_500 });
         expect(await t.gateway.readRefund(part.refundId)).to.deep.equal(part);
@@ -202,7 +202,8 @@ export function describePaymentGatewayContract(name: string, factory: () => Prom
       it('refunds once however often retried with its key', async () => {
         const t = await factory();
         const { intentId } = await captured(t, 2_500);
-        const request = { intentId, amount: 700, reason: 'Late', idempotencyKey: paymentKeys.refund(`rfd_${randomHex(6)}`) };
+        const reference = `rfd_${randomHex(6)}`;
+        const request = { intentId, amount: 700, reason: 'Late', reference, idempotencyKey: paymentKeys.refund(reference) };
         const first = expectRefund(await t.gateway.refund(request));
         expect(await t.gateway.refund(request)).to.deep.equal(first);
         expect(expectStatus(await t.gateway.read(intentId), 'captured').amountRefunded).to.equal(700);
@@ -211,10 +212,10 @@ export function describePaymentGatewayContract(name: string, factory: () => Prom
       it('refuses a refund above what was captured and not yet refunded; nothing is refunded', async () => {
         const t = await factory();
         const { intentId } = await captured(t, 2_500);
-        const above = await t.gateway.refund({ intentId, amount: 2_501, reason: 'x', idempotencyKey: paymentKeys.refund('rfd_a') });
+        const above = await t.gateway.refund({ intentId, amount: 2_501, reason: 'x', reference: 'rfd_a', idempotencyKey: paymentKeys.refund('rfd_a') });
         expect(above).to.deep.equal({ status: 'refused', intentId, refusal: 'amount_too_large' });
-        expectRefund(await t.gateway.refund({ intentId, amount: 2_000, reason: 'x', idempotencyKey: paymentKeys.refund('rfd_b') }));
-        const beyond = await t.gateway.refund({ intentId, amount: 501, reason: 'x', idempotencyKey: paymentKeys.refund('rfd_c') });
+        expectRefund(await t.gateway.refund({ intentId, amount: 2_000, reason: 'x', reference: 'rfd_b', idempotencyKey: paymentKeys.refund('rfd_b') }));
+        const beyond = await t.gateway.refund({ intentId, amount: 501, reason: 'x', reference: 'rfd_c', idempotencyKey: paymentKeys.refund('rfd_c') });
         expect(beyond).to.deep.equal({ status: 'refused', intentId, refusal: 'amount_too_large' });
         expect(expectStatus(await t.gateway.read(intentId), 'captured').amountRefunded).to.equal(2_000);
       });
@@ -222,7 +223,7 @@ export function describePaymentGatewayContract(name: string, factory: () => Prom
       it('refuses to refund an intent never captured', async () => {
         const t = await factory();
         const { intentId } = await authorized(t);
-        const refused = await t.gateway.refund({ intentId, amount: 100, reason: 'x', idempotencyKey: paymentKeys.refund('rfd_n') });
+        const refused = await t.gateway.refund({ intentId, amount: 100, reason: 'x', reference: 'rfd_n', idempotencyKey: paymentKeys.refund('rfd_n') });
         expect(refused).to.deep.equal({ status: 'refused', intentId, refusal: 'unexpected_state' });
       });
     });
@@ -238,7 +239,7 @@ export function describePaymentGatewayContract(name: string, factory: () => Prom
         await expectDomainError(t.gateway.read(intentId), 'payment_provider_unavailable');
         await expectDomainError(t.gateway.capture({ intentId, idempotencyKey: paymentKeys.capture(orderId) }), 'payment_provider_unavailable');
         await expectDomainError(t.gateway.cancel({ intentId, idempotencyKey: paymentKeys.cancel(orderId) }), 'payment_provider_unavailable');
-        await expectDomainError(t.gateway.refund({ intentId, amount: 1, reason: 'x', idempotencyKey: paymentKeys.refund('rfd_d') }), 'payment_provider_unavailable');
+        await expectDomainError(t.gateway.refund({ intentId, amount: 1, reason: 'x', reference: 'rfd_d', idempotencyKey: paymentKeys.refund('rfd_d') }), 'payment_provider_unavailable');
         t.setDown(false);
         expectStatus(await t.gateway.read(intentId), 'authorized');
         const first = await t.gateway.authorize(order);
