@@ -8,7 +8,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import type { Order } from '@storefront/domain';
 import { isDomainError } from '@storefront/domain';
-import type { Refund } from '@storefront/domain/adapter-kit';
+import { InvalidPaymentRequest, type Refund } from '@storefront/domain/adapter-kit';
 import { expectDomainError, Faults } from '@storefront/testing';
 import type { MemoryAdapters } from '../../src/index.js';
 import { aPayingStore, MINUTE } from './paying-store.js';
@@ -268,6 +268,41 @@ describe('Payments (use cases, memory card network)', () => {
       expect(now).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
       expect(now.payment!.status).to.equal('voided');
       expect((await gateway.read(order.payment!.intentId)).status).to.equal('canceled');
+    });
+
+    it('reports an order whose read the provider refuses as sent, and settles the others of the batch all the same', async () => {
+      const reported: string[] = [];
+      const store = { background: { onError: (_error: unknown, task: string) => void reported.push(task) } };
+      const { place, pay, world, storefront, find, gateway } = await aPayingStore({ store });
+      const [poisoned, paid] = [await place(), await place()];
+      await pay(paid);
+      // An intent the provider no longer knows (made with other keys, say): every read of it is refused.
+      const read = gateway.read.bind(gateway);
+      gateway.read = async (intentId) => {
+        if (intentId === poisoned.payment!.intentId) throw new InvalidPaymentRequest('invalid_request', 'No such payment_intent.');
+        return read(intentId);
+      };
+      world.clock.advance(2 * MINUTE);
+      expect(await storefront.paymentSweeper!.sweep()).to.equal(2);
+      expect((await find(paid)).status, 'the order after it in the batch is settled').to.equal('placed');
+      expect((await find(poisoned)).status).to.equal('awaiting_payment');
+      expect(reported).to.deep.equal([`settle payments without news: order ${poisoned.orderId}`]);
+    });
+
+    it('ends the sweep when the provider is down, reporting no order: the leases pass and the next sweep reads them', async () => {
+      const reported: string[] = [];
+      const store = { background: { onError: (_error: unknown, task: string) => void reported.push(task) } };
+      const { place, pay, world, storefront, find, gateway } = await aPayingStore({ store });
+      const order = await place();
+      await pay(order);
+      world.clock.advance(2 * MINUTE);
+      gateway.available = false;
+      await expectDomainError(storefront.paymentSweeper!.sweep(), 'payment_provider_unavailable');
+      gateway.available = true;
+      expect(reported).to.deep.equal([]);
+      world.clock.advance(MINUTE);
+      expect(await storefront.paymentSweeper!.sweep()).to.equal(1);
+      expect((await find(order)).status).to.equal('placed');
     });
 
     it("finishes a refund whose provider answer was lost", async () => {

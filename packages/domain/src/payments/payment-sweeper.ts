@@ -7,6 +7,7 @@
  * or refund a rejection or cancellation owes and the provider never answered is asked again.
  */
 import type { BackgroundTasks } from '../shared/background-tasks.js';
+import { isDomainError } from '../shared/errors.js';
 import type { Clock } from '../shared/security.js';
 import { clearTimer, setTimer } from '../shared/timers.js';
 import type { Order } from '../orders/order.js';
@@ -62,8 +63,11 @@ export class PaymentSweeper {
   }
 
   /**
-   * One sweep: takes the due checks and settles each; resolves with how many were taken. A failure
-   * (the provider down) ends the sweep: the orders' leases pass and the next sweep takes them again.
+   * One sweep: takes the due checks and settles each; resolves with how many were taken. The
+   * provider down ends the sweep (every other order would wait on it too): the orders' leases pass
+   * and the next sweep takes them again. Any other failure concerns its order alone (a request the
+   * provider refuses as sent, an order that kept changing): it is reported and the sweep goes on,
+   * so one such order never holds back the others; its lease passes and it is read again.
    */
   sweep(): Promise<number> {
     this.running ??= this.run().finally(() => {
@@ -87,7 +91,14 @@ export class PaymentSweeper {
   private async run(): Promise<number> {
     const now = this.clock.now();
     const due = await this.payments.claimChecks(now, new Date(now.getTime() + this.leaseMs), this.batchSize);
-    for (const order of due) await this.check(order);
+    for (const order of due) {
+      try {
+        await this.check(order);
+      } catch (error) {
+        if (isDomainError(error) && error.code === 'payment_provider_unavailable') throw error;
+        this.background.report(error, `${TASK}: order ${order.orderId}`);
+      }
+    }
     return due.length;
   }
 

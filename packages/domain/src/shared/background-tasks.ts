@@ -50,7 +50,8 @@ export class BackgroundTasks {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private report(error: unknown, task: string): void {
+  /** Tells `onError` of a failure a task met and went on from (one item of a batch, say). Never throws. */
+  report(error: unknown, task: string): void {
     try {
       this.onError(error, task);
     } catch {
