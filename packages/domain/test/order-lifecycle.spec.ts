@@ -18,7 +18,7 @@ const LEGAL: Readonly<Record<string, Partial<Record<Mover, 'free' | 'reason'>>>>
   'preparing>ready': { staff: 'free' },
   'ready>completed': { staff: 'free' },
   'placed>rejected': { staff: 'reason' },
-  'placed>cancelled': { owner: 'free', staff: 'reason' },
+  'placed>cancelled': { owner: 'free', staff: 'reason', payment: 'reason' },
   'accepted>cancelled': { staff: 'reason' },
   'preparing>cancelled': { staff: 'reason' },
   'awaiting_payment>placed': { payment: 'free' },

@@ -61,6 +61,8 @@ export async function aPayingStore(options: PayingStoreOptions = {}) {
     await tell(order);
     return find(order);
   };
+  /** Placed, paid and accepted: captured. */
+  const acceptedOrder = async (): Promise<Order> => storefront.moveOrder.execute({ orderId: (await paidOrder()).orderId, status: 'accepted' });
   const intentOf = async (order: Order) => (await gateway.read(order.payment!.intentId)) as IntentAmounts;
   /** Everything the provider did not answer, finished: the clock past every check, two sweeps. */
   const settle = async () => {
@@ -69,7 +71,7 @@ export async function aPayingStore(options: PayingStoreOptions = {}) {
     world.clock.advance(3 * MINUTE);
     await storefront.paymentSweeper!.sweep();
   };
-  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, intentOf, settle };
+  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, acceptedOrder, intentOf, settle };
 }
 
 /** Holds a call: `reached` once it got there, `open()` lets it go on. */

@@ -90,9 +90,8 @@ describe('Payments review 2: interleavings that hold', () => {
   }
 
   it("a staff refund whose answer was lost and that then failed at the bank: the failure's event settles it, books match", async () => {
-    const { paidOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
-    const order = await paidOrder();
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+    const { acceptedOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
+    const order = await acceptedOrder();
     const answers = loseAnswer(gateway, 'refund');
     await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'cold soup', idempotencyKey: 'k1' }).catch(() => undefined);
     const made = answers[0] as Refund;
@@ -122,9 +121,8 @@ describe('Payments review 2: interleavings that hold', () => {
 
 describe('Payments review 2: interleavings that once broke an invariant', () => {
   it('a refund failure whose event comes while two refunds of the same amount await their answers settles the one it concerns: the books match', async () => {
-    const { paidOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
-    const order = await paidOrder();
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+    const { acceptedOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
+    const order = await acceptedOrder();
     // Refund 1 (100): the provider makes it, its answer is lost.
     const answers = loseAnswer(gateway, 'refund');
     await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'cold soup', idempotencyKey: 'k1' }).catch(() => undefined);
@@ -143,9 +141,8 @@ describe('Payments review 2: interleavings that once broke an invariant', () => 
   });
 
   it("a refund whose answer was lost and that then failed at the bank, its event never sent: the sweeper's retry reads past the replayed answer", async () => {
-    const { paidOrder, storefront, gateway, find, intentOf, settle } = await aPayingStore();
-    const order = await paidOrder();
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+    const { acceptedOrder, storefront, gateway, find, intentOf, settle } = await aPayingStore();
+    const order = await acceptedOrder();
     const answers = loseAnswer(gateway, 'refund');
     await storefront.refundOrder.execute({ orderId: order.orderId, amount: 100, reason: 'cold soup', idempotencyKey: 'k1' }).catch(() => undefined);
     await gateway.failRefund((answers[0] as Refund).refundId);
@@ -158,9 +155,8 @@ describe('Payments review 2: interleavings that once broke an invariant', () => 
   });
 
   it("a cancellation's refund that fails after succeeding is owed again: the capture goes back", async () => {
-    const { paidOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
-    const order = await paidOrder();
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+    const { acceptedOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
+    const order = await acceptedOrder();
     const cancelled = await storefront.moveOrder.execute({ orderId: order.orderId, status: 'cancelled', reason: 'oven broke' });
     const refund = cancelled.payment!.refunds[0]!;
     expect(refund.status).to.equal('succeeded');
@@ -177,9 +173,8 @@ describe('Payments review 2: interleavings that once broke an invariant', () => 
   });
 
   it(`a cancellation's refund failing at every attempt is asked ${CANCELLATION_REFUND_ATTEMPTS} times, then left to the restaurant: nothing more is owed`, async () => {
-    const { paidOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
-    const order = await paidOrder();
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' });
+    const { acceptedOrder, storefront, gateway, find, intentOf, tellRefund, settle } = await aPayingStore();
+    const order = await acceptedOrder();
     await storefront.moveOrder.execute({ orderId: order.orderId, status: 'cancelled', reason: 'oven broke' });
     for (let attempt = 1; attempt <= CANCELLATION_REFUND_ATTEMPTS; attempt++) {
       await settle();

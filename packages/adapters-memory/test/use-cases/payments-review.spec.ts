@@ -8,7 +8,7 @@ import { describe, it } from 'mocha';
 import { expect } from 'chai';
 import { isDomainError } from '@storefront/domain';
 import { expectDomainError } from '@storefront/testing';
-import { aPayingStore, expectMoneyMatchesKitchen, holdAfter, MINUTE } from './paying-store.js';
+import { aPayingStore, expectMoneyMatchesKitchen, holdAfter, loseAnswer, MINUTE } from './paying-store.js';
 
 /**
  * An order past its payment window: the sweeper has read its intent (still unpaid) and is held
@@ -169,16 +169,7 @@ describe('Payments review: races and faults', () => {
     const order = await place();
     world.clock.advance(5 * MINUTE);
     // The sweeper cancels the order, then the unpaid intent (reason `abandoned`); the provider acts, its answer is lost.
-    const inner = gateway.cancel.bind(gateway);
-    let lose = true;
-    gateway.cancel = async (request) => {
-      const answer = await inner(request);
-      if (lose) {
-        lose = false;
-        throw Object.assign(new Error('socket hang up'), { code: 'payment_provider_unavailable' });
-      }
-      return answer;
-    };
+    loseAnswer(gateway, 'cancel');
     await storefront.paymentSweeper!.sweep().catch(() => undefined);
     expect(await find(order)).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
     expect((await find(order)).payment!.status, 'the void is owed').to.equal('awaiting');

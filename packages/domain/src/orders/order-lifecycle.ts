@@ -43,6 +43,8 @@ export const ORDER_MOVES: readonly LifecycleMove[] = [
   { from: 'awaiting_payment', to: 'placed', by: 'payment', needsReason: false },
   { from: 'awaiting_payment', to: 'cancelled', by: 'owner', needsReason: false },
   { from: 'awaiting_payment', to: 'cancelled', by: 'payment', needsReason: true },
+  // A placed order's authorization lapsed (Stripe cancels one not captured within 7 days): nothing can be captured.
+  { from: 'placed', to: 'cancelled', by: 'payment', needsReason: true },
 ];
 
 export const ORDER_STATUSES: readonly OrderStatus[] = [

@@ -24,11 +24,15 @@ export const cancellationRefundId = (orderId: string, attempt = 1): string =>
   `rf_${orderId.replace(/^ord_/, '')}_cancel${attempt === 1 ? '' : `_${attempt}`}`;
 
 /**
- * How often the capture of an order the kitchen did not cook is refunded before it is left to the
- * restaurant (docs/decisions.md "A cancellation's refund that fails"): a card closed since the
- * payment fails every refund, so asking without end would only repeat the failure.
+ * How often the capture of an order the kitchen did not cook is refunded and fails at the bank
+ * before it is left to the restaurant (docs/decisions.md "A cancellation's refund that fails"): a
+ * card closed since the payment fails every refund, so asking without end would only repeat the
+ * failure. A refund the provider refuses as too large (part was refunded elsewhere) is no attempt.
  */
 export const CANCELLATION_REFUND_ATTEMPTS = 3;
+
+/** Cancellation refunds of one order in all, refusals included: a bound however the provider answers. */
+const CANCELLATION_RECORDS_MAX = 2 * CANCELLATION_REFUND_ATTEMPTS;
 
 export class PaymentDesk {
   constructor(
@@ -156,14 +160,17 @@ function voided(payment: OrderPayment, now: Date): OrderPayment {
 const CANCELLATION = 'cancellation';
 
 /**
- * The captured payment of an order the kitchen will not cook, with what it still holds recorded as
- * the next cancellation refund (pending, reserving its amount; its id derives from the order and
- * the attempt); unchanged when nothing is left to give back or every attempt was made.
+ * The captured payment of an order the kitchen will not cook, with `owed` (at most what it still
+ * holds by its books) recorded as the next cancellation refund (pending, reserving its amount; its
+ * id derives from the order and the record's number). Unchanged when nothing is owed or every
+ * attempt was made.
  */
-function owedBack(orderId: string, payment: OrderPayment, now: Date): OrderPayment {
-  const amount = refundable(payment);
-  const attempt = payment.refunds.filter((record) => record.fingerprint === CANCELLATION).length + 1;
-  if (amount <= 0 || attempt > CANCELLATION_REFUND_ATTEMPTS) return payment;
+function owedBack(orderId: string, payment: OrderPayment, now: Date, owed = refundable(payment)): OrderPayment {
+  const amount = Math.min(refundable(payment), owed);
+  const cancellations = payment.refunds.filter((record) => record.fingerprint === CANCELLATION);
+  const failedAtBank = cancellations.filter((record) => record.status === 'failed' && record.providerRefundId !== null).length;
+  const attempt = cancellations.length + 1;
+  if (amount <= 0 || failedAtBank >= CANCELLATION_REFUND_ATTEMPTS || attempt > CANCELLATION_RECORDS_MAX) return payment;
   const record: RefundRecord = {
     refundId: cancellationRefundId(orderId, attempt),
     providerRefundId: null,
@@ -178,13 +185,14 @@ function owedBack(orderId: string, payment: OrderPayment, now: Date): OrderPayme
 
 /**
  * The payment after a refund's answer or news (`refunds` as they now stand). An order the kitchen
- * will not cook owes what a failed refund freed: its next cancellation refund is recorded with the
- * failure, in the same change, so the sweeper asks it whoever was told.
+ * will not cook owes `freed` again (what a refund that failed gave back to the books, or what the
+ * intent still holds after a refusal as too large): its next cancellation refund is recorded with
+ * the failure, in the same change, so the sweeper asks it whoever was told.
  */
-function refundsSettled(order: Order, payment: OrderPayment, refunds: readonly RefundRecord[], now: Date): OrderPayment {
+function refundsSettled(order: Order, payment: OrderPayment, refunds: readonly RefundRecord[], now: Date, freed: number): OrderPayment {
   const next = withRefunds(payment, refunds, now);
   const uncooked = (order.status === 'rejected' || order.status === 'cancelled') && !voidOwed(next);
-  return uncooked ? owedBack(order.orderId, next, now) : next;
+  return uncooked && freed > 0 ? owedBack(order.orderId, next, now, freed) : next;
 }
 
 function outcomeIntent(outcome: PaymentIntentOutcome): string {
@@ -200,6 +208,11 @@ function outcomeIntent(outcome: PaymentIntentOutcome): string {
 export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: Date): OrderMove | null {
   const payment = order.payment;
   if (payment === undefined || outcome.status === 'refused' || outcome.intentId !== payment.intentId) return null;
+  if (order.status === 'placed' && outcome.status === 'canceled' && payment.status === 'authorized') {
+    // The authorization lapsed before the kitchen accepted (Stripe cancels one not captured within
+    // 7 days), or was cancelled at the provider: nothing can be captured, the order leaves the kitchen.
+    return cancelUnpaid(order, 'payment_expired', now);
+  }
   if (order.status !== 'awaiting_payment') {
     // The void a rejection or cancellation owes, made (its answer may not have been recorded yet).
     const owed = (order.status === 'rejected' || order.status === 'cancelled') && voidOwed(payment);
@@ -252,18 +265,22 @@ export function settleRefund(order: Order, refund: Refund, now: Date): OrderMove
   const settled = record.status !== 'pending' && record.providerRefundId !== null;
   if (settled && !(record.status === 'succeeded' && refund.status === 'failed')) return null;
   const refunds = payment.refunds.map((r, i) => (i === index ? { ...r, providerRefundId: refund.refundId, status: refund.status } : r));
-  return planPaymentChange(order, refundsSettled(order, payment, refunds, now), {}, now);
+  return planPaymentChange(order, refundsSettled(order, payment, refunds, now, refund.status === 'failed' ? record.amount : 0), {}, now);
 }
 
 /**
  * Asks the provider for a recorded refund (again: the key derives from our record, so a retry is the
  * same refund) and plans the record's update with the provider's answer: its id and status, or
- * `failed` when the provider refuses it. Null when the record is gone or already answered.
+ * `failed` when the provider refuses it (final: a retry answers it, never asks again). Null when the
+ * record is gone or already answered. Stripe answers a key sent again with its first answer, which
+ * the bank may have overtaken since (a refund sent back): a `succeeded` is read before it is
+ * recorded, and recorded `pending` when the read fails (the sweeper reads it then). A cancellation
+ * refund refused as too large (part was refunded elsewhere) is owed again for what the intent holds.
  */
 export async function askRefund(gateway: PaymentGateway, order: Order, refundId: string, now: Date): Promise<OrderMove | null> {
   const payment = order.payment;
   const record = payment?.refunds.find((r) => r.refundId === refundId);
-  if (payment === undefined || record === undefined || record.providerRefundId !== null) return null;
+  if (payment === undefined || record === undefined || record.providerRefundId !== null || record.status !== 'pending') return null;
   const outcome = await gateway.refund({
     intentId: payment.intentId,
     amount: record.amount,
@@ -271,8 +288,18 @@ export async function askRefund(gateway: PaymentGateway, order: Order, refundId:
     reference: refundId,
     idempotencyKey: paymentKeys.refund(refundId),
   });
-  const answered: RefundRecord =
-    outcome.status === 'refused' ? { ...record, status: 'failed' } : { ...record, providerRefundId: outcome.refundId, status: outcome.status };
+  if (outcome.status === 'refused') {
+    const refunds = payment.refunds.map((r): RefundRecord => (r.refundId === refundId ? { ...r, status: 'failed' } : r));
+    const left = record.fingerprint === CANCELLATION && outcome.refusal === 'amount_too_large' ? leftOnIntent(await gateway.read(payment.intentId)) : 0;
+    return planPaymentChange(order, refundsSettled(order, payment, refunds, now, left), {}, now);
+  }
+  const status = outcome.status === 'succeeded' ? await gateway.readRefund(outcome.refundId).then((r) => r.status, () => 'pending' as const) : outcome.status;
+  const answered: RefundRecord = { ...record, providerRefundId: outcome.refundId, status };
   const refunds = payment.refunds.map((r) => (r.refundId === refundId ? answered : r));
-  return planPaymentChange(order, refundsSettled(order, payment, refunds, now), {}, now);
+  return planPaymentChange(order, refundsSettled(order, payment, refunds, now, status === 'failed' ? record.amount : 0), {}, now);
+}
+
+/** What the intent still holds to refund, as the provider has it. */
+function leftOnIntent(intent: PaymentIntentOutcome): number {
+  return intent.status === 'captured' || intent.status === 'refunded' ? Math.max(0, intent.amountCaptured - intent.amountRefunded) : 0;
 }

@@ -107,13 +107,9 @@ export class PaymentSweeper {
     if (order.payment === undefined) return order;
     if (order.status === 'awaiting_payment') return this.checkAwaiting(order);
     // What a rejection or cancellation owes (a void, a refund the provider never answered), then each refund's news.
-    const unanswered = new Set(order.payment.refunds.flatMap((record) => (record.providerRefundId === null ? [record.refundId] : [])));
     let current = await giveBack(this.desk, this.settler, order);
     for (const record of current.payment!.refunds) {
-      if (record.providerRefundId === null) continue;
-      // A refund asked again here was answered with the provider's first answer (its key's replay),
-      // which a failure at the bank may have overtaken since: it is read too.
-      if (record.status !== 'pending' && !unanswered.has(record.refundId)) continue;
+      if (record.status !== 'pending' || record.providerRefundId === null) continue;
       const refund = await this.desk.gateway.readRefund(record.providerRefundId);
       current = await this.settler.apply(current, (o, now) => settleRefund(o, refund, now));
     }
