@@ -42,11 +42,16 @@ interface OrderJson {
 }
 
 /** A stand-in and a server paying through it (both per suite). */
-function usePayingServer(extra: Env = {}, options: StartOptions = {}): { h: ServerHandle; standIn: () => StripeStandIn; webhookUrl: () => string } {
+function usePayingServer(
+  extra: Env = {},
+  options: StartOptions = {},
+  /** The stand-in's time (its intents lapse by it); its events are signed at the real time. */
+  standInClock = systemClock,
+): { h: ServerHandle; standIn: () => StripeStandIn; webhookUrl: () => string } {
   const env: Env = {};
   let standIn: StripeStandIn | undefined;
   before(async () => {
-    standIn = await StripeStandIn.start({ clock: systemClock });
+    standIn = await StripeStandIn.start({ clock: standInClock });
     Object.assign(env, {
       STOREFRONT_PAYMENTS: 'stripe',
       STRIPE_SECRET_KEY: standIn.apiKey,
@@ -486,6 +491,39 @@ describe('Payments: the sweeper on the service clock (e2e, Stripe stand-in, even
     expect(expired).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
     expect(expired.payment!.status).to.equal('voided');
     expect(standIn().intent(unpaid.order.payment!.payment_intent_id)['status']).to.equal('canceled');
+  });
+});
+
+describe('Payments: an authorization that lapses before the kitchen accepts (e2e, Stripe stand-in)', function () {
+  this.timeout(30_000);
+  const clock = new FakeClock(Date.now());
+  const { h, standIn, webhookUrl } = usePayingServer({}, { clock }, clock);
+  const DAY = 24 * 3600_000;
+
+  it("cancels the placed order (payment_expired) on Stripe's canceled event: out of the kitchen, nothing charged, no acceptance", async () => {
+    const token = await customerToken(h.url);
+    const staff = await staffToken(h.url);
+    const productId = (await availableProducts(h.url)).find((p) => p.option_groups.length === 0)!.product_id;
+    const placed = await call(h.url, '/api/orders', { token, json: { items: [{ product_id: productId, quantity: 1 }] }, headers: { 'Idempotency-Key': `lapse-${Date.now()}` } });
+    expect(placed.status, placed.text).to.equal(201);
+    const order = placed.body as OrderJson;
+    const intentId = order.payment!.payment_intent_id;
+    const now = () => ({ timestamp: Math.floor(Date.now() / 1000) });
+    standIn().confirm(intentId, 'pm_card_visa');
+    expect((await standIn().postEvent(webhookUrl(), standIn().signedEvent('payment_intent.amount_capturable_updated', intentId, now()))).status).to.equal(200);
+    expect(await kitchenIds(h.url, staff)).to.include(order.order_id);
+    // Eight days on, the kitchen never accepted: Stripe has let the authorization lapse.
+    clock.advance(8 * DAY);
+    expect(standIn().intent(intentId)['status']).to.equal('canceled');
+    expect((await standIn().postEvent(webhookUrl(), standIn().signedEvent('payment_intent.canceled', intentId, now()))).status).to.equal(200);
+    // Logged in again: a week has passed for the service too.
+    const [owner, kitchen] = [await customerToken(h.url), await staffToken(h.url)];
+    const lapsed = await orderOf(h.url, owner, order.order_id);
+    expect(lapsed).to.deep.include({ status: 'cancelled', reason: 'payment_expired' });
+    expect(lapsed.payment).to.deep.include({ status: 'voided', amount_captured: 0 });
+    expect(await kitchenIds(h.url, kitchen)).not.to.include(order.order_id);
+    const accept = await call(h.url, `/api/staff/orders/${order.order_id}/status`, { token: kitchen, json: { status: 'accepted' } });
+    expect(accept.status, accept.text).to.equal(409);
   });
 });
 
