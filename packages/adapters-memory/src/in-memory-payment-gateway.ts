@@ -99,6 +99,16 @@ export class InMemoryPaymentGateway implements PaymentGateway {
     return this.call(() => refundOutcome(this.network.failRefund(refundId)));
   }
 
+  /** Someone refunds in the provider's dashboard, outside the service: the refund carries no `refund_id` (`reference` null). */
+  async refundElsewhere(intentId: string, amount: number): Promise<Refund> {
+    return this.call(() => refundOutcome(this.network.createRefund({ paymentIntent: intentId, amount, reason: null, metadata: {} })));
+  }
+
+  /** The intent's refunds as the provider has them, oldest first (the dashboard's list). */
+  async refundsOf(intentId: string): Promise<Refund[]> {
+    return this.call(() => this.network.refundsOf(intentId).map(refundOutcome));
+  }
+
   /**
    * Once per key, as Stripe: a decline is kept (the card was tried), a refusal is answered and not
    * kept (Stripe keeps nothing for a request it refused before acting).

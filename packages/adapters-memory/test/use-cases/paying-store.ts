@@ -71,7 +71,15 @@ export async function aPayingStore(options: PayingStoreOptions = {}) {
     world.clock.advance(3 * MINUTE);
     await storefront.paymentSweeper!.sweep();
   };
-  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, acceptedOrder, intentOf, settle };
+  /** Settled (`settle`), then checked: the money follows the kitchen and nothing is left owed. The order as it ends. */
+  const expectSettled = async (order: Order): Promise<Order> => {
+    await settle();
+    const now = await find(order);
+    expectMoneyMatchesKitchen(now, await intentOf(order));
+    expectNothingOwed(now);
+    return now;
+  };
+  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, acceptedOrder, intentOf, settle, expectSettled };
 }
 
 /** Holds a call: `reached` once it got there, `open()` lets it go on. */
@@ -83,7 +91,7 @@ function gate() {
   return { reached, open: () => release(), pass: async () => (arrive(), opened) };
 }
 
-type GatewayMethod = 'capture' | 'cancel' | 'refund' | 'read';
+type GatewayMethod = 'authorize' | 'capture' | 'cancel' | 'refund' | 'read' | 'readRefund';
 type RequestOf<K extends GatewayMethod> = Parameters<InMemoryPaymentGateway[K]>[0];
 
 /** Replaces `gateway[method]`; `around` gets each request and the original call. */

@@ -105,6 +105,9 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('Payments (e2e, Stripe stand-in)', function () {
   this.timeout(30_000);
   const { h, standIn, webhookUrl } = usePayingServer();
+  /** The sweeper's check of one order, now, whatever its check time. */
+  const sweepNow = async (orderId: string) =>
+    h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId }));
   let token: string;
   let staff: string;
   let productId: string;
@@ -357,7 +360,7 @@ describe('Payments (e2e, Stripe stand-in)', function () {
       const owed = await orderOf(h.url, token, order.order_id);
       expect(owed.payment!.refunds.map((r) => r.status)).to.deep.equal(['failed', 'pending']);
       expect(givenBack()).to.equal(0);
-      await h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId: order.order_id }));
+      await sweepNow(order.order_id);
       const now = await orderOf(h.url, token, order.order_id);
       expect(now.payment!.refunds.map((r) => r.status)).to.deep.equal(['failed', 'succeeded']);
       expect(now.payment).to.deep.include({ status: 'refunded', amount_refunded: order.amount });
@@ -368,8 +371,6 @@ describe('Payments (e2e, Stripe stand-in)', function () {
   describe("the kitchen's word first, the money after", () => {
     const move = (orderId: string, json: Record<string, unknown>) => call(h.url, `/api/staff/orders/${orderId}/status`, { token: staff, json });
     const refundedAtProvider = (intentId: string) => refundedBy(standIn(), intentId);
-    const sweepNow = async (orderId: string) =>
-      h.server.storefront.paymentSweeper!.check(await h.server.storefront.getOrder.execute({ viewer: { customerId: 'x', role: 'staff' }, orderId }));
 
     it('rejects at once while the provider is down (the card still held), and the sweeper voids it once the provider is back', async () => {
       const order = await paidOrder(`down-reject-${Date.now()}`);

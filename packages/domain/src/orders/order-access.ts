@@ -6,6 +6,7 @@ import { DomainError } from '../shared/errors.js';
 import type { FulfilmentPlanner } from '../fulfilment/fulfilment-planner.js';
 import { isStaffRole, type Role } from '../accounts/customer.js';
 import type { Order } from './order.js';
+import { isUncooked } from './order-lifecycle.js';
 import type { OrderRepository } from './order-repository.js';
 
 /** Who asks: an account and its role. */
@@ -21,7 +22,7 @@ export const noop = (): void => undefined;
  * the place stays taken: a slot short of one place, never one over-booked (a repeated cancel frees it).
  */
 export async function freePlace(planner: FulfilmentPlanner | null, order: Order): Promise<void> {
-  if (planner === null || (order.status !== 'cancelled' && order.status !== 'rejected')) return;
+  if (planner === null || !isUncooked(order.status)) return;
   await planner.release(order.fulfilment.promisedAt, order.orderId).catch(noop);
 }
 

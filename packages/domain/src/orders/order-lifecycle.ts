@@ -61,6 +61,11 @@ export const ORDER_STATUSES: readonly OrderStatus[] = [
 export const OPEN_STATUSES: readonly OrderStatus[] = ['placed', 'accepted', 'preparing', 'ready'];
 export const FINAL_STATUSES: readonly OrderStatus[] = ['completed', 'rejected', 'cancelled'];
 
+/** The kitchen will not cook it: its slot place and its money go back. */
+export function isUncooked(status: OrderStatus): boolean {
+  return status === 'rejected' || status === 'cancelled';
+}
+
 export const REASON_LIMITS = { minLength: 1, maxLength: 200 } as const;
 
 export function isOrderStatus(value: unknown): value is OrderStatus {

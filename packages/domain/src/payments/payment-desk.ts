@@ -7,7 +7,7 @@
  */
 import { DomainError } from '../shared/errors.js';
 import type { Order } from '../orders/order.js';
-import { planMove, planPaymentChange, type OrderMove } from '../orders/order-lifecycle.js';
+import { isUncooked, planMove, planPaymentChange, type OrderMove } from '../orders/order-lifecycle.js';
 import type { PaymentGateway, PaymentIntentOutcome, Refund } from './payment-gateway.js';
 import { paymentKeys } from './payment-keys.js';
 import { capturedStatus, nextCheck, PAYMENT_QUIET_MS, refundable, withRefunds, type OrderPayment, type RefundRecord } from './order-payment.js';
@@ -121,7 +121,7 @@ export class PaymentDesk {
   async nextReturn(order: Order, now: Date): Promise<OrderMove | null> {
     const payment = order.payment;
     if (payment === undefined) return null;
-    if ((order.status === 'rejected' || order.status === 'cancelled') && voidOwed(payment)) return this.voidIntent(order, payment, now);
+    if (isUncooked(order.status) && voidOwed(payment)) return this.voidIntent(order, payment, now);
     const unasked = payment.refunds.find((record) => record.status === 'pending' && record.providerRefundId === null);
     return unasked === undefined ? null : askRefund(this.gateway, order, unasked.refundId, now);
   }
@@ -191,8 +191,8 @@ function owedBack(orderId: string, payment: OrderPayment, now: Date, owed = refu
  */
 function refundsSettled(order: Order, payment: OrderPayment, refunds: readonly RefundRecord[], now: Date, freed: number): OrderPayment {
   const next = withRefunds(payment, refunds, now);
-  const uncooked = (order.status === 'rejected' || order.status === 'cancelled') && !voidOwed(next);
-  return uncooked && freed > 0 ? owedBack(order.orderId, next, now, freed) : next;
+  const owesRefund = isUncooked(order.status) && !voidOwed(next);
+  return owesRefund && freed > 0 ? owedBack(order.orderId, next, now, freed) : next;
 }
 
 function outcomeIntent(outcome: PaymentIntentOutcome): string {
@@ -203,7 +203,9 @@ function outcomeIntent(outcome: PaymentIntentOutcome): string {
  * What the intent as the provider now has it means for an order awaiting its payment: placed once
  * authorized; cancelled once the intent is cancelled (`payment_expired` after the window, else
  * `payment_failed`); null while the customer may still pay (a declined card may be followed by a
- * good one) or when the order is past awaiting (later news changes nothing our own calls did not).
+ * good one). Past awaiting, only a cancelled intent matters: it cancels a placed order whose
+ * authorization lapsed, and records the void a rejection or cancellation owes as made; any other
+ * news changes nothing our own calls did not.
  */
 export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: Date): OrderMove | null {
   const payment = order.payment;
@@ -215,7 +217,7 @@ export function settleIntent(order: Order, outcome: PaymentIntentOutcome, now: D
   }
   if (order.status !== 'awaiting_payment') {
     // The void a rejection or cancellation owes, made (its answer may not have been recorded yet).
-    const owed = (order.status === 'rejected' || order.status === 'cancelled') && voidOwed(payment);
+    const owed = isUncooked(order.status) && voidOwed(payment);
     return owed && outcome.status === 'canceled' ? planPaymentChange(order, voided(payment, now), {}, now) : null;
   }
   if (outcome.status === 'authorized' || outcome.status === 'captured') {

@@ -7,7 +7,7 @@
  * sweeper's to finish. The provider's calls carry keys derived from the order, so every retry acts once.
  */
 import type { Order } from '../orders/order.js';
-import type { OrderMove } from '../orders/order-lifecycle.js';
+import { isUncooked, type OrderMove } from '../orders/order-lifecycle.js';
 import type { PaymentDesk } from './payment-desk.js';
 import type { PaymentSettler } from './payment-settler.js';
 
@@ -19,7 +19,7 @@ export async function withPayment(desk: PaymentDesk | null, order: Order, move: 
   const payment = order.payment;
   if (desk === null || payment === undefined) return move;
   if (move.status === 'accepted') return { ...move, payment: await desk.capture(order, payment) };
-  if (move.status === 'rejected' || move.status === 'cancelled') return { ...move, payment: desk.planRelease(order, move.at)! };
+  if (isUncooked(move.status)) return { ...move, payment: desk.planRelease(order, move.at)! };
   return move;
 }
 
