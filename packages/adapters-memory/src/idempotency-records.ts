@@ -5,7 +5,7 @@
  * Every change is filtered on the record's holder, as in every store (see the IdempotencyKeys port).
  */
 import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from '@storefront/domain/adapter-kit';
-import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
+import { copyIdempotencyRecord, recordOfClaim } from '@storefront/domain/adapter-kit';
 import { SweepSchedule } from './sweep-schedule.js';
 
 const MIN_SWEEP_INTERVAL = 1024;
@@ -33,7 +33,7 @@ export class IdempotencyRecords {
   open(claim: IdempotencyClaim, nowMs: number, state: IdempotencyRecord['state'] = 'in_progress'): void {
     const id = recordId(claim);
     this.records.delete(id);
-    this.records.set(id, copyRecord({ ...claim, state }));
+    this.records.set(id, Object.freeze(recordOfClaim(claim, state)));
     if (this.sweeps.wrote()) this.sweep(nowMs);
   }
 
@@ -42,7 +42,8 @@ export class IdempotencyRecords {
     const id = recordId(ref);
     const record = this.records.get(id);
     if (record === undefined || record.state !== 'in_progress' || record.owner !== owner) return false;
-    this.records.set(id, copyRecord({ ...record, ...change }));
+    // Object.assign, not `{ ...record, ...change }`: see recordOfClaim.
+    this.records.set(id, copyRecord(Object.assign({}, record, change)));
     return true;
   }
 

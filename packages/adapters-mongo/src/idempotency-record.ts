@@ -5,7 +5,7 @@
  * the other's.
  */
 import type { IdempotencyClaim, IdempotencyRecord } from '@storefront/domain/adapter-kit';
-import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
+import { copyIdempotencyRecord, recordOfClaim } from '@storefront/domain/adapter-kit';
 import type { ObjectId } from 'mongodb';
 
 export interface IdempotencyDocument {
@@ -24,7 +24,7 @@ export interface IdempotencyDocument {
 
 /** A new lifetime of the key, held by the claim. */
 export function toIdempotencyDocument(claim: IdempotencyClaim): IdempotencyDocument {
-  return copyIdempotencyRecord({ ...claim, state: 'in_progress' });
+  return recordOfClaim(claim, 'in_progress');
 }
 
 /** The record's fields only (no `_id`), with dates of their own. */

@@ -109,7 +109,7 @@ export { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, sessionIdOf } from
 export { assignOptionIds, optionNameKey } from './menu/option-ids.js';
 export type { InsertResult } from './orders/order-repository.js';
 export type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, IdempotencyRecord } from './orders/idempotency-keys.js';
-export { copyIdempotencyRecord } from './orders/idempotency-keys.js';
+export { copyIdempotencyRecord, recordOfClaim } from './orders/idempotency-keys.js';
 export type { KeyedOrderWrites } from './orders/keyed-order-writes.js';
 export type { PublishedMark, UnpublishedOrder } from './orders/order-outbox.js';
 export type { EventReplay, LogPosition, OrderEventListener } from './orders/order-event-log.js';

@@ -33,16 +33,25 @@ export interface IdempotencyRecord extends IdempotencyClaim {
 
 /** A copy of a key record with dates of its own: what a store keeps, and what it hands out. */
 export function copyIdempotencyRecord(record: IdempotencyRecord): IdempotencyRecord {
+  return recordOfClaim(record, record.state);
+}
+
+/**
+ * The record of `claim` in `state`, with dates of its own. Written field by field rather than
+ * `{ ...claim, state }`: on Node 20 every field after a leading spread costs about a microsecond
+ * (docs/performance.md, "Literals that open with a spread").
+ */
+export function recordOfClaim(claim: IdempotencyClaim, state: IdempotencyRecord['state']): IdempotencyRecord {
   return {
-    customerId: record.customerId,
-    key: record.key,
-    state: record.state,
-    fingerprint: record.fingerprint,
-    owner: record.owner,
-    orderId: record.orderId,
-    orderCreatedAt: new Date(record.orderCreatedAt.getTime()),
-    lockExpiresAt: new Date(record.lockExpiresAt.getTime()),
-    expiresAt: new Date(record.expiresAt.getTime()),
+    customerId: claim.customerId,
+    key: claim.key,
+    state,
+    fingerprint: claim.fingerprint,
+    owner: claim.owner,
+    orderId: claim.orderId,
+    orderCreatedAt: new Date(claim.orderCreatedAt.getTime()),
+    lockExpiresAt: new Date(claim.lockExpiresAt.getTime()),
+    expiresAt: new Date(claim.expiresAt.getTime()),
   };
 }
 

@@ -11,6 +11,9 @@
 import type { Order, OrderStatus } from './order.js';
 import { placedBy } from './order-lifecycle.js';
 
+/** The same object while it is being built. */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 export type OrderEventType = 'order.placed' | 'order.status' | 'order.refunded' | 'order.payment';
 
 /** An event as published, before the log gives it an id. */
@@ -67,22 +70,19 @@ export function eventOfVersion(order: Order, version: number): OrderEventData {
   if (change === undefined || version < 1 || version > order.version) {
     throw new RangeError(`order ${order.orderId} has no version ${version}`);
   }
-  const paid = placedBy(order, version);
-  const base = {
-    orderId: order.orderId,
-    customerId: order.customerId,
-    version,
-    status: change.status,
-    at: change.at,
-    ...(paid ? {} : { unpaid: true as const }),
-  };
   const type = typeOf(order, version);
-  if (type === 'order.placed') return { ...base, type, order: orderAtVersion(order, version) };
-  if (type === 'order.refunded') return { ...base, type, order: orderAtVersion(order, version), refundId: change.paymentChange!.refundId! };
-  if (type === 'order.payment') return { ...base, type, order: orderAtVersion(order, version) };
-  // A reason belongs to the final move, which is always the order's last status move.
-  const reason = order.reason !== undefined && isLastMove(order, version) ? order.reason : undefined;
-  return reason === undefined ? { ...base, type } : { ...base, type, reason };
+  // Field by field: on Node 20 each field after a leading spread (`{ ...base, type }`) costs about
+  // a microsecond (docs/performance.md, "Literals that open with a spread").
+  const event: Writable<OrderEventData> = { type, orderId: order.orderId, customerId: order.customerId, version, status: change.status, at: change.at };
+  if (!placedBy(order, version)) event.unpaid = true;
+  if (type === 'order.status') {
+    // A reason belongs to the final move, which is always the order's last status move.
+    if (order.reason !== undefined && isLastMove(order, version)) event.reason = order.reason;
+    return event;
+  }
+  event.order = orderAtVersion(order, version);
+  if (type === 'order.refunded') event.refundId = change.paymentChange!.refundId!;
+  return event;
 }
 
 /** Whether `version` is the order's last status move (payment changes may follow a final move). */

@@ -14,7 +14,7 @@ import type { Order, OrderRequestLine } from './order.js';
 import { Issues } from '../shared/validation.js';
 import { placedState } from './order-lifecycle.js';
 import type { MenuRepository } from '../menu/menu-repository.js';
-import type { IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
+import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
 import type { OrderRepository } from './order-repository.js';
 import type { KeyedOrderWrites } from './keyed-order-writes.js';
 import type { PaymentDesk } from '../payments/payment-desk.js';
@@ -146,18 +146,7 @@ export class PlaceOrder {
     for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
       const now = this.clock.now();
       const claim = await this.keys
-        .claim(
-          {
-            ...ref,
-            fingerprint,
-            owner,
-            orderId: reservation.orderId,
-            orderCreatedAt: reservation.createdAt,
-            lockExpiresAt: this.lockFrom(now),
-            expiresAt: new Date(now.getTime() + this.ttlMs),
-          },
-          now,
-        )
+        .claim(this.claimOf(ref, fingerprint, owner, reservation, now), now)
         .catch((error: unknown) => {
           // Perhaps stored with its acknowledgement lost: then it is this ended request's claim.
           this.left.add(ref, owner, 'abandon');
@@ -220,17 +209,8 @@ export class PlaceOrder {
       return null;
     }
     const now = this.clock.now();
-    const claim = {
-      ...ref,
-      fingerprint,
-      owner,
-      orderId: reservation.orderId,
-      orderCreatedAt: reservation.createdAt,
-      lockExpiresAt: this.lockFrom(now),
-      expiresAt: new Date(now.getTime() + this.ttlMs),
-    };
     // A failure wrote all or nothing: a retry replays the order or places it.
-    if ((await this.writes.placeFresh(claim, order, now)) === 'held') {
+    if ((await this.writes.placeFresh(this.claimOf(ref, fingerprint, owner, reservation, now), order, now)) === 'held') {
       // Its intent (if any) belongs to an order that will never be stored: nothing may be paid on it.
       await this.desk?.abandon(order).catch(() => undefined);
       return 'held';
@@ -329,6 +309,24 @@ export class PlaceOrder {
     };
     // The provider is asked last, after every refusal: one order id (reserved with the key), one intent.
     return this.desk === null || order.amount < 1 ? order : this.desk.open(order);
+  }
+
+  /**
+   * `owner`'s claim on the key for `reservation`, made at `now`. Field by field rather than
+   * `{ ...ref, fingerprint, ... }`: on Node 20 that literal cost 10 µs of a placement
+   * (docs/performance.md, "Literals that open with a spread").
+   */
+  private claimOf(ref: IdempotencyKeyRef, fingerprint: string, owner: string, reservation: Reservation, now: Date): IdempotencyClaim {
+    return {
+      customerId: ref.customerId,
+      key: ref.key,
+      fingerprint,
+      owner,
+      orderId: reservation.orderId,
+      orderCreatedAt: reservation.createdAt,
+      lockExpiresAt: this.lockFrom(now),
+      expiresAt: new Date(now.getTime() + this.ttlMs),
+    };
   }
 
   private lockFrom(now: Date): Date {
