@@ -7,7 +7,7 @@
  */
 import type { IdempotencyKeys, Order } from '@storefront/domain';
 import type { ClaimResult, IdempotencyClaim, IdempotencyKeyRef, KeyedOrderWrites } from '@storefront/domain/adapter-kit';
-import { copyRecord, IdempotencyRecords } from './idempotency-records.js';
+import { handedOut, IdempotencyRecords } from './idempotency-records.js';
 import type { InMemoryOrderRepository } from './in-memory-order-repository.js';
 
 export class InMemoryIdempotencyKeys implements IdempotencyKeys, KeyedOrderWrites {
@@ -27,8 +27,8 @@ export class InMemoryIdempotencyKeys implements IdempotencyKeys, KeyedOrderWrite
       this.records.open(claim, nowMs);
       return { kind: 'claimed' };
     }
-    const order = record.state === 'completed' ? this.orders.find(record.customerId, record.orderId) : null;
-    return { kind: 'held', record: copyRecord(record), order };
+    const order = record.state === 'completed' ? this.orders.find(claim.customerId, record.orderId) : null;
+    return { kind: 'held', record: handedOut(claim, record), order };
   }
 
   async placeFresh(claim: IdempotencyClaim, order: Order, now: Date): Promise<'placed' | 'held'> {
@@ -40,7 +40,7 @@ export class InMemoryIdempotencyKeys implements IdempotencyKeys, KeyedOrderWrite
   }
 
   async takeOver(ref: IdempotencyKeyRef, from: string, owner: string, lockExpiresAt: Date): Promise<boolean> {
-    return this.records.change(ref, from, { owner, lockExpiresAt });
+    return this.records.change(ref, from, { owner, lockExpiresAtMs: lockExpiresAt.getTime() });
   }
 
   async complete(ref: IdempotencyKeyRef, owner: string): Promise<boolean> {
@@ -48,7 +48,7 @@ export class InMemoryIdempotencyKeys implements IdempotencyKeys, KeyedOrderWrite
   }
 
   async abandon(ref: IdempotencyKeyRef, owner: string, now: Date): Promise<void> {
-    this.records.change(ref, owner, { lockExpiresAt: now });
+    this.records.change(ref, owner, { lockExpiresAtMs: now.getTime() });
   }
 
   async release(ref: IdempotencyKeyRef, owner: string): Promise<void> {

@@ -3,7 +3,7 @@
  * step as each change (so no change is stored without being due), and read and raised here.
  */
 import type { OrderOutbox } from '@storefront/domain';
-import type { UnpublishedOrder } from '@storefront/domain/adapter-kit';
+import type { PublishedMark, UnpublishedOrder } from '@storefront/domain/adapter-kit';
 import type { InMemoryOrderRepository } from './in-memory-order-repository.js';
 import { toOrder, versionOf } from './order-row.js';
 
@@ -16,13 +16,24 @@ export class InMemoryOrderOutbox implements OrderOutbox {
   }
 
   async listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
-    return this.orders.outbox.due(limit).flatMap(([orderId, publishedVersion]) => {
+    const due: UnpublishedOrder[] = [];
+    for (const [orderId, publishedVersion] of this.orders.outbox.due(limit)) {
       const row = this.orders.locate(orderId);
-      return row === undefined ? [] : [{ order: toOrder(row), publishedVersion }];
-    });
+      if (row !== undefined) due.push({ order: toOrder(row), publishedVersion });
+    }
+    return due;
   }
 
   async markPublished(orderId: string, version: number): Promise<void> {
+    this.mark(orderId, version);
+  }
+
+  /** Every mark in one step (the relay's batch; one promise, not one per order). */
+  async markAllPublished(marks: readonly PublishedMark[]): Promise<void> {
+    for (const { orderId, version } of marks) this.mark(orderId, version);
+  }
+
+  private mark(orderId: string, version: number): void {
     const row = this.orders.locate(orderId);
     if (row !== undefined) this.orders.outbox.mark(row.orderId, version, versionOf(row));
   }

@@ -99,6 +99,7 @@ describe('the webhook feed from the outbox', () => {
     w = await aWebhookWorld({}, (adapters) => ({
       orderOutbox: overriding(adapters.orderOutbox, {
         markPublished: (orderId, version) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orderOutbox.markPublished(orderId, version)),
+        markAllPublished: (marks) => (crash ? Promise.reject(new Error('crashed before the mark')) : adapters.orderOutbox.markAllPublished!(marks)),
       }),
     }));
     const { endpoint } = await w.admin.add({ url: RECEIVER });
