@@ -62,6 +62,22 @@ function fulfilmentJson(f: Fulfilment) {
  */
 export type OrderView = 'owner' | 'shared';
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * `at.toISOString()`, remembering the last one: an order just placed has one time three times
+ * (created, updated, its history's entry), and orders rendered together often share one.
+ */
+function isoTime(at: Date): string {
+  const ms = at.getTime();
+  if (ms !== lastMs) {
+    lastIso = at.toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
+
 export function orderJson(o: Order, view: OrderView = 'shared') {
   return {
     order_id: o.orderId,
@@ -83,12 +99,12 @@ export function orderJson(o: Order, view: OrderView = 'shared') {
       tax_rate: line.taxRate,
       options: line.options.map(lineOptionJson),
     })),
-    created_at: o.createdAt.toISOString(),
+    created_at: isoTime(o.createdAt),
     status: o.status,
-    updated_at: o.updatedAt.toISOString(),
+    updated_at: isoTime(o.updatedAt),
     version: o.version,
     // A change of the payment alone (a refund) is a version, not a status the order entered.
-    status_history: o.statusHistory.filter((change) => change.paymentChange === undefined).map((change) => ({ status: change.status, at: change.at.toISOString() })),
+    status_history: o.statusHistory.filter((change) => change.paymentChange === undefined).map((change) => ({ status: change.status, at: isoTime(change.at) })),
     payment: o.payment === undefined ? null : paymentJson(o.payment, view === 'owner' ? secretShown(o) : undefined),
     // Only once given: an order without a reason has no `reason` key (not `null`).
     ...(o.reason === undefined ? {} : { reason: o.reason }),

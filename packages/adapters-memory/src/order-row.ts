@@ -140,7 +140,9 @@ export function toOrder(row: OrderRow): Order {
   const { lifecycle } = row;
   const createdAt = new Date(row.createdAtMs);
   const statusHistory: StatusChange[] = [];
-  if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: new Date(row.createdAtMs) });
+  // An order as placed was created, placed and last updated at one time: one Date serves the three
+  // (a copy handed out; the row keeps numbers, so no reader can change the store through it).
+  if (lifecycle === undefined) statusHistory.push({ status: 'placed', at: createdAt });
   else for (let i = 1; i < lifecycle.length; i++) statusHistory.push(unpack(lifecycle[i]!));
   if (row.notes !== undefined) addNotes(statusHistory, row.notes);
   const { deliveryFee, tip } = row.fulfilment ?? PLAIN_PICKUP;
@@ -160,7 +162,7 @@ export function toOrder(row: OrderRow): Order {
     createdAt,
     status: statusOf(row),
     version: versionOf(row),
-    updatedAt: new Date(lifecycle === undefined ? row.createdAtMs : lifecycle[0]!),
+    updatedAt: lifecycle === undefined ? createdAt : new Date(lifecycle[0]!),
     statusHistory,
     fulfilment: fulfilmentOf(row),
   };

@@ -44,7 +44,9 @@ export function orderTaxes(amounts: Iterable<TaxableAmount>, pricesIncludeTax: b
   for (const { rate, amount } of amounts) byRate.set(rate, (byRate.get(rate) ?? 0) + amount);
   const taxes: TaxLine[] = [];
   let taxTotal = 0;
-  for (const rate of [...byRate.keys()].sort((a, b) => a - b)) {
+  // Most orders have one rate: sorting even one element allocates the sort's working state.
+  const rates = byRate.size === 1 ? byRate.keys() : [...byRate.keys()].sort((a, b) => a - b);
+  for (const rate of rates) {
     const taxable = byRate.get(rate)!;
     if (taxable <= 0) continue;
     const tax = taxAt(taxable, rate as TaxRate, pricesIncludeTax);
