@@ -135,7 +135,9 @@ export class PlaceOrder {
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    const fingerprint = await this.hash(JSON.stringify(fingerprintOfRequest(request)));
+    // A host's synchronous hash is used as it is: an await costs a placement two promises.
+    const hashed = this.hash(JSON.stringify(fingerprintOfRequest(request)));
+    const fingerprint = typeof hashed === 'string' ? hashed : await hashed;
     const owner = randomToken(20);
     const fresh = await this.placeFresh(ref, fingerprint, owner, reservation, request);
     // The key was held and the intent made for this reservation given up: the request goes on with
@@ -274,7 +276,10 @@ export class PlaceOrder {
    */
   private async price(customerId: string, request: OrderRequest, reservation: Reservation): Promise<Order> {
     // An order for now is refused while the store is closed or paused; one for later is not.
-    if (request.fulfilment.time === 'asap' && this.gate !== null) await this.gate.assertTakingOrders();
+    if (request.fulfilment.time === 'asap' && this.gate !== null) {
+      const reading = this.gate.assertTakingOrders();
+      if (reading !== undefined) await reading;
+    }
     const { lines, fulfilment, tip } = request;
     const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
     const taxes = this.taxes;

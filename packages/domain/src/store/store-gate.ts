@@ -27,8 +27,17 @@ export class StoreGate {
   /** The shared state, reused for up to a second; concurrent readers share one read. */
   async state(): Promise<StoreState> {
     const nowMs = this.clock.now().getTime();
+    return this.reusable(nowMs) ?? this.read(nowMs);
+  }
+
+  /** The state read less than a second ago (and not in the future of `nowMs`), if any. */
+  private reusable(nowMs: number): StoreState | undefined {
     const cached = this.cached;
-    if (cached !== null && nowMs - cached.readAtMs < STORE_STATE_CACHE_MS && nowMs >= cached.readAtMs) return cached.state;
+    return cached !== null && nowMs - cached.readAtMs < STORE_STATE_CACHE_MS && nowMs >= cached.readAtMs ? cached.state : undefined;
+  }
+
+  /** Reads the shared state (one read for concurrent callers), kept as read at `nowMs`. */
+  private read(nowMs: number): Promise<StoreState> {
     this.reading ??= this.states.get().then(
       (state) => {
         this.cached = { state, readAtMs: nowMs };
@@ -65,15 +74,24 @@ export class StoreGate {
     };
   }
 
-  /** Throws `store_closed` unless an order placed now would be taken. */
-  async assertTakingOrders(): Promise<void> {
+  /**
+   * Throws `store_closed` unless an order placed now would be taken. A promise only when the
+   * shared state has to be read: every placement asks, and most find it read within the second.
+   */
+  assertTakingOrders(): Promise<void> | undefined {
     const now = this.clock.now();
     if (!this.hours.isOpen(now)) {
       const opens = this.hours.nextChange(now);
       throw new DomainError('store_closed', `The store is closed now${opens === null ? '' : `; it opens at ${opens.toISOString()}`}.`);
     }
-    if (!(await this.state()).acceptingOrders) {
-      throw new DomainError('store_closed', 'The kitchen has paused ordering for now; try again later.');
-    }
+    const nowMs = now.getTime();
+    const state = this.reusable(nowMs);
+    if (state !== undefined) return refusePaused(state);
+    return this.read(nowMs).then(refusePaused);
   }
+}
+
+function refusePaused(state: StoreState): undefined {
+  if (!state.acceptingOrders) throw new DomainError('store_closed', 'The kitchen has paused ordering for now; try again later.');
+  return undefined;
 }
