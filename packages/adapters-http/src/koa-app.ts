@@ -302,7 +302,8 @@ function jsonBody(limitBytes: number): Middleware {
   });
   return async (ctx, next) => {
     const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
-    if (hasBody && ctx.is(JSON_TYPES) === false) {
+    // The type nearly every client sends is taken as it is; any other is parsed (koa-body checks again).
+    if (hasBody && ctx.req.headers['content-type'] !== 'application/json' && ctx.is(JSON_TYPES) === false) {
       throw new HttpProblem('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
     }
     await parse(ctx, next);
