@@ -65,6 +65,29 @@ describe('OrderEventRelay', () => {
     expect(reads).to.deep.equal({ started: 2, done: 2 });
   });
 
+  it('publishes the changes notified within one turn with one outbox read, at the next turn', async () => {
+    const { orders, log, calls } = anOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    for (let change = 0; change < 16; change++) relay.notify();
+    expect(calls.list).to.equal(0);
+    await new Promise<void>((resolve) => setTimer(resolve, 5));
+    expect(calls.list).to.equal(1);
+    relay.notify();
+    await new Promise<void>((resolve) => setTimer(resolve, 5));
+    expect(calls.list).to.equal(2);
+  });
+
+  it('publishes on stop what was notified and not yet published', async () => {
+    const { orders, log, calls } = anOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    relay.notify();
+    await relay.stop();
+    expect(calls.list).to.equal(1);
+    // Nothing is left to fire after the stop.
+    await new Promise<void>((resolve) => setTimer(resolve, 5));
+    expect(calls.list).to.equal(1);
+  });
+
   it('answers a drain asked for while one runs only after a drain that started later', async () => {
     const { orders, log, calls } = anOutbox();
     const relay = new OrderEventRelay(orders, log);

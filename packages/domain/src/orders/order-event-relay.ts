@@ -2,8 +2,9 @@
  * Publishing order events from the outbox: the store marks every change unpublished in the same
  * write; the relay appends due events to the log (and enqueues webhook deliveries), then marks them
  * published: out only once stored, always (a failed append retried every `retryMs`), never twice
- * (idempotent per order and version). `notify` publishes at once; the timer sweeps what was left
- * behind (docs/decisions.md, "Live order updates").
+ * (idempotent per order and version). `notify` publishes at the next turn of the event loop, every
+ * change notified until then in one drain; the timer sweeps what was left behind (docs/decisions.md,
+ * "Live order updates").
  */
 import { unpublishedEvents } from './order-event.js';
 import type { OrderEventLog } from './order-event-log.js';
@@ -31,6 +32,8 @@ export class OrderEventRelay {
   /** The one drain that follows the running one, for changes stored while it ran. */
   private following: Promise<void> | null = null;
   private timer: unknown = null;
+  /** The turn that will publish the changes notified since the last one. */
+  private notified: unknown = null;
   private started = false;
   private failing = false;
 
@@ -44,9 +47,16 @@ export class OrderEventRelay {
     this.batchSize = options.batchSize ?? 100;
   }
 
-  /** A change was stored: publish it soon (coalesced with any drain in progress). */
+  /**
+   * A change was stored: publish it at the next turn of the event loop, with every change stored
+   * before then (one outbox read for them all; coalesced with any drain in progress).
+   */
   notify(): void {
-    void this.drain();
+    if (this.notified !== null) return;
+    this.notified = setTimer(() => {
+      this.notified = null;
+      void this.drain();
+    }, 0);
   }
 
   /**
@@ -79,6 +89,12 @@ export class OrderEventRelay {
     this.started = false;
     if (this.timer !== null) clearTimer(this.timer);
     this.timer = null;
+    if (this.notified !== null) {
+      // Changes notified but not yet published: publish them now, before the adapters close.
+      clearTimer(this.notified);
+      this.notified = null;
+      void this.drain();
+    }
     // The following drain resolves after the running one and its own run: awaiting the running one
     // alone would let the following one start on adapters about to be closed.
     await (this.following ?? this.running);
