@@ -6,7 +6,7 @@
  */
 import type { Clock, OrderEvent, OrderEventLog } from '@storefront/domain';
 import type { EventReplay, LogPosition, OrderEventData, OrderEventListener } from '@storefront/domain/adapter-kit';
-import { isEventId, systemClock, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
+import { isEventId, systemClock, withFields, withoutDeliveryAddress } from '@storefront/domain/adapter-kit';
 
 export interface InMemoryOrderEventLogOptions {
   readonly clock?: Clock | undefined;
@@ -57,8 +57,7 @@ export class InMemoryOrderEventLog implements OrderEventLog {
     for (const data of events) {
       const record = this.records.get(data.orderId);
       if (record !== undefined && data.version <= record.version) continue;
-      // Object.assign, not `{ ...data, id }`: docs/performance.md, "Literals that open with a spread".
-      const event: OrderEvent = Object.assign({}, data, { id: String(++this.head) });
+      const event: OrderEvent = withFields(data, { id: String(++this.head) });
       this.held.push(event);
       this.heldAtMs.push(now);
       this.records.delete(data.orderId);
@@ -99,7 +98,7 @@ export class InMemoryOrderEventLog implements OrderEventLog {
       const event = this.held[i]!;
       if (event.customerId !== customerId || event.order === undefined) continue;
       const order = withoutDeliveryAddress(event.order);
-      if (order !== event.order) this.held[i] = Object.assign({}, event, { order });
+      if (order !== event.order) this.held[i] = withFields(event, { order });
     }
     return Promise.resolve();
   }

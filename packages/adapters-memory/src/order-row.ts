@@ -8,7 +8,7 @@
 import type { DeliveryAddress, Fulfilment, Order, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderMove, PaymentChangeNote, StatusChange } from '@storefront/domain/adapter-kit';
 import { ORDER_STATUSES } from '@storefront/domain';
-import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
+import { copyDeliveryAddress, withFields } from '@storefront/domain/adapter-kit';
 import { paymentOf, toRowPayment, type RowPayment } from './payment-row.js';
 
 /** An order's fulfilment and charges as a row keeps them; rows of pickup as soon as possible without a tip share one. */
@@ -112,7 +112,7 @@ export function toRow(order: Order, customerId: string, pool: OrderLinePool): Or
   if (isAsPlaced(order, createdAtMs)) return Object.freeze(row);
   const history = order.statusHistory.map((change) => pack(change.status, change.at.getTime()));
   const notes = historyNotes(order.statusHistory);
-  const withNotes = notes === undefined ? row : { ...row, notes };
+  const withNotes = notes === undefined ? row : withFields(row, { notes });
   return withLifecycle(withNotes, order.status, order.version, [order.updatedAt.getTime()].concat(history), order.reason);
 }
 
@@ -123,17 +123,17 @@ export function movedRow(row: OrderRow, move: OrderMove): OrderRow {
   // concat allocates exactly what it needs; a spread or push would leave spare capacity (~130 bytes a row).
   const lifecycle = [atMs].concat(history, [pack(move.status, atMs)]);
   let base = row;
-  if (move.payment !== undefined) base = { ...base, payment: toRowPayment(move.payment) };
+  if (move.payment !== undefined) base = withFields(base, { payment: toRowPayment(move.payment) });
   if (move.paymentChange !== undefined) {
     const added: HistoryNote = Object.freeze({ index: history.length, note: copyNote(move.paymentChange) });
-    base = { ...base, notes: Object.freeze((row.notes ?? []).concat([added])) };
+    base = withFields(base, { notes: Object.freeze((row.notes ?? []).concat([added])) });
   }
   return withLifecycle(base, move.status, versionOf(row) + 1, lifecycle, move.reason ?? row.reason);
 }
 
 /** The row with its payment replaced, nothing else changed (a check's lease is no change of the order). */
 export function withPayment(row: OrderRow, payment: RowPayment): OrderRow {
-  return Object.freeze({ ...row, payment });
+  return Object.freeze(withFields(row, { payment }));
 }
 
 export function toOrder(row: OrderRow): Order {
@@ -166,8 +166,8 @@ export function toOrder(row: OrderRow): Order {
     statusHistory,
     fulfilment: fulfilmentOf(row),
   };
-  const withPaymentOf = row.payment === undefined ? order : { ...order, payment: paymentOf(row.payment) };
-  return row.reason === undefined ? withPaymentOf : { ...withPaymentOf, reason: row.reason };
+  const withPaymentOf = row.payment === undefined ? order : withFields(order, { payment: paymentOf(row.payment) });
+  return row.reason === undefined ? withPaymentOf : withFields(withPaymentOf, { reason: row.reason });
 }
 
 function withLifecycle(row: OrderRow, status: OrderStatus, version: number, lifecycle: number[], reason: string | undefined): OrderRow {
@@ -186,14 +186,14 @@ function withLifecycle(row: OrderRow, status: OrderStatus, version: number, life
     ...(row.payment === undefined ? {} : { payment: row.payment }),
     ...(row.notes === undefined ? {} : { notes: row.notes }),
   };
-  return Object.freeze(reason === undefined ? moved : { ...moved, reason });
+  return Object.freeze(reason === undefined ? moved : withFields(moved, { reason }));
 }
 
 /** The row without the delivery address (erasure); the same row when it has none. */
 export function withoutAddress(row: OrderRow): OrderRow {
   if (row.fulfilment?.address === undefined) return row;
   const { address: _address, ...fulfilment } = row.fulfilment;
-  return Object.freeze({ ...row, fulfilment: Object.freeze(fulfilment) });
+  return Object.freeze(withFields(row, { fulfilment: Object.freeze(fulfilment) }));
 }
 
 /** The row's promise fields, for a copy of it. */

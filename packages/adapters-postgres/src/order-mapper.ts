@@ -9,7 +9,7 @@
 import type { DeliveryAddress, Fulfilment, Order, OrderLine, OrderStatus } from '@storefront/domain';
 import type { FulfilmentType, OrderLineOption, StatusChange } from '@storefront/domain/adapter-kit';
 import type { PaymentChangeNote } from '@storefront/domain/adapter-kit';
-import { copyDeliveryAddress } from '@storefront/domain/adapter-kit';
+import { copyDeliveryAddress, withFields } from '@storefront/domain/adapter-kit';
 import { paymentOf, paymentParameters, type PaymentColumns } from './payment-mapper.js';
 
 /** The fulfilment as jsonb, without `promised_at` (a column of its own: the kitchen's sort key). */
@@ -125,19 +125,19 @@ export function toOrder(row: OrderRow): Order {
     fulfilment: fulfilmentOf(row),
   };
   const payment = paymentOf(row);
-  const paid = payment === undefined ? order : { ...order, payment };
-  return row.reason === null ? paid : { ...paid, reason: row.reason };
+  const paid = payment === undefined ? order : withFields(order, { payment });
+  return row.reason === null ? paid : withFields(paid, { reason: row.reason });
 }
 
 /** A history entry as jsonb holds it. */
 export function historyEntry(change: StatusChange): HistoryJson {
   const entry = { status: change.status, at: change.at.toISOString() };
-  return change.paymentChange === undefined ? entry : { ...entry, paymentChange: copyNote(change.paymentChange) };
+  return change.paymentChange === undefined ? entry : withFields(entry, { paymentChange: copyNote(change.paymentChange) });
 }
 
 function statusChangeOf(entry: HistoryJson): StatusChange {
   const change = { status: entry.status, at: new Date(entry.at) };
-  return entry.paymentChange === undefined ? change : { ...change, paymentChange: copyNote(entry.paymentChange) };
+  return entry.paymentChange === undefined ? change : withFields(change, { paymentChange: copyNote(entry.paymentChange) });
 }
 
 function copyNote(note: PaymentChangeNote): PaymentChangeNote {

@@ -36,6 +36,7 @@ export { ERASED_CUSTOMER_LABEL } from './accounts/erase-account.js';
 export type { EraseAccount, EraseAccountDependencies, EraseAccountInput } from './accounts/erase-account.js';
 export type { LabelCustomers } from './accounts/label-customers.js';
 export { BackgroundTasks } from './shared/background-tasks.js';
+export { withFields } from './shared/objects.js';
 export type { ErasureSweep, ErasureSweepOptions } from './accounts/erasure-sweep.js';
 export type { BackgroundTaskOptions } from './shared/background-tasks.js';
 export type { SearchMenu, SearchMenuInput } from './search/search-menu.js';

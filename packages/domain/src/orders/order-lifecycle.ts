@@ -13,6 +13,7 @@
  *   awaiting_payment → cancelled (the owner; the payment with a reason: payment_failed, payment_expired)
  */
 import { DomainError } from '../shared/errors.js';
+import { withFields } from '../shared/objects.js';
 import { checkText } from '../shared/text.js';
 import { characterCount, Issues } from '../shared/validation.js';
 import type { Order, OrderStatus } from './order.js';
@@ -128,7 +129,7 @@ export function planMove(order: Order, request: MoveRequest, now: Date): OrderMo
   if (move === undefined) throw invalidTransition(order, request.to);
   const reason = moveReason(move, request.reason);
   const base = { orderId: order.orderId, fromVersion: order.version, status: request.to, at: now };
-  return reason === undefined ? base : { ...base, reason };
+  return reason === undefined ? base : withFields(base, { reason });
 }
 
 /** A change of the order's payment alone (its status stays): one version, one history entry with `change`. */
@@ -167,16 +168,15 @@ export function applyOrderMove(order: Order, move: OrderMove): Order {
   // Every other field is carried as it is: a field added to Order later survives a move.
   const { reason: previous, ...kept } = order;
   const entry = move.paymentChange === undefined ? { status: move.status, at: move.at } : { status: move.status, at: move.at, paymentChange: move.paymentChange };
-  const next: Order = {
-    ...kept,
+  const next: Order = withFields(kept, {
     status: move.status,
     version: order.version + 1,
     updatedAt: move.at,
     statusHistory: [...order.statusHistory, entry],
     ...(move.payment === undefined ? {} : { payment: move.payment }),
-  };
+  });
   const reason = move.reason ?? previous;
-  return reason === undefined ? next : { ...next, reason };
+  return reason === undefined ? next : withFields(next, { reason });
 }
 
 /** The fields of a newly placed order (version 1, history starting with `placed`, or `awaiting_payment`). */
