@@ -14,6 +14,7 @@ import type { Order, OrderRequestLine } from './order.js';
 import { Issues } from '../shared/validation.js';
 import { placedState } from './order-lifecycle.js';
 import type { MenuRepository } from '../menu/menu-repository.js';
+import type { Product } from '../menu/product.js';
 import type { IdempotencyClaim, IdempotencyKeyRef, IdempotencyKeys, IdempotencyRecord } from './idempotency-keys.js';
 import type { OrderRepository } from './order-repository.js';
 import type { KeyedOrderWrites } from './keyed-order-writes.js';
@@ -281,9 +282,11 @@ export class PlaceOrder {
       if (reading !== undefined) await reading;
     }
     const { lines, fulfilment, tip } = request;
-    const products = await this.menu.findByIds([...new Set(lines.map((l) => l.productId))]);
+    // Most orders have one line: its id needs no Set to be unique.
+    const products = await this.menu.findByIds(lines.length === 1 ? [lines[0]!.productId] : [...new Set(lines.map((l) => l.productId))]);
     const taxes = this.taxes;
-    const byId = new Map(products.map((p) => [p.productId, p]));
+    const byId = new Map<string, Product>();
+    for (const product of products) byId.set(product.productId, product);
     const { items, amount: subtotal, currency } = priceOrder(lines, byId, (product) => productTaxRate(product, taxes));
     const charges = this.planner.charges(fulfilment, subtotal);
     const taxable = items.map((line) => ({ rate: line.taxRate as TaxRate, amount: line.lineTotal }));
