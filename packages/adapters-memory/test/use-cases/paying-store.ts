@@ -63,6 +63,13 @@ export async function aPayingStore(options: PayingStoreOptions = {}) {
   };
   /** Placed, paid and accepted: captured. */
   const acceptedOrder = async (): Promise<Order> => storefront.moveOrder.execute({ orderId: (await paidOrder()).orderId, status: 'accepted' });
+  /** A paid order whose acceptance captured at the provider but lost the answer: still placed, the books saying authorized. */
+  const captureAnswerLost = async (): Promise<Order> => {
+    const order = await paidOrder();
+    loseAnswer(gateway, 'capture');
+    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }).catch(() => undefined);
+    return order;
+  };
   const intentOf = async (order: Order) => (await gateway.read(order.payment!.intentId)) as IntentAmounts;
   /** Everything the provider did not answer, finished: the clock past every check, two sweeps. */
   const settle = async () => {
@@ -79,7 +86,7 @@ export async function aPayingStore(options: PayingStoreOptions = {}) {
     expectNothingOwed(now);
     return now;
   };
-  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, acceptedOrder, intentOf, settle, expectSettled };
+  return { world, adapters, storefront, gateway, soup, pizza, owner, place, tell, tellNews, tellRefund, pay, find, kitchenIds, paidOrder, acceptedOrder, captureAnswerLost, intentOf, settle, expectSettled };
 }
 
 /** Holds a call: `reached` once it got there, `open()` lets it go on. */

@@ -56,11 +56,9 @@ describe('Payments review 2: interleavings that hold', () => {
     ['before', holdBefore],
   ] as const) {
     it(`the sweeper and the owner's retried cancel give back the same owed capture at once (the sweeper's read held ${when} it reads): refunded once, the sweep goes on`, async () => {
-      const { paidOrder, storefront, gateway, world, owner, expectSettled } = await aPayingStore();
-      const order = await paidOrder();
+      const { captureAnswerLost, storefront, gateway, world, owner, expectSettled } = await aPayingStore();
       // The acceptance captured, its answer lost: the order stays placed with the books saying authorized.
-      loseAnswer(gateway, 'capture');
-      await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }).catch(() => undefined);
+      const order = await captureAnswerLost();
       // The owner cancels while the provider is down: the void is owed.
       gateway.available = false;
       await storefront.cancelOrder.execute({ customerId: owner.customerId, orderId: order.orderId });

@@ -123,10 +123,8 @@ describe('Payments review 3: interleavings that hold', () => {
   });
 
   it("an acceptance whose capture answer was lost, the owner's cancel, a staff refund meanwhile: 422, the capture goes back once", async () => {
-    const { paidOrder, storefront, gateway, owner, expectSettled } = await aPayingStore();
-    const order = await paidOrder();
-    loseAnswer(gateway, 'capture');
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }).catch(() => undefined);
+    const { captureAnswerLost, storefront, gateway, owner, expectSettled } = await aPayingStore();
+    const order = await captureAnswerLost();
     // The owner's void is refused (captured); its read of the intent is held.
     const read = holdAfter(gateway, 'read');
     const cancelling = storefront.cancelOrder.execute({ customerId: owner.customerId, orderId: order.orderId });
@@ -221,11 +219,9 @@ describe('Payments review 3: interleavings that once broke an invariant', () => 
   });
 
   it("a cancellation's refund whose answer was lost and that then failed at the bank, asked again by the owner's retried cancel (the event never sent): the capture goes back", async () => {
-    const { paidOrder, storefront, gateway, owner, expectSettled } = await aPayingStore();
-    const order = await paidOrder();
+    const { captureAnswerLost, storefront, gateway, owner, expectSettled } = await aPayingStore();
     // The acceptance captured, its answer lost: the order stays placed; the owner cancels it.
-    loseAnswer(gateway, 'capture');
-    await storefront.moveOrder.execute({ orderId: order.orderId, status: 'accepted' }).catch(() => undefined);
+    const order = await captureAnswerLost();
     // The void finds the capture and records the refund; the refund's answer is lost.
     const answers = loseAnswer(gateway, 'refund');
     await storefront.cancelOrder.execute({ customerId: owner.customerId, orderId: order.orderId });
