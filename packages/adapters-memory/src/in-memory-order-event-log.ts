@@ -33,7 +33,7 @@ export class InMemoryOrderEventLog implements OrderEventLog {
   /**
    * Held events from index `start` on, oldest first: `held[start]` has id `head - count + 1`; when
    * each was appended in `heldAtMs` at the same index (an array of numbers keeps them unboxed, where
-   * an object per event cost two allocations for every order kept an hour).
+   * an object per event would be two more objects kept for every order of the last hour).
    */
   private held: OrderEvent[] = [];
   private heldAtMs: number[] = [];

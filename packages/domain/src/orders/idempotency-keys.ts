@@ -38,8 +38,7 @@ export function copyIdempotencyRecord(record: IdempotencyRecord): IdempotencyRec
 
 /**
  * The record of `claim` in `state`, with dates of its own. Written field by field rather than
- * `{ ...claim, state }`: on Node 20 every field after a leading spread costs about a microsecond
- * (docs/performance.md, "Literals that open with a spread").
+ * `{ ...claim, state }`: see `withFields` (shared/objects.ts) for why.
  */
 export function recordOfClaim(claim: IdempotencyClaim, state: IdempotencyRecord['state']): IdempotencyRecord {
   return {

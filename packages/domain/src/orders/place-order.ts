@@ -136,7 +136,7 @@ export class PlaceOrder {
       return { order, replayed: false };
     }
     const ref: IdempotencyKeyRef = { customerId: input.customerId, key };
-    // A host's synchronous hash is used as it is: an await costs a placement two promises.
+    // A host's synchronous hash is used as it is: awaiting a plain string still costs promises.
     const hashed = this.hash(JSON.stringify(fingerprintOfRequest(request)));
     const fingerprint = typeof hashed === 'string' ? hashed : await hashed;
     const owner = randomToken(20);
@@ -321,8 +321,7 @@ export class PlaceOrder {
 
   /**
    * `owner`'s claim on the key for `reservation`, made at `now`. Field by field rather than
-   * `{ ...ref, fingerprint, ... }`: on Node 20 that literal cost 10 µs of a placement
-   * (docs/performance.md, "Literals that open with a spread").
+   * `{ ...ref, fingerprint, ... }`: see `withFields` (shared/objects.ts) for why.
    */
   private claimOf(ref: IdempotencyKeyRef, fingerprint: string, owner: string, reservation: Reservation, now: Date): IdempotencyClaim {
     return {

@@ -39,8 +39,8 @@ const ALPHABET_CODES = Array.from(ALPHABET, (c) => c.charCodeAt(0));
 
 /**
  * The characters of `bytes[from..end)` as one flat string. Not `out += ...`: past 12 characters each
- * append makes a rope node, and a kept 20-character token (a key record's owner) held nine of them,
- * about 300 bytes for every order placed.
+ * append makes a rope node, and a token that is kept (a key record's owner, for a day) would keep
+ * all of them.
  */
 function tokenOf(bytes: Uint8Array, from: number, end: number): string {
   const codes = new Array<number>(end - from);
