@@ -12,13 +12,17 @@ import { databaseOperation } from './database-errors.js';
 import { claimInsert, claimParameters, SWEEP_EXPIRED_KEYS } from './postgres-idempotency-keys.js';
 import { ORDER_COLUMNS, orderParameters } from './order-mapper.js';
 import { retryOnConflict } from './retry.js';
+import { namedStatement, queryOf } from './named-statements.js';
 
 const ORDER_COLUMN_COUNT = ORDER_COLUMNS.split(',').length;
 if (!ORDER_COLUMNS.startsWith('order_id,')) throw new Error('PLACE_FRESH assumes order_id is the first order column');
 /** The claim's 9 parameters, then the order's after its id (the claim's RETURNING gives the id). */
-const PLACE_FRESH = `WITH ${SWEEP_EXPIRED_KEYS},
+const PLACE_FRESH = namedStatement(
+  'place_fresh',
+  `WITH ${SWEEP_EXPIRED_KEYS},
 claimed AS (${claimInsert('completed', 'k.order_id')})
-INSERT INTO orders (${ORDER_COLUMNS}) VALUES ((SELECT order_id FROM claimed), ${Array.from({ length: ORDER_COLUMN_COUNT - 1 }, (_, i) => `$${i + 10}`).join(', ')})`;
+INSERT INTO orders (${ORDER_COLUMNS}) VALUES ((SELECT order_id FROM claimed), ${Array.from({ length: ORDER_COLUMN_COUNT - 1 }, (_, i) => `$${i + 10}`).join(', ')})`,
+);
 
 export class PostgresKeyedOrderWrites implements KeyedOrderWrites {
   constructor(private readonly pool: pg.Pool) {}
@@ -27,7 +31,7 @@ export class PostgresKeyedOrderWrites implements KeyedOrderWrites {
     return databaseOperation(async () => {
       if (order.orderId !== claim.orderId) throw new Error(`order ${order.orderId} is not the claim's reserved ${claim.orderId}`);
       try {
-        await retryOnConflict(() => this.pool.query(PLACE_FRESH, [...claimParameters(claim, now), ...orderParameters(order).slice(1)]));
+        await retryOnConflict(() => this.pool.query(queryOf(PLACE_FRESH, [...claimParameters(claim, now), ...orderParameters(order).slice(1)])));
         return 'placed';
       } catch (error) {
         const { code, column } = (error ?? {}) as { code?: unknown; column?: unknown };

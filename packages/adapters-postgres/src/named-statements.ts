@@ -1,0 +1,34 @@
+/**
+ * Statements that run on every placement are named: each pooled connection parses and plans them
+ * once, and PostgreSQL then reuses a generic plan, where an unnamed statement is planned again on
+ * every execution (for the placement's statement, planning cost more than running it;
+ * docs/performance.md, "Placement planned once"). A generic plan is made without the parameters'
+ * values, so a named statement must read by index whatever they are: test/named-statements.spec.ts
+ * asks PostgreSQL for the generic plan of every statement listed here, on tables large enough to
+ * tempt a sequential scan, and fails on one.
+ *
+ * Behind PgBouncer in transaction mode, named statements need its `max_prepared_statements`
+ * (PgBouncer 1.21 and later; docs/decisions.md, "PostgreSQL statements a placement runs").
+ */
+export interface NamedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+const statements: NamedStatement[] = [];
+
+/** Every named statement, for the generic-plan test. */
+export const NAMED_STATEMENTS: readonly NamedStatement[] = statements;
+
+/** A statement prepared once per connection under `storefront_<name>`. */
+export function namedStatement(name: string, text: string): NamedStatement {
+  const statement = { name: `storefront_${name}`, text };
+  if (statements.some((known) => known.name === statement.name)) throw new Error(`statement name ${statement.name} is taken`);
+  statements.push(statement);
+  return statement;
+}
+
+/** The statement with its parameters, as `pool.query` takes it (written out: no spread, see withFields). */
+export function queryOf(statement: NamedStatement, values: unknown[]): { name: string; text: string; values: unknown[] } {
+  return { name: statement.name, text: statement.text, values };
+}
