@@ -8,6 +8,7 @@ import type { PendingErasures } from './accounts/pending-erasures.js';
 import type { HealthProbe } from './status/health.js';
 import type { MenuRepository } from './menu/menu-repository.js';
 import type { OrderRepository } from './orders/order-repository.js';
+import type { Order } from './orders/order.js';
 import type { IdempotencyKeys } from './orders/idempotency-keys.js';
 import type { OrderOutbox } from './orders/order-outbox.js';
 import type { RateLimiter, RateLimitPolicy } from './rate-limits/rate-limiter.js';
@@ -346,7 +347,7 @@ export function createStorefront(ports: StorefrontPorts, options: StorefrontOpti
   });
   const webhooks = wireWebhooks(ports, options.webhooks ?? {}, clock);
   const orderEvents = new OrderEventRelay(ports.orderOutbox, ports.events, options.events, webhooks?.feed ?? null);
-  const stored = (): void => orderEvents.notify();
+  const stored = (placed?: Order): void => orderEvents.notify(placed);
   const background = new BackgroundTasks(options.background);
   const payments = wirePayments(ports, options.payments ?? {}, { clock, stored, planner, background });
   const desk = payments?.desk ?? null;

@@ -1,11 +1,13 @@
 /**
  * The relay's scheduling, with hand-made ports: a change stored at any moment of a drain is
- * published without waiting for the sweep, and a failing log is retried, not spun on.
+ * published without waiting for the sweep, a failing log is retried, not spun on, and a new order
+ * handed over with its notice is published as written, without an outbox read.
  */
 import { describe, it } from 'mocha';
 import { expect } from 'chai';
-import type { OrderEventLog, OrderOutbox } from '../src/index.js';
-import type { UnpublishedOrder } from '../src/adapter-kit.js';
+import type { Order, OrderEventLog, OrderOutbox } from '../src/index.js';
+import type { OrderEventData, PublishedMark, UnpublishedOrder } from '../src/adapter-kit.js';
+import { placedState } from '../src/orders/order-lifecycle.js';
 import { OrderEventRelay } from '../src/orders/order-event-relay.js';
 import { setTimer } from '../src/shared/timers.js';
 
@@ -34,6 +36,57 @@ function anOutbox() {
   };
   return { orders, log, calls, reads };
 }
+
+/** A placed order, as a store has just written it (version 1, nothing published). */
+function aPlacedOrder(orderId: string): Order {
+  const at = new Date('2026-11-29T09:00:00Z');
+  return {
+    orderId,
+    customerId: 'cus_relay',
+    items: [{ productId: 'prd_relay', name: 'Dish', quantity: 1, unitPrice: 900, lineTotal: 900, options: [], taxRate: 0 }],
+    subtotal: 900,
+    deliveryFee: 0,
+    tip: 0,
+    amount: 900,
+    pricesIncludeTax: false,
+    taxes: [],
+    taxTotal: 0,
+    currency: 'USD',
+    ...placedState(at),
+    fulfilment: { type: 'pickup', time: 'asap', promisedAt: at },
+    createdAt: at,
+  };
+}
+
+/** An outbox and log that keep what was appended and marked; `failAppends` appends reject. */
+function aRecordingOutbox(due: UnpublishedOrder[] = []) {
+  const seen = { reads: 0, appended: [] as OrderEventData[], marked: [] as PublishedMark[], failAppends: 0 };
+  const orders = {
+    listUnpublished: () => {
+      seen.reads += 1;
+      const answer = due;
+      due = [];
+      return Promise.resolve(answer);
+    },
+    markPublished: (orderId: string, version: number) => ((seen.marked.push({ orderId, version }), Promise.resolve())),
+    markAllPublished: (marks: readonly PublishedMark[]) => ((seen.marked.push(...marks), Promise.resolve())),
+  } satisfies OrderOutbox;
+  const unused = () => Promise.reject(new Error('not used by the relay'));
+  const log: OrderEventLog = {
+    append: (events) => {
+      if (seen.failAppends > 0) return ((seen.failAppends -= 1), Promise.reject(new Error('log down')));
+      seen.appended.push(...events);
+      return Promise.resolve();
+    },
+    position: unused,
+    readAfter: unused,
+    subscribe: () => () => undefined,
+    eraseDeliveryAddresses: unused,
+  };
+  return { orders, log, seen, leave: (order: Order) => due.push({ order, publishedVersion: 0 }) };
+}
+
+const nextTurns = () => new Promise<void>((resolve) => setTimer(resolve, 5));
 
 describe('OrderEventRelay', () => {
   it('drains again when notified just after a drain read an empty outbox, before it ended', async () => {
@@ -94,5 +147,51 @@ describe('OrderEventRelay', () => {
     void relay.drain();
     await relay.drain();
     expect(calls.list).to.equal(2);
+  });
+
+  it('publishes new orders handed over with their notice as written: no outbox read', async () => {
+    const { orders, log, seen } = aRecordingOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    relay.notify(aPlacedOrder('ord_a'));
+    relay.notify(aPlacedOrder('ord_b'));
+    await nextTurns();
+    expect(seen.reads).to.equal(0);
+    expect(seen.appended.map((event) => [event.orderId, event.version, event.type])).to.deep.equal([
+      ['ord_a', 1, 'order.placed'],
+      ['ord_b', 1, 'order.placed'],
+    ]);
+    expect(seen.marked).to.deep.equal([
+      { orderId: 'ord_a', version: 1 },
+      { orderId: 'ord_b', version: 1 },
+    ]);
+  });
+
+  it('reads the outbox in the same turn for a change notified without its order', async () => {
+    const { orders, log, seen, leave } = aRecordingOutbox();
+    const relay = new OrderEventRelay(orders, log);
+    leave(aPlacedOrder('ord_moved'));
+    relay.notify(aPlacedOrder('ord_new'));
+    relay.notify();
+    await nextTurns();
+    expect(seen.reads).to.equal(1);
+    expect(seen.appended.map((event) => event.orderId)).to.deep.equal(['ord_new', 'ord_moved']);
+  });
+
+  it('leaves a handed-over order it could not publish to the sweep, which finds it in the outbox', async () => {
+    const { orders, log, seen, leave } = aRecordingOutbox();
+    const relay = new OrderEventRelay(orders, log, { sweepMs: 10 });
+    const order = aPlacedOrder('ord_failed');
+    seen.failAppends = 1;
+    relay.notify(order);
+    await nextTurns();
+    expect(seen.appended).to.deep.equal([]);
+    expect(seen.marked).to.deep.equal([]);
+    // The store still holds it unpublished: the sweep reads it back and publishes it.
+    leave(order);
+    relay.start();
+    await new Promise<void>((resolve) => setTimer(resolve, 40));
+    await relay.stop();
+    expect(seen.appended.map((event) => [event.orderId, event.version])).to.deep.equal([['ord_failed', 1]]);
+    expect(seen.marked).to.deep.equal([{ orderId: 'ord_failed', version: 1 }]);
   });
 });

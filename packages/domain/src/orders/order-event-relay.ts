@@ -3,12 +3,14 @@
  * write; the relay appends due events to the log (and enqueues webhook deliveries), then marks them
  * published: out only once stored, always (a failed append retried every `retryMs`), never twice
  * (idempotent per order and version). `notify` publishes at the next turn of the event loop, every
- * change notified until then in one drain; the timer sweeps what was left behind (docs/decisions.md,
- * "Live order updates").
+ * change notified until then in one drain; a new order handed over with its notice is published
+ * from what was written, without reading it back from the outbox. The timer sweeps what was left
+ * behind (docs/decisions.md, "Live order updates").
  */
-import { unpublishedEvents } from './order-event.js';
+import type { Order } from './order.js';
+import { unpublishedEvents, type OrderEventData } from './order-event.js';
 import type { OrderEventLog } from './order-event-log.js';
-import type { OrderOutbox } from './order-outbox.js';
+import type { OrderOutbox, UnpublishedOrder } from './order-outbox.js';
 import { clearTimer, setTimer } from '../shared/timers.js';
 import type { WebhookFeed } from '../webhooks/webhook-feed.js';
 
@@ -34,6 +36,10 @@ export class OrderEventRelay {
   private timer: unknown = null;
   /** The turn that will publish the changes notified since the last one. */
   private notified: unknown = null;
+  /** New orders handed over since the last drain began, published as written (none of their versions is published). */
+  private placed: Order[] = [];
+  /** Whether a change was notified without its order since the last drain began: the outbox must be read. */
+  private outboxDue = false;
   private started = false;
   private failing = false;
 
@@ -49,13 +55,18 @@ export class OrderEventRelay {
 
   /**
    * A change was stored: publish it at the next turn of the event loop, with every change stored
-   * before then (one outbox read for them all; coalesced with any drain in progress).
+   * before then (one outbox read for them all; coalesced with any drain in progress). `placed`: the
+   * change is this new order, as the store wrote it, none of its versions published; it is published
+   * from this copy, and the outbox is read only for changes notified without one. Should publishing
+   * fail, the sweep finds the order in the outbox.
    */
-  notify(): void {
+  notify(placed?: Order): void {
+    if (placed === undefined) this.outboxDue = true;
+    else this.placed.push(placed);
     if (this.notified !== null) return;
     this.notified = setTimer(() => {
       this.notified = null;
-      void this.drain();
+      void this.publish();
     }, 0);
   }
 
@@ -64,11 +75,17 @@ export class OrderEventRelay {
    * (or publishing failed: it is retried by the sweep). Never rejects.
    */
   drain(): Promise<void> {
+    this.outboxDue = true;
+    return this.publish();
+  }
+
+  /** Publishes what was handed over, and the outbox when it is due (coalesced with a drain in progress). */
+  private publish(): Promise<void> {
     if (this.running !== null) {
       // The running drain may have read the outbox before this change: one more follows it.
       return (this.following ??= this.running.then(() => {
         this.following = null;
-        return this.drain();
+        return this.publish();
       }));
     }
     this.running = this.run().finally(() => {
@@ -93,7 +110,7 @@ export class OrderEventRelay {
       // Changes notified but not yet published: publish them now, before the adapters close.
       clearTimer(this.notified);
       this.notified = null;
-      void this.drain();
+      void this.publish();
     }
     // The following drain resolves after the running one and its own run: awaiting the running one
     // alone would let the following one start on adapters about to be closed.
@@ -110,15 +127,18 @@ export class OrderEventRelay {
   }
 
   private async run(): Promise<void> {
+    const placed = this.placed;
+    this.placed = [];
+    const readOutbox = this.outboxDue;
+    this.outboxDue = false;
     try {
-      for (let step = 0; step < MAX_STEPS_PER_DRAIN; step++) {
+      for (let from = 0; from < placed.length; from += this.batchSize) {
+        await this.publishBatch(placed.slice(from, from + this.batchSize).map((order) => ({ order, publishedVersion: 0 })));
+      }
+      for (let step = 0; readOutbox && step < MAX_STEPS_PER_DRAIN; step++) {
         const due = await this.outbox.listUnpublished(this.batchSize);
         if (due.length === 0) break;
-        const events = due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion));
-        await this.log.append(events);
-        await this.webhooks?.enqueue(events);
-        if (this.outbox.markAllPublished !== undefined) await this.outbox.markAllPublished(due.map(({ order }) => ({ orderId: order.orderId, version: order.version })));
-        else await Promise.all(due.map(({ order }) => this.outbox.markPublished(order.orderId, order.version)));
+        await this.publishBatch(due);
         if (due.length < this.batchSize) break;
       }
       if (this.failing) {
@@ -131,5 +151,14 @@ export class OrderEventRelay {
         this.options.onFailure?.(error);
       }
     }
+  }
+
+  /** Appends the batch's due events, enqueues their deliveries, then marks them published. */
+  private async publishBatch(due: readonly UnpublishedOrder[]): Promise<void> {
+    const events: OrderEventData[] = due.flatMap(({ order, publishedVersion }) => unpublishedEvents(order, publishedVersion));
+    await this.log.append(events);
+    await this.webhooks?.enqueue(events);
+    if (this.outbox.markAllPublished !== undefined) await this.outbox.markAllPublished(due.map(({ order }) => ({ orderId: order.orderId, version: order.version })));
+    else await Promise.all(due.map(({ order }) => this.outbox.markPublished(order.orderId, order.version)));
   }
 }

@@ -109,8 +109,8 @@ export class PlaceOrder {
     /** Zones, fees and slots: where and when an order is handed over. */
     private readonly planner: FulfilmentPlanner,
     options: PlaceOrderOptions = {},
-    /** Told after an order is stored (the event relay publishes it). */
-    private readonly stored: () => void = () => undefined,
+    /** Told after an order is stored, with the order as written (the event relay publishes it). */
+    private readonly stored: (placed: Order) => void = () => undefined,
     /** A fresh key's claim, order and completion in one write, where the store offers it. */
     private readonly writes: KeyedOrderWrites | null = null,
   ) {
@@ -131,7 +131,7 @@ export class PlaceOrder {
     let reservation = this.stamper.next(this.clock.now());
     if (key === undefined) {
       const { order } = await this.orders.insert(await this.price(input.customerId, request, reservation));
-      this.stored();
+      this.stored(order);
       await this.confirmPlace(order);
       return { order, replayed: false };
     }
@@ -218,7 +218,7 @@ export class PlaceOrder {
       await this.desk?.abandon(order).catch(() => undefined);
       return 'held';
     }
-    this.stored();
+    this.stored(order);
     return { order, replayed: false };
   }
 
@@ -241,7 +241,7 @@ export class PlaceOrder {
     let inserted: boolean;
     try {
       ({ order: stored, inserted } = await this.orders.insert(order));
-      if (inserted) this.stored();
+      if (inserted) this.stored(stored);
     } catch (error) {
       // The order may or may not be stored: keep the claim and its reservation, end the lock so
       // that a retry takes the claim over at once and replays the order or places it.
