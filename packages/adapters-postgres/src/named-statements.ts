@@ -3,7 +3,7 @@
  * once, and PostgreSQL then reuses a generic plan, where an unnamed statement is planned again on
  * every execution (for the placement's statement, planning cost more than running it;
  * docs/performance.md, "Placement planned once"). A generic plan is made without the parameters'
- * values, so a named statement must read by index whatever they are: test/named-statements.spec.ts
+ * values, so a named statement must read by index whatever they are: test/plans-by-index.spec.ts
  * asks PostgreSQL for the generic plan of every statement listed here, on tables large enough to
  * tempt a sequential scan, and fails on one.
  *

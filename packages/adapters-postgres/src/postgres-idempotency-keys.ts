@@ -10,6 +10,7 @@ import { DomainError, type IdempotencyKeys } from '@storefront/domain';
 import { copyIdempotencyRecord } from '@storefront/domain/adapter-kit';
 import type pg from 'pg';
 import { databaseOperation } from './database-errors.js';
+import { expirySweep } from './expiry-sweep.js';
 import { copyDate } from './account-mappers.js';
 import { ORDER_COLUMNS, toOrder, type OrderRow } from './order-mapper.js';
 
@@ -30,16 +31,13 @@ interface KeyRow {
   expires_at: Date;
 }
 
-/**
- * Removes a few records expired long ago, oldest first (never the key being claimed: one statement
- * must not change a row twice). The ORDER BY keeps it on the expiry index in a generic plan, where
- * without it the planner, blind to $9, scans the whole table for ten rows (named-statements.ts).
- */
-export const SWEEP_EXPIRED_KEYS = `swept AS (
-  DELETE FROM idempotency_keys WHERE (customer_id, key) IN (
-    SELECT customer_id, key FROM idempotency_keys
-     WHERE expires_at <= $9::timestamptz - interval '1 hour' AND NOT (customer_id = $1 AND key = $2)
-     ORDER BY expires_at LIMIT 10 FOR UPDATE SKIP LOCKED))`;
+/** Removes a few records expired long ago (never the key being claimed: one statement must not change a row twice). */
+export const SWEEP_EXPIRED_KEYS = expirySweep(
+  'idempotency_keys',
+  'customer_id, key',
+  "expires_at <= $9::timestamptz - interval '1 hour' AND NOT (customer_id = $1 AND key = $2)",
+  10,
+).text;
 
 /** Claims the key in `state`, or returns no row when a live record holds it. */
 export const claimInsert = (state: 'in_progress' | 'completed', returning: string): string => `

@@ -10,6 +10,10 @@ import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, RESET_TOKEN_COLUMNS, toResetToken, type ResetTokenRow } from './account-mappers.js';
 import { isUniqueViolation, databaseOperation } from './database-errors.js';
+import { expirySweep } from './expiry-sweep.js';
+
+/** Tokens an hour past their expiry, 20 a new token. */
+const SWEEP_EXPIRED_TOKENS = expirySweep('password_reset_tokens', 'token_hash', "expires_at < now() - interval '1 hour'", 20).text;
 
 export class PostgresPasswordResetTokenStore implements PasswordResetTokenStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -18,9 +22,7 @@ export class PostgresPasswordResetTokenStore implements PasswordResetTokenStore 
     return databaseOperation(async () => {
       try {
         await this.pool.query(
-          `WITH swept AS (
-             DELETE FROM password_reset_tokens WHERE token_hash IN (
-               SELECT token_hash FROM password_reset_tokens WHERE expires_at < now() - interval '1 hour' LIMIT 20 FOR UPDATE SKIP LOCKED))
+          `WITH ${SWEEP_EXPIRED_TOKENS}
            INSERT INTO password_reset_tokens (${RESET_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4)`,
           [token.tokenHash, token.customerId, copyDate(token.createdAt), copyDate(token.expiresAt)],
         );

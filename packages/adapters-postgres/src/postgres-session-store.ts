@@ -10,6 +10,7 @@ import { DomainError } from '@storefront/domain';
 import type pg from 'pg';
 import { copyDate, SESSION_COLUMNS, toSession, type SessionRow } from './account-mappers.js';
 import { isUniqueViolation, databaseOperation } from './database-errors.js';
+import { expirySweep } from './expiry-sweep.js';
 
 export interface PostgresSessionStoreOptions {
   /**
@@ -19,9 +20,8 @@ export interface PostgresSessionStoreOptions {
   readonly maxPreviousTokenHashes?: number | undefined;
 }
 
-/** How long after its expiry a session row is kept (a late reuse is still recognised meanwhile). */
-const SWEEP_AFTER = '1 day';
-const SWEEP_BATCH = 20;
+/** Sessions a day past their expiry (a late reuse is still recognised meanwhile), 20 a new session. */
+const SWEEP_EXPIRED_SESSIONS = expirySweep('sessions', 'session_id', "expires_at < now() - interval '1 day'", 20).text;
 
 export class PostgresSessionStore implements SessionStore {
   private readonly maxPrevious: number;
@@ -37,9 +37,7 @@ export class PostgresSessionStore implements SessionStore {
     return databaseOperation(async () => {
       try {
         await this.pool.query(
-          `WITH swept AS (
-             DELETE FROM sessions WHERE session_id IN (
-               SELECT session_id FROM sessions WHERE expires_at < now() - interval '${SWEEP_AFTER}' LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED))
+          `WITH ${SWEEP_EXPIRED_SESSIONS}
            INSERT INTO sessions (${SESSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [
             session.sessionId,
