@@ -13,6 +13,7 @@
  * Each part ends by counting the stored orders against the 201s (warm-ups included).
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { generateSigningKey } from '../packages/adapters-crypto/dist/src/index.js';
 import { createTestDatabase } from '../packages/testing/dist/src/postgres-test-database.js';
 import { json, login } from './lib.mjs';
@@ -26,6 +27,42 @@ function pgbench(args, seconds) {
   return new Promise((resolve, reject) =>
     execFile('pgbench', args, { encoding: 'utf8', timeout: (seconds + 120) * 1000 }, (error, stdout, stderr) => (error ? reject(new Error(`pgbench ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout))),
   );
+}
+
+/**
+ * CPU µs used so far by every process of this machine named `postgres` (the server's backends and
+ * helpers, and those that have exited), from /proc; 0 where the server runs elsewhere. What the database spends, beside the
+ * service's own CPU: on a shared machine the two compete for the same cores.
+ */
+function postgresCpuMicros() {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, then cutime, cstime: the postmaster's holds its exited backends' (pgbench's).
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return (ticks * 1_000_000) / CLOCK_TICKS;
+}
+
+/** USER_HZ: /proc's CPU times are in these (100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** `svc` whose `cpu` readings (after the warm-up, then after the run) also read the database's CPU, into `into`. */
+function withDatabaseCpu(svc, into) {
+  return {
+    ...svc,
+    call: (cmd, args) => {
+      if (cmd === 'cpu') into.push(postgresCpuMicros());
+      return svc.call(cmd, args);
+    },
+  };
 }
 
 /** The customer's placement request (a dish without required options, a fresh key each time). */
@@ -67,11 +104,22 @@ export async function placementScenario({ child, run, row, log, fmt, serviceEnv,
     log(`placement: pgbench -b tpcb-like -c ${CLIENTS} (${bench.name}) against POST /api/orders on PostgreSQL (${service.name}), alternated`);
     const tps = [];
     const places = [];
+    /** Database CPU µs per pgbench transaction and per placement, round by round. */
+    const dbPerTransaction = [];
+    const dbPerPlacement = [];
     for (let round = 0; round < rounds; round++) {
+      const dbBefore = postgresCpuMicros();
       const out = await pgbench(['-b', 'tpcb-like', '-n', '-c', String(CLIENTS), '-j', '2', '-T', String(Math.max(1, Math.round(duration))), bench.url], duration);
+      const dbAfter = postgresCpuMicros();
       tps.push(Number(/tps = ([\d.]+)/.exec(out)?.[1]));
-      places.push(await run(svc, request));
-      log(`    round ${round + 1}: pgbench ${fmt(tps.at(-1))} tps, placement ${fmt(places.at(-1).rps)} req/s (${fmt(places.at(-1).cpu, 0)} µs CPU each)`);
+      dbPerTransaction.push((dbAfter - dbBefore) / Number(/number of transactions actually processed: (\d+)/.exec(out)?.[1]));
+      const readings = [];
+      places.push(await run(withDatabaseCpu(svc, readings), request));
+      const placed = places.at(-1);
+      dbPerPlacement.push((readings[1] - readings[0]) / (placed.requests + placed.bad));
+      log(
+        `    round ${round + 1}: pgbench ${fmt(tps.at(-1))} tps (database ${fmt(dbPerTransaction.at(-1))} µs CPU each), placement ${fmt(placed.rps)} req/s (${fmt(placed.cpu, 0)} µs CPU each, database ${fmt(dbPerPlacement.at(-1))})`,
+      );
     }
     const ratios = places.map((m, i) => m.rps / tps[i]);
     row('POST /api/orders, PostgreSQL, fresh Idempotency-Key', summarize(places), median(ratios), 'pgbench TPC-B-like');
@@ -83,6 +131,9 @@ export async function placementScenario({ child, run, row, log, fmt, serviceEnv,
       `service CPU per PostgreSQL placement ≤ 500 µs: **${cpu <= 500 ? 'met' : 'not met'}** (${fmt(cpu)} µs, rounds ${places.map((m) => fmt(m.cpu)).join(', ')})`,
     );
     notes.push(`placement (PostgreSQL): ${fmt(count.stored)} orders stored for ${fmt(answered)} measured 201s plus the warm-ups${count.stored >= answered ? '' : ' — FEWER THAN ANSWERED!'}`);
+    notes.push(
+      `PostgreSQL server CPU (its processes on this machine): ${fmt(median(dbPerPlacement))} µs per placement, ${fmt(median(dbPerTransaction))} µs per pgbench TPC-B-like transaction (medians; 0 when the server runs elsewhere)`,
+    );
     const memoryGetCpu = await memoryPart({ child, run, row, log, fmt, serviceEnv, rounds, notes, verdicts, postgres: svc });
     // The 500 µs was set where GET /api/products cost about 70 µs of CPU: the same bound in that unit.
     notes.push(

@@ -19,17 +19,18 @@ const sweeps: ExpirySweep[] = [];
 export const EXPIRY_SWEEPS: readonly ExpirySweep[] = sweeps;
 
 /**
- * `key`: the primary key's column(s), comma-separated; `expired`: the condition on
- * `expires_at` (and anything the sweep must spare); at most `batch` rows a write.
+ * `expired`: the condition on `expires_at` (and anything the sweep must spare); at most `batch` rows
+ * a write. The rows are deleted by their `ctid`, locked by the same statement: a TID scan, whatever
+ * the batch and the table's size (a semi-join on the key could hash the whole table).
  */
-export function expirySweep(table: string, key: string, expired: string, batch: number): ExpirySweep {
+export function expirySweep(table: string, expired: string, batch: number): ExpirySweep {
   const sweep = {
     table,
     text: `swept AS (
-  DELETE FROM ${table} WHERE (${key}) IN (
-    SELECT ${key} FROM ${table}
+  DELETE FROM ${table} WHERE ctid = ANY (ARRAY(
+    SELECT ctid FROM ${table}
      WHERE ${expired}
-     ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED))`,
+     ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED)))`,
   };
   sweeps.push(sweep);
   return sweep;

@@ -3,9 +3,10 @@
  * once, and PostgreSQL then reuses a generic plan, where an unnamed statement is planned again on
  * every execution (for the placement's statement, planning cost more than running it;
  * docs/performance.md, "Placement planned once"). A generic plan is made without the parameters'
- * values, so a named statement must read by index whatever they are: test/plans-by-index.spec.ts
- * asks PostgreSQL for the generic plan of every statement listed here, on tables large enough to
- * tempt a sequential scan, and fails on one.
+ * values and kept for the connection's life, however much its tables grow meanwhile: so only a
+ * statement whose plan cannot depend on the tables' sizes is named (inserts, no scans).
+ * test/plans-by-index.spec.ts asks PostgreSQL for the generic plan of every statement listed here,
+ * on small analyzed tables and on large ones, analyzed or not, and fails on a sequential scan.
  *
  * Behind PgBouncer in transaction mode, named statements need its `max_prepared_statements`
  * (PgBouncer 1.21 and later; docs/decisions.md, "PostgreSQL statements a placement runs").

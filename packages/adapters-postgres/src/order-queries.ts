@@ -9,7 +9,6 @@ import type { OrderStatus } from '@storefront/domain';
 import type { PageRequest } from '@storefront/domain/adapter-kit';
 import { OPEN_STATUSES, pageOffset } from '@storefront/domain/adapter-kit';
 import { ORDER_COLUMNS } from './order-mapper.js';
-import { namedStatement, queryOf, type NamedStatement } from './named-statements.js';
 
 export interface Query {
   readonly text: string;
@@ -67,11 +66,9 @@ export function ordersByStatusTotalQuery(statuses: readonly OrderStatus[]): Quer
 }
 
 /** The outbox's oldest entries, read from the partial index orders_outbox (its predicate repeated). */
-const UNPUBLISHED_ORDERS = namedStatement(
-  'outbox_list',
-  `SELECT ${ORDER_COLUMNS}, published_version FROM orders WHERE version > published_version ORDER BY updated_at, order_id LIMIT $1`,
-);
-
-export function unpublishedOrdersQuery(limit: number): Query & NamedStatement {
-  return queryOf(UNPUBLISHED_ORDERS, [limit]);
+export function unpublishedOrdersQuery(limit: number): Query {
+  return {
+    text: `SELECT ${ORDER_COLUMNS}, published_version FROM orders WHERE version > published_version ORDER BY updated_at, order_id LIMIT $1`,
+    values: [limit],
+  };
 }

@@ -31,13 +31,16 @@ interface KeyRow {
   expires_at: Date;
 }
 
-/** Removes a few records expired long ago (never the key being claimed: one statement must not change a row twice). */
-export const SWEEP_EXPIRED_KEYS = expirySweep(
-  'idempotency_keys',
-  'customer_id, key',
-  "expires_at <= $9::timestamptz - interval '1 hour' AND NOT (customer_id = $1 AND key = $2)",
-  10,
-).text;
+/** Records a claim sweeps: more than one, so that they never pile up faster than they are removed. */
+export const KEY_SWEEP_BATCH = 10;
+
+/**
+ * Removes up to `batch` records expired long ago (never the key being claimed: one statement must
+ * not change a row twice).
+ */
+export function sweepOfExpiredKeys(batch: number): string {
+  return expirySweep('idempotency_keys', "expires_at <= $9::timestamptz - interval '1 hour' AND NOT (customer_id = $1 AND key = $2)", batch).text;
+}
 
 /** Claims the key in `state`, or returns no row when a live record holds it. */
 export const claimInsert = (state: 'in_progress' | 'completed', returning: string): string => `
@@ -48,7 +51,7 @@ ON CONFLICT (customer_id, key) DO UPDATE SET
 WHERE k.expires_at <= $9::timestamptz
 RETURNING ${returning}`;
 /** Claims, or answers nothing when a live record holds the key; sweeps a few long-expired records. */
-const CLAIM = `WITH ${SWEEP_EXPIRED_KEYS}${claimInsert('in_progress', '1')}`;
+const CLAIM = `WITH ${sweepOfExpiredKeys(KEY_SWEEP_BATCH)}${claimInsert('in_progress', '1')}`;
 
 /** The parameters of `claimStatement`, in its order. */
 export function claimParameters(claim: IdempotencyClaim, now: Date): unknown[] {

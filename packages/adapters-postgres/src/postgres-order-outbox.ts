@@ -9,15 +9,6 @@ import type pg from 'pg';
 import { toOrder, type OrderRow } from './order-mapper.js';
 import { unpublishedOrdersQuery } from './order-queries.js';
 import { databaseOperation } from './database-errors.js';
-import { namedStatement, queryOf } from './named-statements.js';
-
-/** markPublished's conditions, for each order of a batch. */
-const MARK_ALL_PUBLISHED = namedStatement(
-  'outbox_mark',
-  `UPDATE orders o SET published_version = m.version
-     FROM unnest($1::text[], $2::int[]) AS m(order_id, version)
-    WHERE o.order_id = m.order_id AND o.published_version < m.version AND o.version >= m.version`,
-);
 
 export class PostgresOrderOutbox implements OrderOutbox {
   constructor(private readonly pool: pg.Pool) {}
@@ -25,16 +16,22 @@ export class PostgresOrderOutbox implements OrderOutbox {
   listUnpublished(limit: number): Promise<readonly UnpublishedOrder[]> {
     return databaseOperation(async () => {
       if (!(limit >= 1)) return [];
-      const result = await this.pool.query<OrderRow & { published_version: number }>(unpublishedOrdersQuery(Math.floor(limit)));
+      const { text, values } = unpublishedOrdersQuery(Math.floor(limit));
+      const result = await this.pool.query<OrderRow & { published_version: number }>(text, values);
       return result.rows.map((row) => ({ order: toOrder(row), publishedVersion: row.published_version }));
     });
   }
 
-  /** The marks of a batch in one UPDATE. */
+  /** The marks of a batch in one UPDATE, with markPublished's conditions per order. */
   markAllPublished(marks: readonly PublishedMark[]): Promise<void> {
     return databaseOperation(async () => {
       if (marks.length === 0) return;
-      await this.pool.query(queryOf(MARK_ALL_PUBLISHED, [marks.map((m) => m.orderId), marks.map((m) => m.version)]));
+      await this.pool.query(
+        `UPDATE orders o SET published_version = m.version
+           FROM unnest($1::text[], $2::int[]) AS m(order_id, version)
+          WHERE o.order_id = m.order_id AND o.published_version < m.version AND o.version >= m.version`,
+        [marks.map((m) => m.orderId), marks.map((m) => m.version)],
+      );
     });
   }
 

@@ -13,7 +13,7 @@ import { isUniqueViolation, databaseOperation } from './database-errors.js';
 import { expirySweep } from './expiry-sweep.js';
 
 /** Tokens an hour past their expiry, 20 a new token. */
-const SWEEP_EXPIRED_TOKENS = expirySweep('password_reset_tokens', 'token_hash', "expires_at < now() - interval '1 hour'", 20).text;
+const SWEEP_EXPIRED_TOKENS = expirySweep('password_reset_tokens', "expires_at < now() - interval '1 hour'", 20).text;
 
 export class PostgresPasswordResetTokenStore implements PasswordResetTokenStore {
   constructor(private readonly pool: pg.Pool) {}

@@ -21,7 +21,7 @@ export interface PostgresSessionStoreOptions {
 }
 
 /** Sessions a day past their expiry (a late reuse is still recognised meanwhile), 20 a new session. */
-const SWEEP_EXPIRED_SESSIONS = expirySweep('sessions', 'session_id', "expires_at < now() - interval '1 day'", 20).text;
+const SWEEP_EXPIRED_SESSIONS = expirySweep('sessions', "expires_at < now() - interval '1 day'", 20).text;
 
 export class PostgresSessionStore implements SessionStore {
   private readonly maxPrevious: number;
