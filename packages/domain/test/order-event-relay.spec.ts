@@ -11,9 +11,13 @@ import { placedState } from '../src/orders/order-lifecycle.js';
 import { OrderEventRelay } from '../src/orders/order-event-relay.js';
 import { setTimer } from '../src/shared/timers.js';
 
-/** An outbox of counted calls; `due` is what the next read answers. */
+/**
+ * An outbox and log of counted calls that keep what was appended and marked: `leave` an order for
+ * the next read to answer; while `kept.failAppends` is above 0, an append rejects.
+ */
 function anOutbox() {
   const calls = { list: 0, append: 0 };
+  const kept = { appended: [] as OrderEventData[], marked: [] as PublishedMark[], failAppends: 0 };
   let due: UnpublishedOrder[] = [];
   const reads: Promise<readonly UnpublishedOrder[]>[] = [];
   const orders = {
@@ -24,17 +28,32 @@ function anOutbox() {
       reads.push(answer);
       return answer;
     },
-    markPublished: () => Promise.resolve(),
+    markPublished: (orderId: string, version: number) => {
+      kept.marked.push({ orderId, version });
+      return Promise.resolve();
+    },
+    markAllPublished: (marks: readonly PublishedMark[]) => {
+      kept.marked.push(...marks);
+      return Promise.resolve();
+    },
   } satisfies OrderOutbox;
   const unused = () => Promise.reject(new Error('not used by the relay'));
   const log: OrderEventLog = {
-    append: () => ((calls.append += 1), Promise.resolve()),
+    append: (events) => {
+      calls.append += 1;
+      if (kept.failAppends > 0) {
+        kept.failAppends -= 1;
+        return Promise.reject(new Error('log down'));
+      }
+      kept.appended.push(...events);
+      return Promise.resolve();
+    },
     position: unused,
     readAfter: unused,
     subscribe: () => () => undefined,
     eraseDeliveryAddresses: unused,
   };
-  return { orders, log, calls, reads };
+  return { orders, log, calls, reads, kept, leave: (order: Order) => due.push({ order, publishedVersion: 0 }) };
 }
 
 /** A placed order, as a store has just written it (version 1, nothing published). */
@@ -56,34 +75,6 @@ function aPlacedOrder(orderId: string): Order {
     fulfilment: { type: 'pickup', time: 'asap', promisedAt: at },
     createdAt: at,
   };
-}
-
-/** An outbox and log that keep what was appended and marked; `failAppends` appends reject. */
-function aRecordingOutbox(due: UnpublishedOrder[] = []) {
-  const seen = { reads: 0, appended: [] as OrderEventData[], marked: [] as PublishedMark[], failAppends: 0 };
-  const orders = {
-    listUnpublished: () => {
-      seen.reads += 1;
-      const answer = due;
-      due = [];
-      return Promise.resolve(answer);
-    },
-    markPublished: (orderId: string, version: number) => ((seen.marked.push({ orderId, version }), Promise.resolve())),
-    markAllPublished: (marks: readonly PublishedMark[]) => ((seen.marked.push(...marks), Promise.resolve())),
-  } satisfies OrderOutbox;
-  const unused = () => Promise.reject(new Error('not used by the relay'));
-  const log: OrderEventLog = {
-    append: (events) => {
-      if (seen.failAppends > 0) return ((seen.failAppends -= 1), Promise.reject(new Error('log down')));
-      seen.appended.push(...events);
-      return Promise.resolve();
-    },
-    position: unused,
-    readAfter: unused,
-    subscribe: () => () => undefined,
-    eraseDeliveryAddresses: unused,
-  };
-  return { orders, log, seen, leave: (order: Order) => due.push({ order, publishedVersion: 0 }) };
 }
 
 const nextTurns = () => new Promise<void>((resolve) => setTimer(resolve, 5));
@@ -150,48 +141,48 @@ describe('OrderEventRelay', () => {
   });
 
   it('publishes new orders handed over with their notice as written: no outbox read', async () => {
-    const { orders, log, seen } = aRecordingOutbox();
+    const { orders, log, calls, kept } = anOutbox();
     const relay = new OrderEventRelay(orders, log);
     relay.notify(aPlacedOrder('ord_a'));
     relay.notify(aPlacedOrder('ord_b'));
     await nextTurns();
-    expect(seen.reads).to.equal(0);
-    expect(seen.appended.map((event) => [event.orderId, event.version, event.type])).to.deep.equal([
+    expect(calls.list).to.equal(0);
+    expect(kept.appended.map((event) => [event.orderId, event.version, event.type])).to.deep.equal([
       ['ord_a', 1, 'order.placed'],
       ['ord_b', 1, 'order.placed'],
     ]);
-    expect(seen.marked).to.deep.equal([
+    expect(kept.marked).to.deep.equal([
       { orderId: 'ord_a', version: 1 },
       { orderId: 'ord_b', version: 1 },
     ]);
   });
 
   it('reads the outbox in the same turn for a change notified without its order', async () => {
-    const { orders, log, seen, leave } = aRecordingOutbox();
+    const { orders, log, calls, kept, leave } = anOutbox();
     const relay = new OrderEventRelay(orders, log);
     leave(aPlacedOrder('ord_moved'));
     relay.notify(aPlacedOrder('ord_new'));
     relay.notify();
     await nextTurns();
-    expect(seen.reads).to.equal(1);
-    expect(seen.appended.map((event) => event.orderId)).to.deep.equal(['ord_new', 'ord_moved']);
+    expect(calls.list).to.equal(1);
+    expect(kept.appended.map((event) => event.orderId)).to.deep.equal(['ord_new', 'ord_moved']);
   });
 
   it('leaves a handed-over order it could not publish to the sweep, which finds it in the outbox', async () => {
-    const { orders, log, seen, leave } = aRecordingOutbox();
+    const { orders, log, calls, kept, leave } = anOutbox();
     const relay = new OrderEventRelay(orders, log, { sweepMs: 10 });
     const order = aPlacedOrder('ord_failed');
-    seen.failAppends = 1;
+    kept.failAppends = 1;
     relay.notify(order);
     await nextTurns();
-    expect(seen.appended).to.deep.equal([]);
-    expect(seen.marked).to.deep.equal([]);
+    expect(kept.appended).to.deep.equal([]);
+    expect(kept.marked).to.deep.equal([]);
     // The store still holds it unpublished: the sweep reads it back and publishes it.
     leave(order);
     relay.start();
     await new Promise<void>((resolve) => setTimer(resolve, 40));
     await relay.stop();
-    expect(seen.appended.map((event) => [event.orderId, event.version])).to.deep.equal([['ord_failed', 1]]);
-    expect(seen.marked).to.deep.equal([{ orderId: 'ord_failed', version: 1 }]);
+    expect(kept.appended.map((event) => [event.orderId, event.version])).to.deep.equal([['ord_failed', 1]]);
+    expect(kept.marked).to.deep.equal([{ orderId: 'ord_failed', version: 1 }]);
   });
 });
