@@ -31,8 +31,8 @@ function pgbench(args, seconds) {
 
 /**
  * CPU µs used so far by every process of this machine named `postgres` (the server's backends and
- * helpers, and those that have exited), from /proc; 0 where the server runs elsewhere. What the database spends, beside the
- * service's own CPU: on a shared machine the two compete for the same cores.
+ * helpers, and those that have exited), from /proc; 0 where the server runs elsewhere. What the
+ * database spends, beside the service's own CPU: on a shared machine the two compete for the cores.
  */
 function postgresCpuMicros() {
   let ticks = 0;
