@@ -5,7 +5,9 @@ import { databaseOperations } from '../src/index.js';
 
 /** A driver whose only outage is a refused connection. */
 const refused = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ECONNREFUSED';
-const { databaseOperation, toDomainError } = databaseOperations(refused);
+/** Its busy pool: no connection came free in time. */
+const poolBusy = (error: unknown): boolean => (error as Error | null)?.message === 'no free connection';
+const { databaseOperation, toDomainError } = databaseOperations(refused, poolBusy);
 
 async function failureOf(operation: () => Promise<unknown>): Promise<unknown> {
   try {
@@ -28,6 +30,16 @@ describe('databaseOperations', () => {
     expect((error as DomainError).cause).to.equal(outage);
     expect((error as DomainError).message).to.equal('The database is unavailable.');
     expect((error as DomainError).message).not.to.include('5432');
+  });
+
+  it('fails with service_unavailable and a retry hint of 1 s for a busy pool, the driver\'s error kept as cause', async () => {
+    const busy = new Error('no free connection');
+    const error = await failureOf(() => databaseOperation(async () => Promise.reject(busy)));
+    expect(isDomainError(error, 'service_unavailable')).to.equal(true);
+    expect((error as DomainError).retryAfterSeconds).to.equal(1);
+    expect((error as DomainError).cause).to.equal(busy);
+    expect((error as DomainError).message).not.to.include('connection');
+    expect(isDomainError(databaseOperations(refused).toDomainError(busy)), 'without a busy classifier it is no domain error').to.equal(false);
   });
 
   it('rethrows anything else as it is: a duplicate key is the repository\'s to read, a domain error stays itself', async () => {

@@ -95,8 +95,19 @@ function isWriteErrorList(errors: OneOrMore<WriteError>): errors is readonly Wri
   return Array.isArray(errors);
 }
 
-/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
-export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
+/**
+ * True when no pooled connection came free within waitQueueTimeoutMS (`MongoWaitQueueTimeoutError`,
+ * not exported by the driver): every connection was busy, the operation never reached the server.
+ */
+export function isPoolBusy(error: unknown): boolean {
+  return error instanceof MongoError && error.name === 'MongoWaitQueueTimeoutError';
+}
+
+/**
+ * `database_unavailable` for what isDatabaseUnavailable says is an outage, `service_unavailable` for
+ * a busy pool (the mapping every database adapter shares).
+ */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable, isPoolBusy);
 
 /** A duplicate key error (E11000), optionally only one that broke the unique index `indexName`. */
 export function isDuplicateKey(error: unknown, indexName?: string): error is MongoServerError {

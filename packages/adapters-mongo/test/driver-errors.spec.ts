@@ -1,11 +1,12 @@
 /**
  * Every driver error class that can end a store operation, made with the driver's own classes the
  * way the driver makes them (mongodb/src/bulk/common.ts, cmap/errors.ts, error.ts), and what the
- * store makes of it: `database_unavailable` for "unreachable, or no answer in time", a duplicate key
+ * store makes of it: `database_unavailable` for "unreachable, or no answer in time",
+ * `service_unavailable` for a pool with no free connection in time, a duplicate key
  * for the repository to judge, and anything else left as it is (a 500 with its cause in the logs).
  */
 import { createRequire } from 'node:module';
-import { isDomainError } from '@storefront/domain';
+import { isDomainError, type DomainError } from '@storefront/domain';
 import { expect } from 'chai';
 import { describe, it } from 'mocha';
 import {
@@ -100,8 +101,13 @@ describe('driver errors as the store reports them', () => {
       expect(unavailable(error)).to.equal(true);
     });
 
-    it('is database_unavailable when the pool had no free connection in time, was closed, or was cleared', () => {
-      expect(unavailable(new poolErrors.WaitQueueTimeoutError('Timed out while checking out a connection from connection pool', '10.1.2.3:27017'))).to.equal(true);
+    it('is service_unavailable with a retry hint of 1 s when the pool had no free connection in time', () => {
+      const error = toDomainError(new poolErrors.WaitQueueTimeoutError('Timed out while checking out a connection from connection pool', '10.1.2.3:27017'));
+      expect(isDomainError(error, 'service_unavailable')).to.equal(true);
+      expect((error as DomainError).retryAfterSeconds).to.equal(1);
+    });
+
+    it('is database_unavailable when the pool was closed or cleared', () => {
       expect(unavailable(new poolErrors.PoolClosedError({ address: '10.1.2.3:27017' }))).to.equal(true);
       expect(unavailable(new poolErrors.PoolClearedError({ address: '10.1.2.3:27017' }))).to.equal(true);
     });

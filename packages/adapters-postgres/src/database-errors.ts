@@ -1,7 +1,8 @@
 /**
  * The one place where node-postgres errors become domain errors: unreachable, dropped, shutting
- * down or too late (statement_timeout, a full pool) is `database_unavailable`, the driver's error
- * kept as `cause` for the logs, never in the message. Unique violations are left to the repository
+ * down or too late (statement_timeout) is `database_unavailable`, the driver's error kept as
+ * `cause` for the logs, never in the message; a pool whose every connection stayed busy for
+ * PG_TIMEOUT_MS is `service_unavailable` (retry in a moment). Unique violations are left to the repository
  * that hit them: only it knows which rule a duplicate breaks.
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
@@ -43,12 +44,20 @@ const NETWORK_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * pg-pool's error for a checkout that waited `connectionTimeoutMillis` in its queue: every
+ * connection was busy (a new connection that cannot be opened in time is "Connection terminated due
+ * to connection timeout"), pg-pool/index.js `connect`.
+ */
+const POOL_QUEUE_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
  * node-postgres and pg-pool report a lost or never-made connection with plain Errors and no code;
- * these are their messages (pg/lib/client.js, pg-pool/index.js), matched at the start.
+ * these are their messages (pg/lib/client.js, pg-pool/index.js), matched at the start. A busy pool
+ * is here too: at start-up it is worth retrying like an outage; in a request `isPoolBusy` comes first.
  */
 const DRIVER_MESSAGES: readonly string[] = [
   'Connection terminated',
-  'timeout exceeded when trying to connect',
+  POOL_QUEUE_TIMEOUT,
   'timeout expired',
   'Query read timeout',
   'Client has encountered a connection error',
@@ -75,8 +84,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return error.cause !== undefined && error.cause !== error && isDatabaseUnavailable(error.cause);
 }
 
-/** `database_unavailable` for what isDatabaseUnavailable says is an outage (the mapping every database adapter shares). */
-export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable);
+/** True when no pooled connection came free within PG_TIMEOUT_MS: the statement never reached the server. */
+export function isPoolBusy(error: unknown): boolean {
+  return error instanceof Error && codeOf(error) === undefined && error.message === POOL_QUEUE_TIMEOUT;
+}
+
+/**
+ * `database_unavailable` for what isDatabaseUnavailable says is an outage, `service_unavailable` for
+ * a busy pool (the mapping every database adapter shares).
+ */
+export const { databaseOperation, toDomainError } = databaseOperations(isDatabaseUnavailable, isPoolBusy);
 
 /** A unique_violation (23505), optionally only one of the constraint or unique index `constraint`. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

@@ -1,11 +1,12 @@
 /**
  * Driver failures as the domain sees them, caused for real: a statement past statement_timeout
- * (PG_TIMEOUT_MS), a connection the server drops mid-statement, a server that refuses or never
- * answers; and the start-up errors that must stop the process rather than retry.
+ * (PG_TIMEOUT_MS), a connection the server drops mid-statement, a pool whose connections all stay
+ * busy, a server that refuses or never answers; and the start-up errors that must stop the process rather than retry.
  */
 import { createServer, type Server } from 'node:net';
 import { expectDomainError, freePort, rejectionOf, testDatabaseBaseUrl } from '@storefront/testing';
 import { expect } from 'chai';
+import type { DomainError } from '@storefront/domain';
 import { after, before, describe, it } from 'mocha';
 import pg from 'pg';
 import { createPostgresAdapters, PostgresMenuRepository, postgresStartError, postgresDatabaseProbe } from '../src/index.js';
@@ -77,6 +78,27 @@ describe('PostgreSQL failures as domain errors', () => {
       expect(await dropped.storeState.get()).to.deep.equal({ acceptingOrders: true });
     } finally {
       await pool.end();
+    }
+  });
+
+  it('answers service_unavailable with a retry hint when every pooled connection stays busy past connectionTimeoutMillis, and nothing ran', async () => {
+    const busy = new pg.Pool({ connectionString: database().url, max: 1, connectionTimeoutMillis: 200 });
+    try {
+      const adaptersOnBusyPool = await createPostgresAdapters({ pool: busy });
+      const held = await busy.connect();
+      try {
+        const error = (await expectDomainError(adaptersOnBusyPool.storeState.setAcceptingOrders(false), 'service_unavailable')) as DomainError;
+        expect(error.retryAfterSeconds).to.equal(1);
+        expect((error.cause as Error).message).to.equal('timeout exceeded when trying to connect');
+        expect(error.message).to.not.match(/timeout|connect|pool/i);
+      } finally {
+        held.release();
+      }
+      expect(await adapters().storeState.get(), 'the refused write never reached the server').to.deep.equal({ acceptingOrders: true });
+      // Start-up keeps retrying a busy pool like an outage.
+      expect(postgresStartError(new Error('timeout exceeded when trying to connect'))).to.include({ fatal: false });
+    } finally {
+      await busy.end();
     }
   });
 
