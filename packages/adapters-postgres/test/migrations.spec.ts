@@ -3,6 +3,7 @@
  * migration adds its case there), re-running is a no-op, several instances starting at once
  * migrate once, and a schema newer than the code is refused and left alone.
  */
+import { createHash } from 'node:crypto';
 import { createTestDatabaseOrSkip, aCustomer, anOrder, anUnpaidOrder, aTaxedOrder, aWebhookEndpoint, aWebhookEvent, type TestDatabase } from '@storefront/testing';
 import { ORDER_STATUSES, type Order, type Product } from '@storefront/domain';
 import { applyOrderMove, OPEN_STATUSES, planMove, type OrderMove } from '@storefront/domain/adapter-kit';
@@ -18,7 +19,7 @@ import { erasurePending } from '../src/migrations/007-erasure-pending.js';
 import { taxes } from '../src/migrations/008-taxes.js';
 import { providerEvents } from '../src/migrations/009-provider-events.js';
 import { orderPayments } from '../src/migrations/010-order-payments.js';
-import { historyEntry, orderParameters } from '../src/order-mapper.js';
+import { historyEntry, INSERT_ORDER, orderParameters } from '../src/order-mapper.js';
 import {
   createPostgresAdapters,
   migrate,
@@ -28,6 +29,21 @@ import {
   SchemaNotMigratedError,
   SchemaTooNewError,
 } from '../src/index.js';
+
+/** The first 16 hex digits of SHA-256 of each migration's SQL, version 1 first. */
+const RELEASED_SQL_SHA256: readonly string[] = [
+  '9f861ceff3fe4394',
+  '60738513c86f29a9',
+  '358e48a91a7b641a',
+  '2871a88975de0930',
+  '56b2c4668c37e29a',
+  'd61ed54bddf2d770',
+  '097ed87c32dba891',
+  '8524a222a1a372c5',
+  'bea5898288b8fe08',
+  '74714e28d3227144',
+  '830e0c631d578fe2',
+];
 
 interface Upgrade {
   /** The version this case migrates to. */
@@ -305,7 +321,39 @@ const UPGRADES: readonly Upgrade[] = [
       expect(await listsOutOfPlace(pool)).to.deep.equal([]);
     },
   },
+  {
+    to: 11,
+    // Lists numbered by version 10's functions stay as they are; afterwards an order arriving in
+    // time order is appended, one arriving late still takes its place before the numbered ones.
+    seed: async (pool) => {
+      for (const order of V11_ORDERS.slice(0, 2)) await insertNow(pool, order);
+      await pool.query('SELECT storefront_number_kitchen(500)');
+      await pool.query("SELECT storefront_number_customer('cus_v11', 500)");
+      positionsAtV10 = await positions(pool);
+    },
+    check: async (pool) => {
+      expect(await positions(pool)).to.deep.equal(positionsAtV10);
+      const { orders } = await createPostgresAdapters({ pool });
+      for (const order of V11_ORDERS.slice(2)) await orders.insert(order);
+      const listed = await orders.listByCustomer('cus_v11', { page: 1, limit: 10 });
+      expect(listed.items.map((order) => order.orderId)).to.deep.equal(V11_ORDERS.map((order) => order.orderId).sort((a, b) => byCreation(a) - byCreation(b)));
+      expect((await orders.listByStatus(OPEN_STATUSES, { page: 1, limit: 10 })).items.map((order) => order.orderId)).to.deep.equal(inKitchenOrder(V11_ORDERS));
+      expect(await listsOutOfPlace(pool)).to.deep.equal([]);
+    },
+  },
 ];
+
+/** Two orders numbered at version 10, then one after them and one that arrives late (created first). */
+const V11_ORDERS: readonly Order[] = ['2025-08-01T12:01:00Z', '2025-08-01T12:02:00Z', '2025-08-01T12:03:00Z', '2025-08-01T12:00:00Z'].map((at) =>
+  anOrder({ customerId: 'cus_v11', createdAt: new Date(at) }),
+);
+const byCreation = (orderId: string) => V11_ORDERS.find((order) => order.orderId === orderId)!.createdAt.getTime();
+let positionsAtV10: unknown[] = [];
+
+/** INSERT of an order as the repository writes it now (the columns have not changed since version 10). */
+async function insertNow(pool: pg.Pool, order: Order): Promise<void> {
+  await pool.query(INSERT_ORDER, orderParameters(order));
+}
 
 /** INSERT of an order as the repository wrote it at version 2: the columns up to promised_at. */
 async function insertAtVersion2(pool: pg.Pool, order: Order): Promise<void> {
@@ -366,6 +414,12 @@ describe('PostgreSQL migrations', () => {
     this.timeout(30_000);
     await Promise.all(databases.map((database) => database.drop()));
     databases = [];
+  });
+
+  it('keeps every released migration as it was released (a database that applied one never sees an edit)', () => {
+    const released = MIGRATIONS.map((migration) => createHash('sha256').update(migration.sql).digest('hex').slice(0, 16));
+    expect(released).to.deep.equal(RELEASED_SQL_SHA256.slice(0, released.length));
+    expect(released, 'a new migration adds its hash here').to.have.length(RELEASED_SQL_SHA256.length);
   });
 
   it('has a tested upgrade for every migration', () => {

@@ -17,11 +17,11 @@
 import type { Migration } from './migration.js';
 
 /** The kitchen's order, as in version 2. */
-const KITCHEN_KEY = ['promised_at', 'created_at', 'order_id'] as const;
+export const KITCHEN_KEY = ['promised_at', 'created_at', 'order_id'] as const;
 /** A customer's order. */
-const CUSTOMER_KEY = ['created_at', 'order_id'] as const;
+export const CUSTOMER_KEY = ['created_at', 'order_id'] as const;
 
-interface ListNumbering {
+export interface ListNumbering {
   /** The list's row in order_list_sizes (an SQL expression). */
   readonly list: string;
   /** The position column. */
@@ -33,30 +33,43 @@ interface ListNumbering {
   readonly key: readonly string[];
 }
 
-const keyOf = (key: readonly string[], row: string) => `(${key.map((column) => `${row}.${column}`).join(', ')})`;
-const firstOf = (key: readonly string[]) => `(${key.map((column) => `first_${column}`).join(', ')})`;
+export const keyOf = (key: readonly string[], row: string) => `(${key.map((column) => `${row}.${column}`).join(', ')})`;
+export const firstOf = (key: readonly string[]) => `(${key.map((column) => `first_${column}`).join(', ')})`;
+
+/** The batch's count in the list (`added`) and, when it has some, its first key (`first_…`). */
+export function batchInList({ inBatch, key }: ListNumbering): string {
+  return `
+    SELECT count(*) INTO added FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')};
+    IF added > 0 THEN
+      SELECT ${key.join(', ')} INTO ${key.map((column) => `first_${column}`).join(', ')}
+        FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')} ORDER BY ${key.join(', ')} LIMIT 1;`;
+}
+
+/**
+ * The batch and the numbered orders after its first take the places from the one before that
+ * first, in the list's order (inside batchInList's IF).
+ */
+export function placeAmongNumbered({ list, seq, inBatch, numbered, key }: ListNumbering): string {
+  const after = (m: string) => `${numbered(m)} AND NOT (${m}.order_id = ANY(ids)) AND ${keyOf(key, m)} > ${firstOf(key)}`;
+  return `
+      base := storefront_grow_list(${list}, added) - added - (SELECT count(*) FROM orders m WHERE ${after('m')});
+      UPDATE orders o SET ${seq} = base + u.place
+        FROM (SELECT m.order_id, row_number() OVER (ORDER BY ${key.map((column) => `m.${column}`).join(', ')}) AS place
+                FROM orders m WHERE (m.order_id = ANY(ids) AND ${inBatch('m')}) OR (${after('m')})) u
+       WHERE o.order_id = u.order_id AND o.${seq} IS DISTINCT FROM base + u.place;`;
+}
 
 /**
  * Numbers the orders of the batch (`ids`) that belong to one list: they and the numbered orders
  * after the first of them take the places from the one before that first, in the list's order.
  */
-function numberInto({ list, seq, inBatch, numbered, key }: ListNumbering): string {
-  const after = (m: string) => `${numbered(m)} AND NOT (${m}.order_id = ANY(ids)) AND ${keyOf(key, m)} > ${firstOf(key)}`;
-  return `
-    SELECT count(*) INTO added FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')};
-    IF added > 0 THEN
-      SELECT ${key.join(', ')} INTO ${key.map((column) => `first_${column}`).join(', ')}
-        FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')} ORDER BY ${key.join(', ')} LIMIT 1;
-      base := storefront_grow_list(${list}, added) - added - (SELECT count(*) FROM orders m WHERE ${after('m')});
-      UPDATE orders o SET ${seq} = base + u.place
-        FROM (SELECT m.order_id, row_number() OVER (ORDER BY ${key.map((column) => `m.${column}`).join(', ')}) AS place
-                FROM orders m WHERE (m.order_id = ANY(ids) AND ${inBatch('m')}) OR (${after('m')})) u
-       WHERE o.order_id = u.order_id AND o.${seq} IS DISTINCT FROM base + u.place;
+function numberInto(numbering: ListNumbering): string {
+  return `${batchInList(numbering)}${placeAmongNumbered(numbering)}
     END IF;`;
 }
 
 /** A numbering function's variables: the batch, its count in a list, the place before it, its first key. */
-const DECLARATIONS = `
+export const DECLARATIONS = `
   ids text[];
   added bigint;
   base bigint;
@@ -69,34 +82,72 @@ const DECLARATIONS = `
  * list's lock is held, and row-locks it in order_id order, the one order every numbering locks
  * rows in (a customer's and the kitchen's numbering may meet on an order).
  */
-const takeBatch = (pending: string) => `
+export const takeBatch = (pending: string) => `
   SELECT array_agg(order_id ORDER BY order_id) INTO ids FROM (${pending} LIMIT batch) waiting;
   IF ids IS NULL THEN RETURN 0; END IF;
   PERFORM 1 FROM orders WHERE order_id = ANY(ids) ORDER BY order_id FOR NO KEY UPDATE;`;
 
-const kitchenStatus = numberInto({
+export const KITCHEN_STATUS_LIST: ListNumbering = {
   list: "'status:' || list_status",
   seq: 'status_seq',
   inBatch: (m) => `${m}.status = list_status`,
   numbered: (m) => `${m}.status = list_status AND ${m}.status_seq IS NOT NULL`,
   key: KITCHEN_KEY,
-});
+};
+const kitchenStatus = numberInto(KITCHEN_STATUS_LIST);
 
-const kitchenOpen = numberInto({
+export const KITCHEN_OPEN_LIST: ListNumbering = {
   list: "'open'",
   seq: 'open_seq',
   inBatch: (m) => `storefront_order_is_open(${m}.status)`,
   numbered: (m) => `${m}.open_seq IS NOT NULL`,
   key: KITCHEN_KEY,
-});
+};
+const kitchenOpen = numberInto(KITCHEN_OPEN_LIST);
 
-const customerList = numberInto({
+export const CUSTOMER_LIST: ListNumbering = {
   list: "'customer:' || list_customer",
   seq: 'customer_seq',
   inBatch: () => 'true',
   numbered: (m) => `${m}.customer_id = list_customer AND ${m}.customer_seq IS NOT NULL`,
   key: CUSTOMER_KEY,
-});
+};
+const customerList = numberInto(CUSTOMER_LIST);
+
+/**
+ * The kitchen's numbering function around its two lists' numberings: each status's (`status`, run
+ * for each status in the batch as `list_status`) and the open queue's (`open`).
+ */
+export function kitchenNumberingFunction(create: 'CREATE' | 'CREATE OR REPLACE', declarations: string, status: string, open: string): string {
+  return `${create} FUNCTION storefront_number_kitchen(batch integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE ${declarations}
+  list_status text COLLATE "C";
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM orders WHERE status_seq IS NULL) THEN RETURN 0; END IF;
+  PERFORM storefront_grow_list('open', 0);
+  ${takeBatch('SELECT order_id FROM orders WHERE status_seq IS NULL ORDER BY promised_at, created_at, order_id')}
+  FOR list_status IN SELECT DISTINCT status FROM orders WHERE order_id = ANY(ids) LOOP
+    ${status}
+  END LOOP;
+  ${open}
+  RETURN cardinality(ids);
+END $$;`;
+}
+
+/** A customer's numbering function around its list's numbering (`customer`). */
+export function customerNumberingFunction(create: 'CREATE' | 'CREATE OR REPLACE', declarations: string, customer: string): string {
+  return `${create} FUNCTION storefront_number_customer(list_customer text, batch integer) RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE ${declarations}
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM orders WHERE customer_id = list_customer AND customer_seq IS NULL) THEN RETURN 0; END IF;
+  PERFORM storefront_grow_list('customer:' || list_customer, 0);
+  ${takeBatch('SELECT order_id FROM orders WHERE customer_id = list_customer AND customer_seq IS NULL ORDER BY created_at, order_id')}
+  ${customer}
+  RETURN cardinality(ids);
+END $$;`;
+}
 
 /** An order's place in the kitchen's lists, as the move trigger compares it (version 2's key). */
 const listKey = (row: string) => keyOf(KITCHEN_KEY, row);
@@ -164,31 +215,9 @@ CREATE TRIGGER orders_move_lists_on_status BEFORE UPDATE OF status ON orders
 
 -- Numbers up to \`batch\` of the orders waiting in the kitchen's lists (each status's and the open
 -- queue), oldest first, under the kitchen's lock; answers how many. Nothing waiting: no lock.
-CREATE FUNCTION storefront_number_kitchen(batch integer) RETURNS integer
-LANGUAGE plpgsql AS $$
-DECLARE ${DECLARATIONS}
-  list_status text COLLATE "C";
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM orders WHERE status_seq IS NULL) THEN RETURN 0; END IF;
-  PERFORM storefront_grow_list('open', 0);
-  ${takeBatch('SELECT order_id FROM orders WHERE status_seq IS NULL ORDER BY promised_at, created_at, order_id')}
-  FOR list_status IN SELECT DISTINCT status FROM orders WHERE order_id = ANY(ids) LOOP
-    ${kitchenStatus}
-  END LOOP;
-  ${kitchenOpen}
-  RETURN cardinality(ids);
-END $$;
+${kitchenNumberingFunction('CREATE', DECLARATIONS, kitchenStatus, kitchenOpen)}
 
 -- The same for one customer's list, under that list's lock.
-CREATE FUNCTION storefront_number_customer(list_customer text, batch integer) RETURNS integer
-LANGUAGE plpgsql AS $$
-DECLARE ${DECLARATIONS}
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM orders WHERE customer_id = list_customer AND customer_seq IS NULL) THEN RETURN 0; END IF;
-  PERFORM storefront_grow_list('customer:' || list_customer, 0);
-  ${takeBatch('SELECT order_id FROM orders WHERE customer_id = list_customer AND customer_seq IS NULL ORDER BY created_at, order_id')}
-  ${customerList}
-  RETURN cardinality(ids);
-END $$;
+${customerNumberingFunction('CREATE', DECLARATIONS, customerList)}
 `,
 };

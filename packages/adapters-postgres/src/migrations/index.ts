@@ -13,7 +13,8 @@ import { erasurePending } from './007-erasure-pending.js';
 import { taxes } from './008-taxes.js';
 import { providerEvents } from './009-provider-events.js';
 import { orderPayments } from './010-order-payments.js';
+import { numberingAppends } from './011-numbering-appends.js';
 
-export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes, providerEvents, orderPayments];
+export const MIGRATIONS: readonly Migration[] = [initialSchema, fulfilment, positionsByReaders, webhooks, slotPlaceLeases, webhookRetention, erasurePending, taxes, providerEvents, orderPayments, numberingAppends];
 
 export type { Migration };
