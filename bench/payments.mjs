@@ -35,11 +35,12 @@ export async function paymentsScenario({ child, run, row, log, fmt, serviceEnv, 
   const calls = await child('stripe-calls.mjs', {});
   const ctx = { standIn, calls, child, run, row, log, fmt, serviceEnv, rounds, duration, notes, verdicts };
   try {
-    await part(ctx, 'memory', () => ({}));
+    await part(ctx, 'memory', () => ({}), {});
     const dbs = await Promise.all(['off', 'instant', 'on'].map((name) => createTestDatabase(`storefront_bench_pay_${name}`)));
     try {
-      const queue = [...dbs];
-      await part(ctx, 'PostgreSQL', () => ({ STOREFRONT_STORE: 'postgres', DATABASE_URL: queue.shift().url, STOREFRONT_DEMO_DATA: 'true', TOKEN_SECRET_KEY: generateSigningKey() }));
+      const databases = { off: dbs[0], instant: dbs[1], on: dbs[2] };
+      const storeEnv = (name) => ({ STOREFRONT_STORE: 'postgres', DATABASE_URL: databases[name].url, STOREFRONT_DEMO_DATA: 'true', TOKEN_SECRET_KEY: generateSigningKey() });
+      await part(ctx, 'PostgreSQL', storeEnv, databases);
     } finally {
       await Promise.all(dbs.map((db) => db.drop()));
     }
@@ -49,12 +50,13 @@ export async function paymentsScenario({ child, run, row, log, fmt, serviceEnv, 
   return { notes, verdicts };
 }
 
-async function part({ standIn, calls, child, run, row, log, fmt, serviceEnv, rounds, duration, notes, verdicts }, store, storeEnv) {
+/** `storeEnv(name)`: the store's environment of the service `name`; `databases[name]` its database, counted at the end (PostgreSQL). */
+async function part({ standIn, calls, child, run, row, log, fmt, serviceEnv, rounds, duration, notes, verdicts }, store, storeEnv, databases) {
   const pay = { STOREFRONT_PAYMENTS: 'stripe', STRIPE_SECRET_KEY: standIn.apiKey, STRIPE_WEBHOOK_SECRET: standIn.webhookSecret, STRIPE_API_BASE: standIn.url, BENCH_PAYMENT_SWEEPER: 'off' };
   const services = {
-    off: await child('service.mjs', { ...serviceEnv, ...storeEnv() }),
-    instant: await child('service.mjs', { ...serviceEnv, ...storeEnv(), ...pay, BENCH_PAYMENT_GATEWAY: 'instant' }),
-    on: await child('service.mjs', { ...serviceEnv, ...storeEnv(), ...pay }),
+    off: await child('service.mjs', { ...serviceEnv, ...storeEnv('off') }),
+    instant: await child('service.mjs', { ...serviceEnv, ...storeEnv('instant'), ...pay, BENCH_PAYMENT_GATEWAY: 'instant' }),
+    on: await child('service.mjs', { ...serviceEnv, ...storeEnv('on'), ...pay }),
   };
   const before = await standIn.call('requests');
   try {
@@ -107,7 +109,7 @@ async function part({ standIn, calls, child, run, row, log, fmt, serviceEnv, rou
     const answered = (runs) => runs.reduce((sum, m) => sum + m.requests, 0);
     const stored = {};
     for (const [name, runs] of [['off', cpu.off.concat(slow.off)], ['instant', cpu.instant], ['on', cpu.on.concat(slow.on)]]) {
-      stored[name] = { ...(await countStored(services[name].url, placements[name].token, answered(runs), Number.POSITIVE_INFINITY)) };
+      stored[name] = { ...(await countStored(services[name].url, placements[name].token, answered(runs), Number.POSITIVE_INFINITY, databases[name])) };
     }
     const after = await standIn.call('requests');
     const asked = Object.entries(after)
