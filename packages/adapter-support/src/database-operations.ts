@@ -31,7 +31,7 @@ export function databaseOperations(isOutage: OutageClassifier, isBusy: BusyPoolC
   const toDomainError = (error: unknown): unknown => {
     if (isDomainError(error)) return error;
     if (isBusy(error)) {
-      return new DomainError('service_unavailable', 'The service is busy; retry in a moment.', { cause: error, retryAfterSeconds: BUSY_POOL_RETRY_AFTER_SECONDS });
+      return new DomainError('service_unavailable', 'The database is busy.', { cause: error, retryAfterSeconds: BUSY_POOL_RETRY_AFTER_SECONDS });
     }
     if (isOutage(error)) return new DomainError('database_unavailable', 'The database is unavailable.', { cause: error });
     return error;

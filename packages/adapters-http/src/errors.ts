@@ -53,7 +53,10 @@ export function errorReply(error: unknown, retryAdvice: string): ErrorOutcome {
   }
   if (error instanceof DomainError && STATUS_BY_CODE[error.code] !== 500) {
     const status = STATUS_BY_CODE[error.code];
-    const body: ErrorBody = error.code === 'invalid_credentials' ? { error: error.code } : { error: error.code, message: error.message };
+    // Too busy now: what a retry does is the route's to say, as for a 500 (a write of several steps,
+    // refused at a later one, may have stored its first).
+    const message = error.code === 'service_unavailable' ? `${error.message} ${retryAdvice}` : error.message;
+    const body: ErrorBody = error.code === 'invalid_credentials' ? { error: error.code } : { error: error.code, message };
     if (error.details !== undefined) addDetails(body, error.details);
     const headers: string[] = [];
     if (error.retryAfterSeconds !== undefined) {

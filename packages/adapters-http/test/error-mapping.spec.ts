@@ -61,13 +61,13 @@ describe('HTTP error mapping', () => {
     }
   });
 
-  it('answers service_unavailable 503 with its Retry-After (header and retry_after) and logs nothing', async () => {
-    const server = await serveWithFailingMenu(() => new DomainError('service_unavailable', 'Too busy; retry later.', { retryAfterSeconds: 2 }));
+  it("answers service_unavailable 503 with its Retry-After (header and retry_after) and the route's retry advice, and logs nothing", async () => {
+    const server = await serveWithFailingMenu(() => new DomainError('service_unavailable', 'Too busy.', { retryAfterSeconds: 2 }));
     try {
       const res = await fetch(`${server.url}/api/products`);
       expect(res.status).to.equal(503);
       expect(res.headers.get('retry-after')).to.equal('2');
-      expect(await res.json()).to.deep.equal({ error: 'service_unavailable', message: 'Too busy; retry later.', retry_after: 2 });
+      expect(await res.json()).to.deep.equal({ error: 'service_unavailable', message: 'Too busy. It is safe to retry.', retry_after: 2 });
       expect(server.logs.filter((entry) => entry.level === 'error')).to.deep.equal([]);
     } finally {
       await server.close();
@@ -128,6 +128,46 @@ describe('Per-operation failure', () => {
     const retried = await place();
     expect(retried.status).to.equal(201);
     expect(retried.headers.get('idempotent-replayed')).to.equal(null);
+  });
+});
+
+describe('A busy database in the middle of a placement', () => {
+  it('tells a client without an Idempotency-Key that the order may have been placed, and one with a key that retrying is safe', async () => {
+    const { createMemoryAdapters } = await import('@storefront/adapters-memory');
+    const real = createMemoryAdapters().orders;
+    // The order's insert stores it and then the pool is busy (as for a placement's later step).
+    const busyAfterInsert: OrderRepository = new Proxy(real, {
+      get: (target, property, receiver) =>
+        property === 'insert'
+          ? async (...args: Parameters<OrderRepository['insert']>) => {
+              await target.insert(...args);
+              throw new DomainError('service_unavailable', 'The database is busy.', { retryAfterSeconds: 1 });
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const server = await serve({ orders: busyAfterInsert });
+    try {
+      const token = await loginAs(server.url, 'alice@example.com', 'alice-password');
+      const productId = ((await (await fetch(`${server.url}/api/products`)).json()) as { products: { product_id: string; available: boolean }[] }).products.find(
+        (p) => p.available,
+      )!.product_id;
+      const place = (key?: string) =>
+        fetch(`${server.url}/api/orders`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+          body: JSON.stringify({ items: [{ product_id: productId, quantity: 1 }] }),
+        });
+      const unkeyed = await place();
+      expect(unkeyed.status).to.equal(503);
+      expect(unkeyed.headers.get('retry-after')).to.equal('1');
+      expect(((await unkeyed.json()) as { message: string }).message).to.equal(
+        'The database is busy. The order may have been placed: check GET /api/orders before placing it again (with an Idempotency-Key, a retry is safe).',
+      );
+      const keyed = await place('busy-1');
+      expect(((await keyed.json()) as { message: string }).message).to.equal('The database is busy. It is safe to retry with the same Idempotency-Key.');
+    } finally {
+      await server.close();
+    }
   });
 });
 
