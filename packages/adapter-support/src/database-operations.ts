@@ -16,7 +16,7 @@ export type OutageClassifier = (error: unknown) => boolean;
 export type BusyPoolClassifier = (error: unknown) => boolean;
 
 /** The `Retry-After` a request refused for a busy pool is given: the pool's wait is seconds at most. */
-export const BUSY_POOL_RETRY_AFTER_SECONDS = 1;
+const BUSY_POOL_RETRY_AFTER_SECONDS = 1;
 
 /** The two ways a database adapter maps its failures, bound to its driver's outage classifier. */
 export interface DatabaseOperations {

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { BUSY_POOL_RETRY_AFTER_SECONDS, databaseOperations } from './database-operations.js';
+export { databaseOperations } from './database-operations.js';
 export type { BusyPoolClassifier, DatabaseOperations, OutageClassifier } from './database-operations.js';
 export { HELD_BACK_RECHECK_MS, HELD_BACK_SOON_MS, LEASE_HELD_SCAN, LEASE_MAX_WINDOWS, leaseWindow } from './lease-window.js';
 export type { LeaseWindow } from './lease-window.js';

@@ -2,8 +2,8 @@
  * The one place where node-postgres errors become domain errors: unreachable, dropped, shutting
  * down or too late (statement_timeout) is `database_unavailable`, the driver's error kept as
  * `cause` for the logs, never in the message; a pool whose every connection stayed busy for
- * PG_TIMEOUT_MS is `service_unavailable` (retry in a moment). Unique violations are left to the repository
- * that hit them: only it knows which rule a duplicate breaks.
+ * PG_TIMEOUT_MS is `service_unavailable`. Unique violations are left to the repository that hit
+ * them: only it knows which rule a duplicate breaks.
  * SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
  */
 import { databaseOperations } from '@storefront/adapter-support';

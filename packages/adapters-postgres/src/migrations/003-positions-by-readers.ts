@@ -17,9 +17,9 @@
 import type { Migration } from './migration.js';
 
 /** The kitchen's order, as in version 2. */
-export const KITCHEN_KEY = ['promised_at', 'created_at', 'order_id'] as const;
+const KITCHEN_KEY = ['promised_at', 'created_at', 'order_id'] as const;
 /** A customer's order. */
-export const CUSTOMER_KEY = ['created_at', 'order_id'] as const;
+const CUSTOMER_KEY = ['created_at', 'order_id'] as const;
 
 export interface ListNumbering {
   /** The list's row in order_list_sizes (an SQL expression). */
@@ -33,16 +33,24 @@ export interface ListNumbering {
   readonly key: readonly string[];
 }
 
-export const keyOf = (key: readonly string[], row: string) => `(${key.map((column) => `${row}.${column}`).join(', ')})`;
-export const firstOf = (key: readonly string[]) => `(${key.map((column) => `first_${column}`).join(', ')})`;
+const keyOf = (key: readonly string[], row: string) => `(${key.map((column) => `${row}.${column}`).join(', ')})`;
+/** The key's plpgsql variables (`first_…`, `last_…`) as a row value. */
+export const variablesOf = (prefix: string, key: readonly string[]) => `(${key.map((column) => `${prefix}_${column}`).join(', ')})`;
+const firstOf = (key: readonly string[]) => variablesOf('first', key);
 
-/** The batch's count in the list (`added`) and, when it has some, its first key (`first_…`). */
-export function batchInList({ inBatch, key }: ListNumbering): string {
+/**
+ * The batch's count in the list (`added`) and, when it has some, its first key (`first_…`).
+ * `fenced`: the batch is read by its ids behind OFFSET 0 before it is ordered, so that the planner
+ * cannot walk the list's key index (past every numbered order) to the first of the ids.
+ */
+export function batchInList({ inBatch, key }: ListNumbering, fenced = false): string {
+  const batch = `FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')}`;
+  const firstFrom = fenced ? `FROM (SELECT ${key.map((column) => `m.${column}`).join(', ')} ${batch} OFFSET 0) batch\n      ` : batch;
   return `
-    SELECT count(*) INTO added FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')};
+    SELECT count(*) INTO added ${batch};
     IF added > 0 THEN
       SELECT ${key.join(', ')} INTO ${key.map((column) => `first_${column}`).join(', ')}
-        FROM orders m WHERE m.order_id = ANY(ids) AND ${inBatch('m')} ORDER BY ${key.join(', ')} LIMIT 1;`;
+        ${firstFrom} ORDER BY ${key.join(', ')} LIMIT 1;`;
 }
 
 /**

@@ -23,7 +23,7 @@ const CLIENTS = 200;
 const CUSTOMERS = 20;
 const PLACE_MS = 2_000;
 const REPLAY_MS = 1_500;
-/** What a heap reading after full GCs moves by, whatever was kept (a loaded run placed 298 orders and read 4.1 KiB an order). */
+/** What a heap reading after full GCs may move by whatever was kept (docs/performance.md, "A faster day, and where the memory POST's cost sits"). */
 const HEAP_NOISE_BYTES = 512 * 1024;
 
 function exposeGc(): () => void {
@@ -277,10 +277,10 @@ describe('Orders under load', function () {
       expect([...ids].sort(), `customer ${customer}: the orders are exactly those of its keys`).to.deep.equal([...expected].sort());
     }
 
-    // Orders are kept (memory store: about 3 KiB each with their event; PostgreSQL: the event log's
-    // hour of events, about 1.5 KiB each). Anything kept per request would show here. A few hundred
-    // KiB come and go with the collector whatever was placed: on a loaded machine that places only a
-    // few hundred orders they alone would read as a kilobyte an order, so they are allowed once.
+    // Orders are kept (the memory store; on a database, the event log's hour of events): a few KiB
+    // each at most. Anything kept per request would show here. The collector's noise does not grow
+    // with the orders placed, so it is allowed once: on a loaded machine that places only a few
+    // hundred orders it would otherwise read as kilobytes an order.
     expect(heapAfterPlacing - heapBefore, 'heap growth while placing').to.be.below(4 * 1024 * ordersPlaced + HEAP_NOISE_BYTES);
     // Replays keep nothing: the heap after thousands of them is where it was (GC noise allowed).
     expect(replayGrowth, 'heap growth after the replay-only phase').to.be.below(4 * HEAP_NOISE_BYTES);
