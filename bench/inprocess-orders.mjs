@@ -8,10 +8,24 @@
  *
  *   node bench/inprocess-orders.mjs [requests] [rounds]       # default 20,000 × 5 of each
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/inprocess-orders.mjs 20000 1 post
+ *   node bench/inprocess-orders.mjs --instructions [requests] # instructions per request under valgrind (~6 min)
+ *
+ * The CPU figures also say how much of it ran off the main thread (V8's garbage-collection helpers:
+ * the memory store keeps every order, and its collection is part of a placement's price).
+ * `--instructions` counts, under `valgrind --tool=callgrind`, the instructions of 1,500 requests of
+ * each kind after the same warm-ups (GET and POST in two processes at once, one per core), the main
+ * thread apart: a count that moves by a few % between runs where CPU time moves by 15 %, and that
+ * says how much more work a POST does, apart from how long the machine's memory makes it wait
+ * (docs/performance.md).
  *
  * Run from a fresh `tsc -b`. Exported for bench/run.mjs (`pnpm bench memorders`).
  */
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Duplex } from 'node:stream';
 
 const CONNECTIONS = 16;
@@ -110,6 +124,7 @@ export async function startInProcess(env = {}) {
 export async function drive(connections, n, next, settle = async () => undefined) {
   const statuses = new Map();
   let remaining = n;
+  const helpersBefore = helperThreadsCpu();
   const before = process.cpuUsage();
   await Promise.all(
     connections.map(async (send) => {
@@ -123,10 +138,28 @@ export async function drive(connections, n, next, settle = async () => undefined
   );
   await settle();
   const used = process.cpuUsage(before);
-  return { cpu: (used.user + used.system) / n, statuses };
+  const helpers = helperThreadsCpu() - helpersBefore;
+  return { cpu: (used.user + used.system) / n, helpers: helpers / n, statuses };
 }
 
-export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only, env = {} } = {}) {
+/** CPU µs used so far by this process's threads other than the main one (/proc; 0 elsewhere). */
+function helperThreadsCpu() {
+  let ticks = 0;
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    // Not Linux, or a thread ended meanwhile: the split is a hint, not a figure the bench relies on.
+  }
+  // USER_HZ: /proc's CPU times are in hundredths of a second.
+  return ticks * 10_000;
+}
+
+export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only, env = {}, callgrind = false } = {}) {
   const { server, running } = await startInProcess(env);
   const connections = Array.from({ length: CONNECTIONS }, () => connection(server));
   const send = connections[0];
@@ -143,19 +176,24 @@ export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only,
   // Warm-up of both.
   await drive(connections, 5_000, get);
   await drive(connections, 5_000, post);
+  if (callgrind) {
+    // Under callgrind: count only what follows (the zeroing is asynchronous; wait for it).
+    await new Promise((resolve) => spawn('callgrind_control', ['-z', String(process.pid)], { stdio: 'ignore' }).on('exit', resolve));
+  }
   // Everything the relay had left to publish, published inside the measured window.
   const published = async () => {
     await new Promise((resolve) => setTimeout(resolve, 2));
     await running.storefront.orderEvents.drain();
   };
-  const results = { get: [], post: [] };
+  const results = { get: [], post: [], helpers: { get: [], post: [] } };
   let created = 5_000; // the warm-up's (checked below: all 201)
   let bad = 0;
   for (let round = 0; round < rounds; round++) {
     for (const [name, next] of [['get', get], ['post', post]]) {
       if (only !== undefined && only !== name) continue;
-      const { cpu, statuses } = await drive(connections, requests, next, published);
+      const { cpu, helpers, statuses } = await drive(connections, requests, next, published);
       results[name].push(cpu);
+      results.helpers[name].push(helpers);
       if (name === 'post') created += statuses.get(201) ?? 0;
       for (const [status, count] of statuses) if (status !== (name === 'post' ? 201 : 200)) bad += count;
     }
@@ -167,15 +205,68 @@ export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only,
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
+/**
+ * Instructions per request of GET and POST, each counted by callgrind in a process of its own after
+ * the same warm-ups (both kinds, as measureMemoryOrders does), the two processes at once.
+ */
+async function instructions(requests) {
+  const dir = mkdtempSync(join(os.tmpdir(), 'storefront-callgrind-'));
+  const here = fileURLToPath(import.meta.url);
+  const summary = (file) => {
+    const found = /^summary:\s*(\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
+    if (found === null) throw new Error(`no summary in ${file}`);
+    return Number(found[1]);
+  };
+  // One file a thread (`<out>-01` is the main thread's): the main thread's count is steady from run
+  // to run; the helpers' (the collector's and the compiler's threads) moves with their timing.
+  const count = (kind) =>
+    new Promise((resolve, reject) => {
+      const out = join(dir, `${kind}.out`);
+      const args = ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', process.execPath, here, '--count', kind, String(requests)];
+      execFile('valgrind', args, { maxBuffer: 64 * 2 ** 20, timeout: 30 * 60_000 }, (error) => {
+        if (error) return reject(error);
+        try {
+          const files = readdirSync(dir).filter((file) => file.startsWith(`${kind}.out-`));
+          const main = summary(`${kind}.out-01`);
+          const all = files.reduce((sum, file) => sum + summary(file), 0);
+          resolve({ main: main / requests, helpers: (all - main) / requests });
+        } catch (failure) {
+          reject(failure);
+        }
+      });
+    });
+  try {
+    const [get, post] = await Promise.all([count('get'), count('post')]);
+    const row = (name, c) => `| ${name} | ${Math.round(c.main).toLocaleString('en-US')} | ${Math.round(c.helpers).toLocaleString('en-US')} |`;
+    console.log('| request (memory, in-process, no kernel) | instructions per request, main thread | other threads |');
+    console.log('|---|---:|---:|');
+    console.log(row('GET /api/products', get));
+    console.log(row('POST /api/orders, fresh Idempotency-Key', post));
+    console.log(`\nPOST/GET instructions on the main thread: ${(post.main / get.main).toFixed(2)} (the target is 2.5 × in CPU time)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] === '--instructions') {
+    await instructions(Number(process.argv[3] ?? 1_500));
+    process.exit(0);
+  }
+  if (process.argv[2] === '--count') {
+    // A child of --instructions, under callgrind: one kind, one round, counted from the zeroing.
+    const r = await measureMemoryOrders({ requests: Number(process.argv[4]), rounds: 1, only: process.argv[3], callgrind: true });
+    process.exit(r.stored === r.created && r.bad === 0 ? 0 : 1);
+  }
   const requests = Number(process.argv[2] ?? 20_000);
   const rounds = Number(process.argv[3] ?? 5);
   // INPROCESS_LOG_LEVEL=info: with the access log, as the service runs (stdout to /dev/null then).
   const env = process.env.INPROCESS_LOG_LEVEL === undefined ? {} : { LOG_LEVEL: process.env.INPROCESS_LOG_LEVEL };
   const r = await measureMemoryOrders({ requests, rounds, only: process.argv[4] || undefined, env });
   const fmt = (xs) => (xs.length === 0 ? '–' : `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(0)).join(', ')})`);
-  console.error(`GET /api/products, memory, in-process: CPU µs/req median ${fmt(r.get)}`);
-  console.error(`POST /api/orders, memory, in-process: CPU µs/req median ${fmt(r.post)}`);
+  const helpers = (name) => (r[name].length === 0 ? '' : `; off the main thread ${median(r.helpers[name]).toFixed(1)}`);
+  console.error(`GET /api/products, memory, in-process: CPU µs/req median ${fmt(r.get)}${helpers('get')}`);
+  console.error(`POST /api/orders, memory, in-process: CPU µs/req median ${fmt(r.post)}${helpers('post')}`);
   if (r.get.length > 0 && r.post.length > 0) console.error(`POST/GET CPU: ${(median(r.post) / median(r.get)).toFixed(2)} (target ≤ 2.5)`);
   console.error(`orders stored ${r.stored} for ${r.created} 201s; other statuses ${r.bad}${r.stored === r.created ? '' : ' — MISMATCH'}`);
   process.exit(r.stored === r.created && r.bad === 0 ? 0 : 1);
