@@ -13,6 +13,7 @@
 import type { Order, Page } from '@storefront/domain';
 import { orderJson, pageMeta, type OrderView } from './mappers.js';
 import { secretShown } from './payment-json.js';
+import { keptBytes } from './kept-bytes.js';
 
 /** Default bound: the orders a busy kitchen and its customers read within a few minutes. */
 export const ORDER_TEXT_CACHE_ENTRIES = 10_000;
@@ -21,7 +22,7 @@ interface Rendered {
   readonly version: number;
   /** False once the address was erased: the rendering with it must never be served again. */
   readonly hasAddress: boolean;
-  /** UTF-8, ready to write: a body assembled from these is never encoded again. */
+  /** UTF-8, ready to write: a body assembled from these is never encoded again. Its own buffer (kept-bytes.ts). */
   readonly bytes: Buffer;
 }
 
@@ -60,7 +61,7 @@ export class OrderJsonCache {
       // Another version (newer after a move, or older from a read that raced one), or erased: render it.
       this.entries.delete(id);
     }
-    const bytes = Buffer.from(JSON.stringify(orderJson(order)));
+    const bytes = keptBytes(JSON.stringify(orderJson(order)));
     if (this.entries.size >= this.maxEntries) this.evict();
     this.entries.set(id, { version: order.version, hasAddress, bytes });
     return bytes;

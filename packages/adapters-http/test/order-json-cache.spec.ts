@@ -19,6 +19,11 @@ describe('OrderJsonCache', () => {
     expect(text(cache, order)).to.equal(JSON.stringify(orderJson(order)));
   });
 
+  it('keeps each rendering in a buffer of its own size, so that a cached order holds no shared slab alive', () => {
+    const bytes = new OrderJsonCache().bytesOf(anOrder());
+    expect(bytes.buffer.byteLength).to.equal(bytes.length);
+  });
+
   it('renders the new version of an order that has moved, not the cached text of the old one', () => {
     const cache = new OrderJsonCache();
     const placed = anOrder();

@@ -77,6 +77,11 @@ describe('EventFrames', () => {
     expect(rest).to.deep.equal(['', '']);
   });
 
+  it('keeps each frame in a buffer of its own size: a frame lives as long as its event, and must not hold a shared slab', () => {
+    const frame = new EventFrames().ofEvent(statusEvent('42', { status: 'accepted' }));
+    expect(frame.buffer.byteLength).to.equal(frame.length);
+  });
+
   it('writes a reset without an id, so that the client keeps the last id it really had', () => {
     expect(new EventFrames().of({ kind: 'reset' }).toString()).to.equal('event: reset\ndata: {}\n\n');
     expect(RESET_FRAME.toString()).to.not.include('id:');
