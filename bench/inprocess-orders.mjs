@@ -20,13 +20,11 @@
  *
  * Run from a fresh `tsc -b`. Exported for bench/run.mjs (`pnpm bench memorders`).
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Duplex } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { countInstructions, zeroCounts } from './callgrind.mjs';
 
 const CONNECTIONS = 16;
 const root = new URL('..', import.meta.url);
@@ -176,10 +174,8 @@ export async function measureMemoryOrders({ requests = 20_000, rounds = 5, only,
   // Warm-up of both.
   await drive(connections, 5_000, get);
   await drive(connections, 5_000, post);
-  if (callgrind) {
-    // Under callgrind: count only what follows (the zeroing is asynchronous; wait for it).
-    await new Promise((resolve) => spawn('callgrind_control', ['-z', String(process.pid)], { stdio: 'ignore' }).on('exit', resolve));
-  }
+  // Under callgrind: count only what follows.
+  if (callgrind) await zeroCounts();
   // Everything the relay had left to publish, published inside the measured window.
   const published = async () => {
     await new Promise((resolve) => setTimeout(resolve, 2));
@@ -210,42 +206,15 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
  * the same warm-ups (both kinds, as measureMemoryOrders does), the two processes at once.
  */
 async function instructions(requests) {
-  const dir = mkdtempSync(join(os.tmpdir(), 'storefront-callgrind-'));
   const here = fileURLToPath(import.meta.url);
-  const summary = (file) => {
-    const found = /^summary:\s*(\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
-    if (found === null) throw new Error(`no summary in ${file}`);
-    return Number(found[1]);
-  };
-  // One file a thread (`<out>-01` is the main thread's): the main thread's count is steady from run
-  // to run; the helpers' (the collector's and the compiler's threads) moves with their timing.
-  const count = (kind) =>
-    new Promise((resolve, reject) => {
-      const out = join(dir, `${kind}.out`);
-      const args = ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${out}`, '--smc-check=all-non-file', process.execPath, here, '--count', kind, String(requests)];
-      execFile('valgrind', args, { maxBuffer: 64 * 2 ** 20, timeout: 30 * 60_000 }, (error) => {
-        if (error) return reject(error);
-        try {
-          const files = readdirSync(dir).filter((file) => file.startsWith(`${kind}.out-`));
-          const main = summary(`${kind}.out-01`);
-          const all = files.reduce((sum, file) => sum + summary(file), 0);
-          resolve({ main: main / requests, helpers: (all - main) / requests });
-        } catch (failure) {
-          reject(failure);
-        }
-      });
-    });
-  try {
-    const [get, post] = await Promise.all([count('get'), count('post')]);
-    const row = (name, c) => `| ${name} | ${Math.round(c.main).toLocaleString('en-US')} | ${Math.round(c.helpers).toLocaleString('en-US')} |`;
-    console.log('| request (memory, in-process, no kernel) | instructions per request, main thread | other threads |');
-    console.log('|---|---:|---:|');
-    console.log(row('GET /api/products', get));
-    console.log(row('POST /api/orders, fresh Idempotency-Key', post));
-    console.log(`\nPOST/GET instructions on the main thread: ${(post.main / get.main).toFixed(2)} (the target is 2.5 × in CPU time)`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const count = (kind) => countInstructions(here, ['--count', kind, String(requests)], requests);
+  const [get, post] = await Promise.all([count('get'), count('post')]);
+  const row = (name, c) => `| ${name} | ${Math.round(c.main).toLocaleString('en-US')} | ${Math.round(c.others).toLocaleString('en-US')} |`;
+  console.log('| request (memory, in-process, no kernel) | instructions per request, main thread | other threads |');
+  console.log('|---|---:|---:|');
+  console.log(row('GET /api/products', get));
+  console.log(row('POST /api/orders, fresh Idempotency-Key', post));
+  console.log(`\nPOST/GET instructions on the main thread: ${(post.main / get.main).toFixed(2)} (the target is 2.5 × in CPU time)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
